@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Newsstand: a terminal magazine reader.
+///
+/// Layering (each arrow is "depends on"):
+///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandUI (cell buffer, screens, state)
+///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
+///   NewsstandCore → NewsstandContent (archives, EPUB, text) and NewsstandImaging (decode, resample, ASCII art)
+/// Nothing below NewsstandTerminal knows the terminal exists.
+let package = Package(
+    name: "Newsstand",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "newsstand", targets: ["newsstand"]),
+        .executable(name: "newsstand-bench", targets: ["newsstand-bench"]),
+    ],
+    targets: [
+        // Platform C libraries.
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+
+        // Core: knows nothing of the terminal.
+        .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
+        .target(name: "NewsstandContent", dependencies: ["CArchive"]),
+        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite"]),
+
+        // Front end: renders state into a cell buffer; no ncurses here.
+        .target(name: "NewsstandUI", dependencies: ["NewsstandCore"]),
+        // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandUI", "CNcursesw"]),
+
+        // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
+        .target(name: "LocalHTTPServer"),
+
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandTerminal", "LocalHTTPServer"]),
+
+        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging"]),
+        .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent"]),
+        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer"]),
+        .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI"]),
+        .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer"]),
+    ]
+)

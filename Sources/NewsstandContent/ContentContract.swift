@@ -1,0 +1,1 @@
+// Placeholder until the content work lands: ArchiveExtractor, EPUBReader, XHTMLDocumentParser.

@@ -1,0 +1,1 @@
+// Placeholder until the imaging work lands: see RasterImage, ImageDecoder, TextArt, AsciiArtRenderer.
