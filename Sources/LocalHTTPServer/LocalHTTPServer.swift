@@ -1,0 +1,330 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on 127.0.0.1 for tests, demos and benchmarks: GET/HEAD of files or in-memory resources,
+/// Range and If-Range, ETag/Last-Modified, throttling and fault injection.
+///
+/// Each connection is served on its own thread and closed after one response (`Connection: close`).
+/// Files are streamed from disk in 256 KiB chunks (smaller, paced chunks when ``bytesPerSecond`` is set),
+/// never loaded whole. In-memory resources (``setResource(_:data:contentType:etag:lastModified:)``) take
+/// precedence over files under `root`. All members may be used from any thread.
+///
+/// The server keeps itself alive while running; call ``stop()`` when done.
+public final class LocalHTTPServer: @unchecked Sendable {
+    /// Body bytes per write when unthrottled.
+    static let chunkSize = 256 * 1024
+    /// Send/receive timeout for a connection, so an abandoned client cannot pin a thread forever.
+    static let connectionTimeoutSeconds = 60
+
+    /// The symlink-resolved root directory, if files are served.
+    let rootPath: String?
+    /// Distinguishes generated ETags of different server instances.
+    private let instanceTag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// Entered by the listener thread and every connection thread; `stop()` waits on it.
+    private let threads = DispatchGroup()
+
+    // Everything below is guarded by `state`; its condition wakes throttled writers when stopping.
+    private let state = NSCondition()
+    private var resources: [String: StoredResource] = [:]
+    private var resourceGeneration = 0
+    private var throttle: Int?
+    private var plan = FaultPlan()
+    private var failuresAnswered = 0
+    private var dropsApplied = 0
+    private var log: [RequestRecord] = []
+    private var boundPort: UInt16 = 0
+    private var running = false
+    private var stopping = false
+    private var wakeWriteFD: Int32 = -1
+    private var openConnections: Set<Int32> = []
+
+    /// Creates a stopped server that serves in-memory resources and, if `root` is given, the files under it.
+    /// Requests containing `..` or resolving (through symlinks) outside `root` are answered 403.
+    public init(root: URL? = nil) {
+        rootPath = root.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+    }
+
+    deinit {
+        // Only reachable when not running (running threads retain the server).
+        if wakeWriteFD >= 0 { close(wakeWriteFD) }
+    }
+
+    // MARK: Lifecycle
+
+    /// Binds 127.0.0.1:`port` (0 = any free port) and starts accepting connections.
+    /// A stopped server may be started again. Throws ``LocalHTTPServerError``.
+    public func start(port: UInt16 = 0) throws {
+        state.lock()
+        defer { state.unlock() }
+        guard !running else { throw LocalHTTPServerError.alreadyRunning }
+        let listener = try Sockets.makeLoopbackListener(port: port)
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            let error = LocalHTTPServerError.socketCall(call: "pipe", errno: errno)
+            close(listener.fd)
+            throw error
+        }
+        for fd in pipeFDs { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        boundPort = listener.port
+        wakeWriteFD = pipeFDs[1]
+        running = true
+        stopping = false
+        threads.enter()
+        let wakeReadFD = pipeFDs[0]
+        let thread = Thread { [self] in
+            acceptLoop(listener: listener.fd, wakeRead: wakeReadFD)
+            threads.leave()
+        }
+        thread.name = "LocalHTTPServer accept :\(listener.port)"
+        thread.start()
+    }
+
+    /// The bound port (0 before the first `start`; stays the last port after `stop`).
+    public var port: UInt16 {
+        state.lock()
+        defer { state.unlock() }
+        return boundPort
+    }
+
+    /// `http://127.0.0.1:PORT/`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)/")!
+    }
+
+    /// The URL of `path` on this server (percent-encoding it), e.g. `url(for: "/issues/a b.epub")`.
+    public func url(for path: String) -> URL {
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? trimmed
+        return URL(string: encoded, relativeTo: baseURL)!.absoluteURL
+    }
+
+    /// Whether the server is accepting connections.
+    public var isRunning: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return running && !stopping
+    }
+
+    /// Closes the listener and all open connections (also interrupting throttled responses), then waits
+    /// for the server's threads to finish. Idempotent; returns promptly.
+    public func stop() {
+        state.lock()
+        guard running else {
+            state.unlock()
+            return
+        }
+        if !stopping {
+            stopping = true
+            var byte: UInt8 = 1
+            _ = write(wakeWriteFD, &byte, 1)
+            for fd in openConnections { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+            state.broadcast()
+        }
+        state.unlock()
+
+        _ = threads.wait(timeout: .now() + .seconds(10))
+
+        state.lock()
+        if running {
+            running = false
+            stopping = false
+            close(wakeWriteFD)
+            wakeWriteFD = -1
+        }
+        state.unlock()
+    }
+
+    private func acceptLoop(listener: Int32, wakeRead: Int32) {
+        defer {
+            close(listener)
+            close(wakeRead)
+        }
+        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            guard fds[0].revents != 0 else { continue }
+            let fd = Sockets.accept(listener)
+            if fd < 0 {
+                switch errno {
+                case EINTR, EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(10_000); continue
+                default: return
+                }
+            }
+            state.lock()
+            if stopping {
+                state.unlock()
+                close(fd)
+                return
+            }
+            openConnections.insert(fd)
+            threads.enter()
+            state.unlock()
+            let thread = Thread { [self] in
+                HTTPConnection(fd: fd, server: self).run()
+                state.lock()
+                openConnections.remove(fd)
+                state.unlock()
+                close(fd)
+                threads.leave()
+            }
+            thread.name = "LocalHTTPServer connection"
+            thread.start()
+        }
+    }
+
+    // MARK: Resources
+
+    /// Serves `data` at `path` (a leading "/" is added if missing), replacing any previous resource there.
+    /// Without an explicit `etag`, one is generated; it changes whenever the data changes.
+    /// `lastModified` defaults to now when the data changes (whole seconds).
+    public func setResource(_ path: String, data: Data, contentType: String = "application/octet-stream",
+                            etag: String? = nil, lastModified: Date? = nil) {
+        let key = Self.resourceKey(path)
+        state.lock()
+        defer { state.unlock() }
+        let previous = resources[key]
+        let unchanged = previous?.data == data
+        let tag: String
+        if let etag {
+            tag = etag.hasPrefix("\"") || etag.hasPrefix("W/") ? etag : "\"\(etag)\""
+        } else if unchanged, let previous {
+            tag = previous.etag
+        } else {
+            resourceGeneration += 1
+            tag = "\"\(instanceTag)-\(resourceGeneration)-\(String(data.count, radix: 16))\""
+        }
+        let modified = lastModified ?? (unchanged ? previous?.lastModified : nil) ?? Date()
+        resources[key] = StoredResource(data: data, contentType: contentType, etag: tag,
+                                        lastModified: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Stops serving the in-memory resource at `path` (a file under root with that path becomes visible again).
+    public func removeResource(_ path: String) {
+        let key = Self.resourceKey(path)
+        state.lock()
+        resources[key] = nil
+        state.unlock()
+    }
+
+    private static func resourceKey(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "/" + path
+    }
+
+    // MARK: Throttling, faults, log
+
+    /// Throttles every response body to about this many bytes per second, written in small paced chunks
+    /// (about 50 per second). `nil` = unthrottled. Changes apply to responses already in flight.
+    public var bytesPerSecond: Int? {
+        get {
+            state.lock()
+            defer { state.unlock() }
+            return throttle
+        }
+        set {
+            state.lock()
+            throttle = newValue.map { max(1, $0) }
+            state.unlock()
+        }
+    }
+
+    /// The faults to inject. Assigning resets the counters behind `failFirstRequests` and `dropCount`.
+    public var faults: FaultPlan {
+        get {
+            state.lock()
+            defer { state.unlock() }
+            return plan
+        }
+        set {
+            state.lock()
+            plan = newValue
+            failuresAnswered = 0
+            dropsApplied = 0
+            state.unlock()
+        }
+    }
+
+    /// Every request answered so far, oldest first (a snapshot).
+    public var requestLog: [RequestRecord] {
+        state.lock()
+        defer { state.unlock() }
+        return log
+    }
+
+    /// Empties ``requestLog``.
+    public func clearLog() {
+        state.lock()
+        log.removeAll()
+        state.unlock()
+    }
+
+    // MARK: Used by connections
+
+    /// The fault plan for a new request, and the failure to answer if `failFirstRequests` still applies.
+    func admitRequest() -> (plan: FaultPlan, failure: (status: Int, retryAfter: Int?)?) {
+        state.lock()
+        defer { state.unlock() }
+        var failure: (status: Int, retryAfter: Int?)?
+        if let fail = plan.failFirstRequests, failuresAnswered < fail.count {
+            failuresAnswered += 1
+            failure = (fail.status, fail.retryAfter)
+        }
+        return (plan, failure)
+    }
+
+    /// The byte count after which to drop this response's connection, consuming one of `dropCount`.
+    func consumeDrop() -> Int? {
+        state.lock()
+        defer { state.unlock() }
+        guard let after = plan.dropConnectionAfterBytes, dropsApplied < plan.dropCount else { return nil }
+        dropsApplied += 1
+        return max(0, after)
+    }
+
+    func lookup(_ path: String) -> ServedEntity.Lookup {
+        state.lock()
+        let resource = resources[path]
+        state.unlock()
+        if let resource { return .found(resource.entity) }
+        guard let rootPath else { return .notFound }
+        return ServedEntity.file(atRequestPath: path, rootPath: rootPath)
+    }
+
+    /// The current throttle, and whether the server is stopping.
+    func writeConditions() -> (bytesPerSecond: Int?, stopping: Bool) {
+        state.lock()
+        defer { state.unlock() }
+        return (throttle, stopping)
+    }
+
+    /// Sleeps until the monotonic time `deadline` (nanoseconds), waking early if the server stops.
+    /// Returns false when stopping.
+    func pause(untilUptimeNanoseconds deadline: UInt64) -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        while !stopping {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            _ = state.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
+        return !stopping
+    }
+
+    func record(_ entry: RequestRecord) {
+        state.lock()
+        log.append(entry)
+        state.unlock()
+    }
+}

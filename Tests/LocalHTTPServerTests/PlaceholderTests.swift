@@ -1,2 +1,0 @@
-import XCTest
-final class LocalHTTPServerTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }
