@@ -79,7 +79,8 @@ struct HTTPConnection {
 
         let validators = [("ETag", entity.etag), ("Last-Modified", HTTPDate.format(entity.lastModified))]
         if Self.isNotModified(request, entity) {
-            return sendHead(304, validators) ? (304, 0) : (304, 0)
+            _ = sendHead(304, validators)
+            return (304, 0)
         }
 
         var status = 200, first = 0, count = entity.length

@@ -99,7 +99,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     public func url(for path: String) -> URL {
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
         let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? trimmed
-        return URL(string: encoded, relativeTo: baseURL)!.absoluteURL
+        return URL(string: baseURL.absoluteString + encoded)!
     }
 
     /// Whether the server is accepting connections.
@@ -256,7 +256,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Every request answered so far, oldest first (a snapshot).
+    /// Every request answered so far, oldest first (a snapshot). Requests whose head could not be parsed
+    /// (answered 400) and connections closed before sending a request are not recorded.
     public var requestLog: [RequestRecord] {
         state.lock()
         defer { state.unlock() }

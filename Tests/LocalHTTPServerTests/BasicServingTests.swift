@@ -37,6 +37,25 @@ final class BasicServingTests: XCTestCase {
         XCTAssertNotNil(http.value(forHTTPHeaderField: "Last-Modified").flatMap(HTTPDate.parse))
     }
 
+    /// URLSession reports a dropped connection as an error rather than a short success.
+    func testURLSessionSeesDroppedConnectionAsError() throws {
+        let server = try makeServer(self)
+        server.setResource("/issue.epub", data: sampleData(count: 500_000))
+        var plan = FaultPlan()
+        plan.dropConnectionAfterBytes = 100_000
+        server.faults = plan
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let done = expectation(description: "download")
+        nonisolated(unsafe) var received: (Data?, Error?)
+        session.dataTask(with: server.url(for: "/issue.epub")) { data, _, error in
+            received = (data, error)
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 20)
+        XCTAssertNotNil(received.1, "got \(received.0?.count ?? -1) bytes and no error")
+    }
+
     func testRawGetHasHeadersAndExactBody() throws {
         let server = try makeServer(self)
         let modified = Date(timeIntervalSince1970: 1_700_000_000)
@@ -92,6 +111,8 @@ final class BasicServingTests: XCTestCase {
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.body, Data("spaced".utf8))
         XCTAssertEqual(server.requestLog.last?.path, "/a b.epub")
+        XCTAssertEqual(server.url(for: "/a b.epub").absoluteString, "http://127.0.0.1:\(server.port)/a%20b.epub")
+        XCTAssertEqual(server.url(for: "a b.epub"), server.url(for: "/a b.epub"))
     }
 
     /// A 3 MiB file under root is streamed intact, typed by extension, with a size+mtime ETag.
