@@ -87,6 +87,21 @@ final class ThrottleAndLifecycleTests: XCTestCase {
         XCTAssertEqual(try RawHTTP.request(port: server.port, "HEAD", "/huge").contentLength, 10_000_000)
     }
 
+    /// A client that stops reading leaves the server blocked in send(); stop() must still return promptly.
+    func testStopWhileWriterIsBlockedOnAStalledClient() throws {
+        let server = LocalHTTPServer()
+        try server.start()
+        server.setResource("/huge", data: Data(count: 30_000_000))
+        let fd = try RawHTTP.connect(port: server.port)
+        defer { close(fd) }
+        RawHTTP.send(fd, "GET /huge HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(300_000)  // socket buffers fill up; the writer blocks
+        let start = Date()
+        server.stop()
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
+        XCTAssertLessThan(server.requestLog.first?.bodyBytesSent ?? 0, 30_000_000)
+    }
+
     func testStartTwiceThrowsAndBusyPortFails() throws {
         let server = try makeServer(self)
         XCTAssertThrowsError(try server.start()) { XCTAssertEqual($0 as? LocalHTTPServerError, .alreadyRunning) }
