@@ -68,6 +68,15 @@ private struct ExtractionSession {
     private static let symbolicLink: UInt32 = 0o120000
 
     mutating func run(archivePath: String) throws {
+        // libarchive converts entry names through the current locale's character set. A Swift
+        // program runs in the "C" locale, where non-ASCII names cannot be converted and come back
+        // as nil, so switch this thread (only) to a UTF-8 locale while reading.
+        let utf8Locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+        let previousLocale = utf8Locale.map { uselocale($0) }
+        defer {
+            if let previousLocale { uselocale(previousLocale) }
+            if let utf8Locale { freelocale(utf8Locale) }
+        }
         guard let reader = archive_read_new() else {
             throw ArchiveExtractionError("could not start the archive reader")
         }

@@ -203,3 +203,19 @@ struct TextBlockBuilder {
         }
     }
 }
+
+extension TextBlockBuilder {
+    /// The text a reader would see in an element: everything except dropped elements (ruby
+    /// annotations, scripts, ...), not yet collapsed.
+    static func readableText(of element: MarkupElement) -> String {
+        var text = ""
+        for child in element.children {
+            switch child {
+            case .text(let run): text += run
+            case .element(let inner) where !dropped.contains(inner.name): text += readableText(of: inner)
+            case .element: break
+            }
+        }
+        return text
+    }
+}
