@@ -1,1 +1,0 @@
-// Placeholder until the content work lands: ArchiveExtractor, EPUBReader, XHTMLDocumentParser.

@@ -1,0 +1,18 @@
+import Foundation
+
+/// One entry in a publication's reading order.
+public struct EPUBArticle: Sendable, Equatable {
+    /// From the table of contents entry pointing at the file, else the document's `<title>` or
+    /// first heading, else "Section N".
+    public let title: String
+    /// Absolute file URL inside the book folder.
+    public let file: URL
+    /// The manifest media type, e.g. "application/xhtml+xml" or "image/jpeg".
+    public let mediaType: String
+
+    public init(title: String, file: URL, mediaType: String) {
+        self.title = title
+        self.file = file
+        self.mediaType = mediaType
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import XCTest
+@testable import NewsstandContent
+
+final class ArchiveExtractorTests: XCTestCase {
+    // MARK: Hostile fixtures from ZIPFoundation
+
+    private func assertRejected(
+        _ archive: URL,
+        limits: ExtractionLimits = .default,
+        messageContains expected: String,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let parent = try TestSupport.scratchFolder(for: self)
+        let before = TestSupport.listing(of: parent)
+        let destination = parent.appendingPathComponent("issue")
+        XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination, limits: limits), file: file, line: line) { error in
+            let message = (error as? ArchiveExtractionError)?.description ?? "\(error)"
+            XCTAssertTrue(message.contains(expected), "message was: \(message)", file: file, line: line)
+        }
+        XCTAssertEqual(TestSupport.listing(of: parent), before, "extraction left files behind", file: file, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "destination should be removed", file: file, line: line)
+    }
+
+    func testSimpleTraversalAttackIsRejected() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testSimpleTraversalAttack.zip")
+        try assertRejected(archive, messageContains: "would escape the issue folder")
+        // The attack aims at a sibling folder of the destination.
+        let sibling = FileManager.default.temporaryDirectory.appendingPathComponent("testTraversalAttackABC")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sibling.appendingPathComponent("EVIL_HERE").path))
+    }
+
+    func testPathDelimiterTraversalAttackIsRejected() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testPathDelimiterTraversalAttack.zip")
+        try assertRejected(archive, messageContains: "escape the issue folder")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/secret.txt"))
+    }
+
+    func testUncontainedSymlinkIsRejected() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
+        try assertRejected(archive, messageContains: "symbolic link")
+    }
+
+    func testContainedSymlinkIsRejectedToo() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testExtractErrorConditions.zip")
+        try assertRejected(archive, messageContains: "symbolic link")
+    }
+
+    func testBadCRCIsRejected() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testCRC32Check.zip")
+        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    func testNotAZipGivesAClearError() throws {
+        let archive = try TestSupport.corpus("archives/readium-swift-toolkit/not-a.zip")
+        try assertRejected(archive, messageContains: "not a zip archive")
+    }
+
+    func testMissingArchiveGivesAClearError() throws {
+        let parent = try TestSupport.scratchFolder(for: self)
+        XCTAssertThrowsError(try ArchiveExtractor.extract(archive: parent.appendingPathComponent("nope.zip"), into: parent.appendingPathComponent("out"))) { error in
+            XCTAssertEqual((error as? ArchiveExtractionError)?.description, "archive nope.zip not found")
+        }
+    }
+
+    // MARK: Good archives
+
+    func testReadiumTestZipMatchesExpectedEntriesAndSizes() throws {
+        let folder = try TestSupport.corpus("archives/readium-swift-toolkit")
+        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        try ArchiveExtractor.extract(archive: folder.appendingPathComponent("test.zip"), into: destination)
+
+        let table = try String(contentsOf: folder.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8)
+        var checked = 0
+        for line in table.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count >= 4, let expectedSize = Int64(columns[3]) else { continue }
+            let path = destination.path + "/" + columns[0]
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            XCTAssertEqual((attributes[.size] as? NSNumber)?.int64Value, expectedSize, columns[0])
+            checked += 1
+        }
+        XCTAssertEqual(checked, 7)
+        let text = try String(contentsOfFile: destination.path + "/A folder/Sub.folder%/file-compressed.txt", encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("I'm inside\nthe ZIP."))
+    }
+
+    func testGoodZipFoundationFixturesExtract() throws {
+        for name in ["testExtractCompressedDataDescriptorArchive.zip", "testExtractUncompressedEmptyFile.zip",
+                     "testExtractCompressedZIP64Entries.zip", "testExtractMSDOSArchive.zip", "testDetectEntryType.zip"] {
+            let archive = try TestSupport.corpus("archives/zipfoundation/\(name)")
+            let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+            XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination), name)
+            XCTAssertFalse(TestSupport.listing(of: destination).isEmpty, name)
+        }
+    }
+
+    func testExtractingIntoAnExistingFolderKeepsItsFilesWhenRefused() throws {
+        let archive = try TestSupport.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
+        let destination = try TestSupport.scratchFolder(for: self)
+        try Data("keep".utf8).write(to: destination.appendingPathComponent("existing.txt"))
+        XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination))
+        XCTAssertEqual(TestSupport.listing(of: destination), ["existing.txt"])
+    }
+
+    // MARK: Hand-built archives
+
+    /// Builds a zip with python3's zipfile. `entries` is a Python list literal of
+    /// (name, data-expression, kind) where kind is "file", "symlink" or "stored".
+    private func makeZip(_ entriesPython: String) throws -> URL {
+        let folder = try TestSupport.scratchFolder(for: self)
+        let zipURL = folder.appendingPathComponent("built.zip")
+        let script = """
+        import sys, zipfile
+        entries = \(entriesPython)
+        with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+            for name, data, kind in entries:
+                info = zipfile.ZipInfo(name)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                if kind == 'symlink':
+                    info.create_system = 3
+                    info.external_attr = (0o120777 << 16)
+                z.writestr(info, data)
+        """
+        try TestSupport.python(script, [zipURL.path])
+        return zipURL
+    }
+
+    func testZipBombIsRejectedByRatio() throws {
+        let bomb = try makeZip("[('zeros.bin', b'\\0' * (8 * 1024 * 1024), 'file')]")
+        try assertRejected(bomb, messageContains: "zip bomb")
+    }
+
+    func testZipBombIsRejectedByTotalSize() throws {
+        let bomb = try makeZip("[('a.bin', b'\\0' * (3 * 1024 * 1024), 'file'), ('b.bin', b'\\0' * (3 * 1024 * 1024), 'file')]")
+        var limits = ExtractionLimits.default
+        limits.maxTotalBytes = 4 * 1024 * 1024
+        limits.maxCompressionRatio = 1_000_000
+        try assertRejected(bomb, limits: limits, messageContains: "archive exceeds 4 MiB uncompressed")
+    }
+
+    func testSmallCompressibleFilesDoNotTripTheRatio() throws {
+        let archive = try makeZip("[('page.txt', b'a' * 500000, 'file')]")
+        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination))
+        XCTAssertEqual(TestSupport.listing(of: destination), ["page.txt"])
+    }
+
+    func testAbsolutePathIsRejected() throws {
+        let archive = try makeZip("[('ok.txt', b'fine', 'file'), ('/tmp/newsstand-absolute-evil.txt', b'evil', 'file')]")
+        try assertRejected(archive, messageContains: "absolute path")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/newsstand-absolute-evil.txt"))
+    }
+
+    func testDotDotInTheMiddleIsRejected() throws {
+        let archive = try makeZip("[('a/b/../../../evil.txt', b'evil', 'file')]")
+        try assertRejected(archive, messageContains: "would escape the issue folder")
+    }
+
+    func testSymlinkEntryIsRejected() throws {
+        let archive = try makeZip("[('ok.txt', b'fine', 'file'), ('link', b'ok.txt', 'symlink')]")
+        try assertRejected(archive, messageContains: "symbolic link")
+    }
+
+    func testEntryCountLimit() throws {
+        let archive = try makeZip("[('f%d.txt' % i, b'x', 'file') for i in range(20)]")
+        var limits = ExtractionLimits.default
+        limits.maxEntries = 10
+        try assertRejected(archive, limits: limits, messageContains: "more than 10 entries")
+        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        limits.maxEntries = 20
+        XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination, limits: limits))
+        XCTAssertEqual(TestSupport.listing(of: destination).count, 20)
+    }
+
+    func testByteCountText() {
+        XCTAssertEqual(ByteCountText.describe(2 * 1024 * 1024 * 1024), "2 GiB")
+        XCTAssertEqual(ByteCountText.describe(1536 * 1024), "1.5 MiB")
+        XCTAssertEqual(ByteCountText.describe(300), "300 bytes")
+    }
+}

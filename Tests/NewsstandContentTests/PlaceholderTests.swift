@@ -1,2 +1,0 @@
-import XCTest
-final class NewsstandContentTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }

@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+@testable import NewsstandContent
+
+final class XHTMLDocumentParserTests: XCTestCase {
+    private func blocks(_ markup: String, baseURL: URL? = nil) -> [TextBlock] {
+        XHTMLDocumentParser.blocks(from: Data(markup.utf8), baseURL: baseURL)
+    }
+
+    private func xhtml(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+        <head><title>Ignored title</title><style>p { color: red }</style></head>
+        <body>\(body)</body></html>
+        """
+    }
+
+    func testHeadingsAndParagraphsWithCollapsedWhitespace() {
+        let result = blocks(xhtml("""
+            <h1>Chapter   One</h1>
+            <p>Call me
+               Ishmael.   Some years ago — never mind
+            how long <em>precisely</em>.</p>
+            <h3>A  <span>smaller</span> heading</h3>
+            """))
+        XCTAssertEqual(result, [
+            .heading(level: 1, text: "Chapter One"),
+            .paragraph("Call me Ishmael. Some years ago — never mind how long precisely."),
+            .heading(level: 3, text: "A smaller heading"),
+        ])
+    }
+
+    func testNestedListsHaveMarkersAndDepth() {
+        let result = blocks(xhtml("""
+            <ul>
+              <li>Apples</li>
+              <li>Citrus
+                <ol start="3">
+                  <li>Oranges</li>
+                  <li>Lemons</li>
+                </ol>
+              </li>
+            </ul>
+            <ol type="a"><li>first</li><li>second</li></ol>
+            """))
+        XCTAssertEqual(result, [
+            .listItem(depth: 0, marker: "•", text: "Apples"),
+            .listItem(depth: 0, marker: "•", text: "Citrus"),
+            .listItem(depth: 1, marker: "3.", text: "Oranges"),
+            .listItem(depth: 1, marker: "4.", text: "Lemons"),
+            .listItem(depth: 0, marker: "a.", text: "first"),
+            .listItem(depth: 0, marker: "b.", text: "second"),
+        ])
+    }
+
+    func testBlockquotePreAndRule() {
+        let result = blocks(xhtml("""
+            <blockquote><p>To be,   or not to be.</p><p>That is the question.</p></blockquote>
+            <hr/>
+            <pre>
+            let x = 1
+              indented   stays
+            </pre>
+            """))
+        XCTAssertEqual(result, [
+            .quote("To be, or not to be."),
+            .quote("That is the question."),
+            .rule,
+            .preformatted("let x = 1\n  indented   stays"),
+        ])
+    }
+
+    func testImagesResolveAgainstBaseURLAndKeepAlt() {
+        let base = URL(fileURLWithPath: "/books/moby/OPS/chapter_001.xhtml")
+        let result = blocks(xhtml("""
+            <figure><img src="images/whale%20one.jpg" alt="A  whale"/><figcaption>The whale.</figcaption></figure>
+            <p>Before <img src="../cover.png"/> after</p>
+            """), baseURL: base)
+        XCTAssertEqual(result, [
+            .image(source: URL(fileURLWithPath: "/books/moby/OPS/images/whale one.jpg"), alt: "A whale"),
+            .paragraph("The whale."),
+            .paragraph("Before"),
+            .image(source: URL(fileURLWithPath: "/books/moby/cover.png"), alt: ""),
+            .paragraph("after"),
+        ])
+    }
+
+    func testEntitiesAreDecoded() {
+        let result = blocks(xhtml("<p>Fish &amp; chips &lt;hot&gt; &#8212; &#x263A; &quot;ok&quot;</p>"))
+        XCTAssertEqual(result, [.paragraph("Fish & chips <hot> — ☺ \"ok\"")])
+    }
+
+    func testScriptStyleAndHeadAreDropped() {
+        let result = blocks(xhtml("<script>alert('no')</script><p>Kept</p><style>.x{}</style>"))
+        XCTAssertEqual(result, [.paragraph("Kept")])
+    }
+
+    func testLineBreaksInsideParagraphs() {
+        let result = blocks(xhtml("<p>April is the cruellest month,<br/>   breeding<br/>Lilacs</p>"))
+        XCTAssertEqual(result, [.paragraph("April is the cruellest month,\nbreeding\nLilacs")])
+    }
+
+    func testIllFormedHTMLStillYieldsItsText() {
+        let markup = """
+        <html><head><title>t</title><script>var a = "<p>not text</p>";</script></head>
+        <body>
+        <h2>News&nbsp;Today</h2>
+        <p>First paragraph<br>second line
+        <p>Second paragraph with &copy; 2024 &amp stray & ampersand < less
+        <ul><li>one<li>two</ul>
+        <div>Unclosed div
+        """
+        let result = blocks(markup)
+        XCTAssertEqual(result, [
+            .heading(level: 2, text: "News\u{00A0}Today"),
+            .paragraph("First paragraph\nsecond line"),
+            .paragraph("Second paragraph with © 2024 & stray & ampersand < less"),
+            .listItem(depth: 0, marker: "•", text: "one"),
+            .listItem(depth: 0, marker: "•", text: "two"),
+            .paragraph("Unclosed div"),
+        ])
+    }
+
+    func testMismatchedXHTMLFallsBackWithoutLosingText() {
+        let result = blocks(xhtml("<p>One <b>bold <i>both</b> after</i></p><p>Two</p>"))
+        XCTAssertEqual(result, [.paragraph("One bold both after"), .paragraph("Two")])
+    }
+
+    func testEmptyAndGarbageInputDoNotCrash() {
+        XCTAssertEqual(blocks(""), [])
+        XCTAssertEqual(blocks("just text, no tags"), [.paragraph("just text, no tags")])
+        XCTAssertEqual(XHTMLDocumentParser.blocks(from: Data([0xFF, 0x00, 0xC3]), baseURL: nil).count <= 1, true)
+        let deep = String(repeating: "<div>", count: 5000) + "deep" + String(repeating: "</div>", count: 5000)
+        XCTAssertEqual(blocks(deep), [.paragraph("deep")])
+    }
+
+    func testRomanAndLetterMarkers() {
+        XCTAssertEqual(TextBlockBuilder.orderedMarker(4, style: "i"), "iv.")
+        XCTAssertEqual(TextBlockBuilder.orderedMarker(27, style: "a"), "aa.")
+        XCTAssertEqual(TextBlockBuilder.orderedMarker(12, style: "I"), "XII.")
+    }
+}
