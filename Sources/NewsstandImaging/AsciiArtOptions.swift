@@ -1,0 +1,21 @@
+/// How `AsciiArtRenderer` lays out and shades a picture.
+public struct AsciiArtOptions: Sendable, Equatable {
+    /// Width of the art in terminal cells.
+    public var columns: Int
+    /// Height of the art in terminal cells.
+    public var rows: Int
+    /// Cell height divided by cell width (about 2 for most terminal fonts). Non-positive or non-finite means 2.
+    public var cellAspect: Double
+    /// Terminal background: decides whether bright or dark pixels get dense glyphs.
+    public var background: TerminalBackground
+    /// Spread each cell's brightness rounding error to its neighbours (Floyd–Steinberg) in flat areas.
+    public var ditherErrors: Bool
+
+    public init(columns: Int, rows: Int, cellAspect: Double = 2.0, background: TerminalBackground = .dark, ditherErrors: Bool = false) {
+        self.columns = columns
+        self.rows = rows
+        self.cellAspect = cellAspect
+        self.background = background
+        self.ditherErrors = ditherErrors
+    }
+}

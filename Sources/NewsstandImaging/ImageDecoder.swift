@@ -1,0 +1,42 @@
+import Foundation
+
+/// Turns PNG or JPEG bytes into a `RasterImage`, recognising the format from the bytes themselves.
+///
+/// Decoding never traps on bad input: corrupt, truncated or hostile data throws `ImageDecodingError`.
+/// Images wider or taller than `maximumDimension` are refused before any pixel memory is allocated.
+public enum ImageDecoder {
+    /// Largest accepted width or height, in source pixels (a guard against decompression bombs).
+    public static let maximumDimension = 20_000
+
+    /// Sniffs PNG/JPEG from the bytes (not the file name). `targetSize` is a hint: JPEGs are decoded with
+    /// libjpeg-turbo's DCT scaling (scale_num/scale_denom 1/2, 1/4, 1/8) to the smallest scale still >= the hint;
+    /// the result may be larger than the hint, never smaller unless the source is. PNGs ignore the hint.
+    ///
+    /// JPEG EXIF orientation (APP1 tag 0x0112) is applied, so the result is upright; the hint is
+    /// interpreted in upright terms too.
+    public static func decode(_ data: Data, targetSize: (width: Int, height: Int)? = nil) throws -> RasterImage {
+        switch format(of: data) {
+        case .png:
+            return try PNGDecoder.decode(data, maximumDimension: maximumDimension)
+        case .jpeg:
+            return try JPEGDecoder.decode(data, targetSize: targetSize, maximumDimension: maximumDimension)
+        case nil:
+            if data.count >= 4, Array(data.prefix(4)).dropFirst().elementsEqual(Array("PNG".utf8)) {
+                throw ImageDecodingError("bad PNG signature")
+            }
+            throw ImageDecodingError.unrecognisedFormat
+        }
+    }
+
+    /// The format the bytes are in, judged by their signature, or nil if neither PNG nor JPEG.
+    public static func format(of data: Data) -> ImageFormat? {
+        let head = Array(data.prefix(8))
+        if head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] {
+            return .png
+        }
+        if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF {
+            return .jpeg
+        }
+        return nil
+    }
+}

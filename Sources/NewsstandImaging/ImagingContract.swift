@@ -1,1 +1,0 @@
-// Placeholder until the imaging work lands: see RasterImage, ImageDecoder, TextArt, AsciiArtRenderer.

@@ -1,0 +1,196 @@
+import XCTest
+@testable import NewsstandImaging
+
+final class AsciiArtRendererTests: XCTestCase {
+    private let ramp = AsciiArtRenderer.densityRamp
+    private var densest: Character { ramp.last! }
+
+    private func characters(_ art: TextArt, row: Int) -> [Character] { Array(art.lines[row]) }
+
+    private func assertWellFormed(_ art: TextArt, columns: Int, rows: Int, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(art.columns, columns, file: file, line: line)
+        XCTAssertEqual(art.rows, rows, file: file, line: line)
+        XCTAssertEqual(art.lines.count, rows, file: file, line: line)
+        XCTAssertEqual(art.colors.count, columns * rows, file: file, line: line)
+        for text in art.lines {
+            XCTAssertEqual(text.count, columns, "line length", file: file, line: line)
+            XCTAssertEqual(text.utf8.count, columns, "line must be single-byte ASCII", file: file, line: line)
+            XCTAssertTrue(text.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }, "non-printable in \(text)", file: file, line: line)
+        }
+    }
+
+    // MARK: Known answers
+
+    func testVerticalEdgeInsideACellBecomesAVerticalBar() {
+        // 64 px over 8 columns: column 4 spans x 32..<40 and the edge sits at x = 36, in its middle.
+        let image = SyntheticImages.grey(width: 64, height: 64) { x, _ in x < 36 ? 0 : 255 }
+        for background in [TerminalBackground.dark, .light] {
+            let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 8, rows: 4, background: background))
+            assertWellFormed(art, columns: 8, rows: 4)
+            let dim: Character = background == .dark ? " " : densest
+            let bright: Character = background == .dark ? densest : " "
+            for row in 0..<4 {
+                XCTAssertEqual(characters(art, row: row), [dim, dim, dim, dim, "|", bright, bright, bright], "\(background): \(art.text)")
+            }
+        }
+    }
+
+    func testHalfBlackHalfWhiteIsDenseOnTheBrightSideOnDarkBackgroundAndInvertedOnLight() {
+        let image = SyntheticImages.grey(width: 40, height: 40) { x, _ in x < 20 ? 0 : 255 }
+        let dark = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 10, rows: 5))
+        let light = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 10, rows: 5, background: .light))
+        assertWellFormed(dark, columns: 10, rows: 5)
+        assertWellFormed(light, columns: 10, rows: 5)
+        for row in 0..<5 {
+            XCTAssertEqual(dark.lines[row], "     " + String(repeating: densest, count: 5))
+            XCTAssertEqual(light.lines[row], String(repeating: densest, count: 5) + "     ")
+        }
+    }
+
+    func testHorizontalEdgeBecomesAHorizontalGlyph() {
+        // 4 rows of 16 px; the edge at y = 40 is the middle of row 2.
+        let image = SyntheticImages.grey(width: 32, height: 64) { _, y in y < 40 ? 0 : 255 }
+        let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 4, rows: 4))
+        assertWellFormed(art, columns: 4, rows: 4)
+        XCTAssertEqual(art.lines, ["    ", "    ", "----", String(repeating: densest, count: 4)], art.text)
+    }
+
+    func testDiagonalEdgesBecomeSlashes() {
+        // 8×8 cells of 10×20 px, so a cell-corner-to-corner diagonal runs through the cells where column + row == 7.
+        let rising = SyntheticImages.grey(width: 80, height: 160) { x, y in Double(x) / 80 + Double(y) / 160 > 1 ? 255 : 0 }
+        let falling = SyntheticImages.grey(width: 80, height: 160) { x, y in Double(x) / 80 > Double(y) / 160 ? 255 : 0 }
+        let up = AsciiArtRenderer.render(rising, options: AsciiArtOptions(columns: 8, rows: 8))
+        let down = AsciiArtRenderer.render(falling, options: AsciiArtOptions(columns: 8, rows: 8))
+        assertWellFormed(up, columns: 8, rows: 8)
+        for row in 0..<8 {
+            XCTAssertEqual(characters(up, row: row)[7 - row], "/", up.text)
+            XCTAssertEqual(characters(down, row: row)[row], "\\", down.text)
+            XCTAssertEqual(characters(up, row: row)[0..<(7 - row)].filter { $0 != " " }.count, 0, up.text)
+        }
+    }
+
+    func testThinBrightLinesBecomeStrokes() {
+        let vertical = SyntheticImages.grey(width: 80, height: 160) { x, _ in (39...40).contains(x) ? 255 : 0 }
+        let art = AsciiArtRenderer.render(vertical, options: AsciiArtOptions(columns: 8, rows: 8))
+        for row in 0..<8 {
+            // The line sits on the boundary of columns 3 and 4, so one of them is a bar and the rest is blank.
+            let line = characters(art, row: row)
+            XCTAssertTrue(line.contains("|") || line.filter { $0 != " " }.count <= 2, art.text)
+        }
+        let centred = SyntheticImages.grey(width: 80, height: 160) { x, _ in (34...35).contains(x) ? 255 : 0 }
+        let centredArt = AsciiArtRenderer.render(centred, options: AsciiArtOptions(columns: 8, rows: 8))
+        for row in 0..<8 { XCTAssertEqual(centredArt.lines[row], "   |    ", centredArt.text) }
+    }
+
+    func testHorizontalGradientHasMonotoneDensity() {
+        let image = SyntheticImages.grey(width: 256, height: 64) { x, _ in UInt8(x) }
+        for background in [TerminalBackground.dark, .light] {
+            for dither in [false, true] {
+                let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 32, rows: 4, background: background, ditherErrors: dither))
+                assertWellFormed(art, columns: 32, rows: 4)
+                for row in 0..<4 {
+                    let levels = characters(art, row: row).map { ramp.firstIndex(of: $0) ?? -1 }
+                    XCTAssertFalse(levels.contains(-1), "non-ramp glyph in a smooth gradient: \(art.lines[row])")
+                    let ordered = background == .dark ? levels : levels.reversed()
+                    if !dither {
+                        XCTAssertEqual(ordered, ordered.sorted(), "density must not decrease: \(art.lines[row])")
+                    }
+                    XCTAssertEqual(ordered.first, 0, art.lines[row])
+                    XCTAssertEqual(ordered.last, ramp.count - 1, art.lines[row])
+                }
+            }
+        }
+    }
+
+    func testLowContrastPicturesAreStretched() {
+        let image = SyntheticImages.grey(width: 40, height: 40) { x, _ in x < 20 ? 80 : 160 }
+        let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 10, rows: 5))
+        XCTAssertEqual(art.lines[2], "     " + String(repeating: densest, count: 5))
+    }
+
+    func testFlatPicturesKeepTheirBrightness() {
+        let black = AsciiArtRenderer.render(SyntheticImages.grey(width: 8, height: 8) { _, _ in 0 }, options: AsciiArtOptions(columns: 4, rows: 2))
+        let white = AsciiArtRenderer.render(SyntheticImages.grey(width: 8, height: 8) { _, _ in 255 }, options: AsciiArtOptions(columns: 4, rows: 2))
+        let grey = AsciiArtRenderer.render(SyntheticImages.grey(width: 8, height: 8) { _, _ in 128 }, options: AsciiArtOptions(columns: 4, rows: 2))
+        XCTAssertEqual(black.lines, ["    ", "    "])
+        XCTAssertEqual(white.lines, [String(repeating: densest, count: 4), String(repeating: densest, count: 4)])
+        let level = ramp.firstIndex(of: grey.lines[0].first!)!
+        XCTAssertTrue((3...6).contains(level), grey.text)
+    }
+
+    // MARK: Layout
+
+    func testAspectIsPreservedAndThePictureCentred() {
+        let options = AsciiArtOptions(columns: 40, rows: 20, cellAspect: 2)
+        // A square picture is 40 cells wide × 20 cells tall: 20 rows of height-2 cells are 40 widths tall.
+        let square = AsciiArtRenderer.render(SyntheticImages.solid(width: 100, height: 100, red: 255, green: 255, blue: 255), options: options)
+        XCTAssertTrue(AsciiArtRenderer.fittedSize(imageWidth: 100, imageHeight: 100, options: options) == (40, 20))
+        XCTAssertTrue(square.lines.allSatisfy { $0 == String(repeating: densest, count: 40) })
+        // A 2:1 landscape picture: 40 × 10, rows 5..<15.
+        let wide = AsciiArtRenderer.render(SyntheticImages.solid(width: 200, height: 100, red: 255, green: 255, blue: 255), options: options)
+        for (row, line) in wide.lines.enumerated() {
+            XCTAssertEqual(line, (5..<15).contains(row) ? String(repeating: densest, count: 40) : String(repeating: " ", count: 40))
+        }
+        // A 1:2 portrait picture (a cover): 20 × 20, columns 10..<30.
+        let tall = AsciiArtRenderer.render(SyntheticImages.solid(width: 100, height: 200, red: 255, green: 255, blue: 255), options: options)
+        for line in tall.lines {
+            XCTAssertEqual(line, String(repeating: " ", count: 10) + String(repeating: densest, count: 20) + String(repeating: " ", count: 10))
+        }
+        // With square cells the square picture is 20 × 20.
+        XCTAssertTrue(AsciiArtRenderer.fittedSize(imageWidth: 100, imageHeight: 100, options: AsciiArtOptions(columns: 40, rows: 20, cellAspect: 1)) == (20, 20))
+    }
+
+    func testPaddingCellsTakeTheBackgroundColourAndPictureCellsTheirAverage() {
+        let red = SyntheticImages.solid(width: 100, height: 200, red: 255, green: 0, blue: 0)
+        let art = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20))
+        XCTAssertEqual(art.color(column: 0, row: 0), .black)
+        XCTAssertEqual(art.color(column: 20, row: 10), RGBColor(red: 255, green: 0, blue: 0))
+        let light = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20, background: .light))
+        XCTAssertEqual(light.color(column: 0, row: 0), .white)
+    }
+
+    func testDegenerateSizesNeverCrash() {
+        let image = SyntheticImages.grey(width: 16, height: 16) { x, y in UInt8((x * 16 + y) % 256) }
+        XCTAssertEqual(AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 0, rows: 10)), .empty)
+        XCTAssertEqual(AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 10, rows: 0)), .empty)
+        XCTAssertEqual(AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: -3, rows: -3)), .empty)
+
+        let cases: [(RasterImage, Int, Int, Double)] = [
+            (SyntheticImages.solid(width: 1, height: 1, red: 200, green: 10, blue: 10), 1, 1, 2),
+            (SyntheticImages.solid(width: 1, height: 1, red: 200, green: 10, blue: 10), 80, 24, 2),
+            (SyntheticImages.grey(width: 10_000, height: 1) { x, _ in UInt8(x % 256) }, 80, 24, 2),
+            (SyntheticImages.grey(width: 1, height: 10_000) { _, y in UInt8(y % 256) }, 80, 24, 2),
+            (SyntheticImages.grey(width: 3, height: 5) { x, y in UInt8((x + y) * 20) }, 1, 1, 2),
+            (RasterImage(width: 0, height: 0, pixels: []), 12, 3, 2),
+            (RasterImage(width: 0, height: 7, pixels: []), 12, 3, 2),
+            (image, 7, 3, .nan),
+            (image, 7, 3, 0),
+            (image, 7, 3, .infinity),
+            (image, 300, 100, 2.3),
+            (RasterImage(width: 4, height: 4), 6, 6, 2), // fully transparent
+        ]
+        for (picture, columns, rows, aspect) in cases {
+            for background in [TerminalBackground.dark, .light] {
+                let art = AsciiArtRenderer.render(picture, options: AsciiArtOptions(columns: columns, rows: rows, cellAspect: aspect, background: background, ditherErrors: true))
+                assertWellFormed(art, columns: columns, rows: rows)
+            }
+        }
+        let blank = AsciiArtRenderer.render(RasterImage(width: 0, height: 0, pixels: []), options: AsciiArtOptions(columns: 5, rows: 2))
+        XCTAssertEqual(blank.lines, ["     ", "     "])
+    }
+
+    func testDitheringMixesNeighbouringLevelsInFlatAreas() {
+        // A flat level between two ramp steps: plain rendering uses one glyph, dithering a mixture.
+        let image = SyntheticImages.grey(width: 64, height: 64) { x, _ in x < 32 ? 0 : 255 }
+        _ = image
+        let flat = SyntheticImages.grey(width: 64, height: 64) { _, _ in 100 }
+        let withBorder = SyntheticImages.grey(width: 64, height: 64) { x, y in x == 0 && y == 0 ? 0 : (x == 63 && y == 63 ? 255 : 100) }
+        for picture in [flat, withBorder] {
+            let plain = AsciiArtRenderer.render(picture, options: AsciiArtOptions(columns: 16, rows: 8))
+            XCTAssertLessThanOrEqual(Set(plain.lines.joined().dropFirst().dropLast()).count, 1)
+        }
+        let dithered = AsciiArtRenderer.render(withBorder, options: AsciiArtOptions(columns: 16, rows: 8, ditherErrors: true))
+        assertWellFormed(dithered, columns: 16, rows: 8)
+        XCTAssertGreaterThanOrEqual(Set(dithered.lines.joined()).count, 2, dithered.text)
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class NewsstandImagingTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }
