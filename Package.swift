@@ -17,16 +17,17 @@ let package = Package(
     ],
     targets: [
         // Platform C libraries.
-        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "NewsstandContent", dependencies: ["CArchive"]),
-        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite"]),
+        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
         .target(name: "NewsstandUI", dependencies: ["NewsstandCore"]),

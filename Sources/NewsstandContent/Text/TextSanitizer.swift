@@ -1,0 +1,75 @@
+/// Makes text from catalogs, feeds and issue content safe to put on a terminal.
+///
+/// Removes escape sequences (CSI, OSC, DCS, SOS, PM, APC and two-character
+/// escapes), C0 and C1 control characters, DEL, and bidirectional override and
+/// isolate characters that could make text display as something it is not.
+public enum TextSanitizer {
+    /// Sanitizes a single-line field such as a title: every kind of line break becomes a space.
+    public static func singleLine(_ text: String) -> String {
+        collapseSpaces(sanitize(text, keepNewlines: false))
+    }
+
+    /// Sanitizes text, keeping newlines (and turning tabs into spaces) when `keepNewlines` is true.
+    public static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
+        var output = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func next() -> Unicode.Scalar? {
+            if let scalar = pending { pending = nil; return scalar }
+            return scalars.next()
+        }
+        while let scalar = next() {
+            switch scalar.value {
+            case 0x1B: // ESC
+                guard let introducer = next() else { break }
+                switch introducer {
+                case "[": skipControlSequence(&scalars)
+                case "]", "P", "X", "^", "_": skipString(&scalars)
+                default:
+                    // Two-character escape (ESC c, ESC 7, ...), or ESC before a printable: drop both.
+                    if introducer.value < 0x20 || introducer.value == 0x7F { pending = introducer }
+                }
+            case 0x9B: skipControlSequence(&scalars)
+            case 0x9D, 0x90, 0x98, 0x9E, 0x9F: skipString(&scalars)
+            case 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
+                if keepNewlines {
+                    // CR LF counts as one break; a lone CR is a break too.
+                    if scalar.value == 0x0D {
+                        if let following = next(), following.value != 0x0A { pending = following }
+                    }
+                    output.append("\n")
+                } else {
+                    output.append(" ")
+                }
+            case 0x09: output.append(" ")
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0: continue
+            case 0x202A...0x202E, 0x2066...0x2069: continue
+            default: output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    /// Skips a CSI sequence: parameter and intermediate bytes up to a final byte in 0x40–0x7E.
+    private static func skipControlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        while let scalar = scalars.next() {
+            if (0x40...0x7E).contains(scalar.value) { return }
+            if scalar.value >= 0x80 || scalar.value < 0x20 && scalar.value != 0x1B { return }
+        }
+    }
+
+    /// Skips a string command (OSC, DCS, ...) up to BEL, ST (ESC \) or the C1 ST.
+    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+        while let scalar = scalars.next() {
+            if scalar.value == 0x07 || scalar.value == 0x9C { return }
+            if scalar.value == 0x1B {
+                _ = scalars.next()
+                return
+            }
+        }
+    }
+
+    private static func collapseSpaces(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import NewsstandContent
+
+/// Reads a publisher's property-list catalog (XML or binary), the seed's format.
+///
+/// The root is an array of issue dictionaries, or a dictionary with `Title` and `Issues`.
+/// Each issue has `Name` (unique), `Title`, `Date`, `Cover` and `Content` (URLs, relative
+/// to the catalog), and optionally `Summary`, `Size` and `SHA256`. `Content` may also be an
+/// array of URLs. Keys are matched without regard to case, and `Covers` as a dictionary of
+/// sizes (as rack-newsstand writes it) is accepted too. An entry that cannot be used is
+/// skipped and named in `Catalog.problems`; the rest of the catalog still loads.
+public enum CatalogParser {
+    /// URL schemes issues may be fetched from.
+    public static let allowedSchemes: Set<String> = ["http", "https", "file"]
+
+    public static func parse(_ data: Data, catalogURL: URL) throws -> Catalog {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw CatalogError("the catalog is not a property list")
+        }
+        var title: String?
+        let items: [Any]
+        if let array = root as? [Any] {
+            items = array
+        } else if let dictionary = root as? [String: Any] {
+            let keyed = CaseInsensitiveDictionary(dictionary)
+            title = keyed.string("Title")
+            guard let array = keyed["Issues"] as? [Any] else {
+                throw CatalogError("the catalog has no list of issues (expected an array, or a dictionary with Issues)")
+            }
+            items = array
+        } else {
+            throw CatalogError("the catalog has no list of issues (expected an array, or a dictionary with Issues)")
+        }
+
+        var entries: [CatalogEntry] = []
+        var problems: [String] = []
+        var seenNames: Set<String> = []
+        for (index, item) in items.enumerated() {
+            do {
+                let entry = try parseEntry(item, position: index + 1, catalogURL: catalogURL)
+                if seenNames.insert(entry.name).inserted {
+                    entries.append(entry)
+                } else {
+                    problems.append("issue '\(entry.name)' is listed twice; the first is kept")
+                }
+            } catch let error as CatalogError {
+                problems.append(error.description)
+            }
+        }
+        if entries.isEmpty && !problems.isEmpty {
+            throw CatalogError(problems.count == 1 ? problems[0] : "no usable issues: " + problems.joined(separator: "; "))
+        }
+        return Catalog(title: title.map(TextSanitizer.singleLine), entries: entries, problems: problems)
+    }
+
+    private static func parseEntry(_ item: Any, position: Int, catalogURL: URL) throws -> CatalogEntry {
+        guard let dictionary = item as? [String: Any] else {
+            throw CatalogError("issue #\(position) is not a dictionary")
+        }
+        let keyed = CaseInsensitiveDictionary(dictionary)
+        guard let rawName = keyed.string("Name"), !rawName.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw CatalogError("issue #\(position) has no Name")
+        }
+        let name = TextSanitizer.singleLine(rawName)
+        let label = "issue '\(name)'"
+        guard let date = keyed["Date"].flatMap(parseDate) else {
+            throw CatalogError("\(label) has no valid Date")
+        }
+        let contentValues: [Any]
+        switch keyed["Content"] {
+        case let array as [Any]: contentValues = array
+        case let single?: contentValues = [single]
+        case nil: throw CatalogError("\(label) has no Content URL")
+        }
+        var contentURLs: [URL] = []
+        for value in contentValues {
+            guard let text = value as? String, let url = resolve(text, against: catalogURL) else {
+                throw CatalogError("\(label) has an invalid Content URL '\(TextSanitizer.singleLine(String(describing: value)))'")
+            }
+            contentURLs.append(url)
+        }
+        if contentURLs.isEmpty { throw CatalogError("\(label) has no Content URL") }
+
+        var coverURL: URL?
+        if let cover = keyed.string("Cover") {
+            coverURL = resolve(cover, against: catalogURL) // a bad cover URL is not fatal: the shelf shows a placeholder
+        } else if let covers = keyed["Covers"] as? [String: Any] {
+            let sizes = CaseInsensitiveDictionary(covers)
+            coverURL = (sizes.string("SOURCE") ?? covers.values.compactMap { $0 as? String }.sorted().first).flatMap { resolve($0, against: catalogURL) }
+        }
+
+        let size: Int64? = switch keyed["Size"] {
+        case let number as NSNumber: number.int64Value
+        case let text as String: Int64(text)
+        default: nil
+        }
+        var sha256 = keyed.string("SHA256")?.lowercased()
+        if let digest = sha256, digest.count != 64 || !digest.allSatisfy(\.isHexDigit) { sha256 = nil }
+
+        return CatalogEntry(
+            name: name,
+            title: TextSanitizer.singleLine(keyed.string("Title") ?? name),
+            date: date,
+            summary: TextSanitizer.singleLine(keyed.string("Summary") ?? ""),
+            coverURL: coverURL,
+            contentURLs: contentURLs,
+            expectedSize: size.flatMap { $0 >= 0 ? $0 : nil },
+            expectedSHA256: sha256)
+    }
+
+    /// Resolves a possibly relative URL string against the catalog's URL; only http, https and file are allowed.
+    static func resolve(_ text: String, against base: URL) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty,
+              let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+              let scheme = url.scheme?.lowercased(), allowedSchemes.contains(scheme) else { return nil }
+        if scheme != "file" && (url.host ?? "").isEmpty { return nil }
+        return url
+    }
+
+    static func parseDate(_ value: Any) -> Date? {
+        if let date = value as? Date { return date }
+        guard let text = value as? String else { return nil }
+        return FlexibleDateParser.parse(text)
+    }
+}
+
+/// Looks up property-list keys without regard to case (`Name`, `name`, `NAME`).
+struct CaseInsensitiveDictionary {
+    private let values: [String: Any]
+    init(_ dictionary: [String: Any]) {
+        var values: [String: Any] = [:]
+        for (key, value) in dictionary where values[key.lowercased()] == nil { values[key.lowercased()] = value }
+        self.values = values
+    }
+    subscript(key: String) -> Any? { values[key.lowercased()] }
+    func string(_ key: String) -> String? {
+        switch values[key.lowercased()] {
+        case let text as String: text
+        case let number as NSNumber: number.stringValue
+        default: nil
+        }
+    }
+}

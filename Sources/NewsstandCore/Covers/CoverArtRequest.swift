@@ -1,0 +1,16 @@
+import NewsstandImaging
+
+/// What a cover is wanted for: which issue, how many cells, on what background.
+public struct CoverArtRequest: Sendable, Hashable {
+    public let issueID: Int64
+    public let columns: Int
+    public let rows: Int
+    public let background: TerminalBackground
+
+    public init(issueID: Int64, columns: Int, rows: Int, background: TerminalBackground = .dark) {
+        self.issueID = issueID
+        self.columns = columns
+        self.rows = rows
+        self.background = background
+    }
+}

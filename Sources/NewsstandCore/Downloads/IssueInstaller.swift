@@ -1,0 +1,88 @@
+import Foundation
+import NewsstandContent
+
+/// Verifies downloaded assets and installs them as an issue folder, atomically.
+///
+/// Everything is unpacked into a staging folder beside the destination, checked, and then
+/// renamed into place in one step, so an issue is never half installed: a crash leaves
+/// either the previous folder or the new one.
+public enum IssueInstaller {
+    /// Installs `assets` (downloaded files, in the issue's content order) as `destination`.
+    public static func install(assets: [URL], sourceURLs: [URL], for issue: Issue, into destination: URL,
+                               limits: ExtractionLimits = .default) throws {
+        try verify(assets: assets, issue: issue)
+        let parent = destination.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent(".staging-\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+
+        for (index, asset) in assets.enumerated() {
+            let sourceName = index < sourceURLs.count ? sourceURLs[index].lastPathComponent : "asset-\(index)"
+            if isZipArchive(asset) {
+                do {
+                    try ArchiveExtractor.extract(archive: asset, into: staging, limits: limits)
+                } catch {
+                    throw DownloadError("the issue archive was refused: \(error)")
+                }
+            } else {
+                let target = staging.appendingPathComponent(PathComponent.safe(sourceName))
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(at: asset, to: target)
+            }
+        }
+        try validateContent(in: staging)
+
+        let previous = parent.appendingPathComponent(".previous-\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
+        let hadPrevious = FileManager.default.fileExists(atPath: destination.path)
+        if hadPrevious { try FileManager.default.moveItem(at: destination, to: previous) }
+        do {
+            try FileManager.default.moveItem(at: staging, to: destination)
+        } catch {
+            if hadPrevious { try? FileManager.default.moveItem(at: previous, to: destination) }
+            throw DownloadError("cannot install the issue: \(error.localizedDescription)")
+        }
+        if hadPrevious { try? FileManager.default.removeItem(at: previous) }
+    }
+
+    /// Checks sizes and the SHA-256 the catalog gave, before anything is unpacked.
+    static func verify(assets: [URL], issue: Issue) throws {
+        var total: Int64 = 0
+        for asset in assets {
+            guard let size = FileSize.of(asset), size > 0 else { throw DownloadError("the download is empty") }
+            total += size
+        }
+        if let expected = issue.expectedSize, expected != total {
+            throw DownloadError("the download has \(total) bytes but the catalog says \(expected)")
+        }
+        if let expectedDigest = issue.expectedSHA256, assets.count == 1 {
+            let digest = try SHA256Digest.hexDigest(ofFile: assets[0])
+            if digest != expectedDigest {
+                throw DownloadError("the download is damaged: its SHA-256 does not match the catalog's")
+            }
+        }
+    }
+
+    /// An issue folder must hold a readable EPUB or a PDF.
+    static func validateContent(in folder: URL) throws {
+        let container = folder.appendingPathComponent("META-INF/container.xml")
+        if FileManager.default.fileExists(atPath: container.path) {
+            do {
+                _ = try EPUBReader.open(folder: folder)
+            } catch {
+                throw DownloadError("the issue is not a readable EPUB: \(error)")
+            }
+            return
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if files.contains(where: { $0.lowercased().hasSuffix(".pdf") }) { return }
+        throw DownloadError("the download is not an EPUB or PDF issue")
+    }
+
+    static func isZipArchive(_ file: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 4)) ?? Data()
+        return magic == Data([0x50, 0x4B, 0x03, 0x04])
+    }
+}

@@ -1,0 +1,50 @@
+/// The library database's schema, as an ordered list of migrations.
+///
+/// Migration `n` (counting from 1) brings a database from `PRAGMA user_version` n−1 to n.
+/// Append new steps; never edit a released one.
+enum LibrarySchema {
+    static let migrations: [String] = [
+        """
+        CREATE TABLE publications (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            feed_url TEXT NOT NULL UNIQUE,
+            last_refresh REAL,
+            last_error TEXT,
+            added_at REAL NOT NULL
+        );
+        CREATE TABLE issues (
+            id INTEGER PRIMARY KEY,
+            publication_id INTEGER NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            title TEXT NOT NULL,
+            date REAL NOT NULL,
+            summary TEXT NOT NULL DEFAULT '',
+            cover_url TEXT,
+            content_urls TEXT NOT NULL DEFAULT '',
+            expected_size INTEGER,
+            expected_sha256 TEXT,
+            state TEXT NOT NULL DEFAULT 'none',
+            progress REAL NOT NULL DEFAULT 0,
+            failure_reason TEXT,
+            added_at REAL NOT NULL,
+            opened_at REAL,
+            UNIQUE (publication_id, name)
+        );
+        CREATE INDEX issues_by_publication_and_date ON issues (publication_id, date DESC);
+        CREATE TABLE reading_positions (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            article_index INTEGER NOT NULL,
+            block_index INTEGER NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    ]
+
+    static var currentVersion: Int { migrations.count }
+}

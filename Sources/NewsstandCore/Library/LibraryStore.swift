@@ -1,0 +1,306 @@
+import Foundation
+import NewsstandContent
+
+/// The persistent issue library (like NKLibrary): publications, their issues and states, and where the reader is.
+///
+/// Backed by one SQLite file in WAL mode with a busy timeout, so the TUI and a command-line
+/// process can use the same library at once. Every method is safe to call from any thread.
+public final class LibraryStore: @unchecked Sendable {
+    private let database: SQLiteDatabase
+    private let lock = NSLock()
+    public let file: URL
+
+    /// Opens (creating if needed) the library at `file` and brings its schema up to date.
+    public init(file: URL) throws {
+        self.file = file
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        database = try SQLiteDatabase(path: file.path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        try migrate()
+    }
+
+    /// Closes the connection; later calls fail.
+    public func close() {
+        lock.withLock { database.close() }
+    }
+
+    private func migrate() throws {
+        let version = database.userVersion
+        guard version < LibrarySchema.currentVersion else {
+            if version > LibrarySchema.currentVersion {
+                throw SQLiteError(code: 0, message: "the library was written by a newer Newsstand (schema \(version)); this one knows up to \(LibrarySchema.currentVersion)")
+            }
+            return
+        }
+        try database.transaction {
+            for step in version..<LibrarySchema.currentVersion {
+                try database.execute(LibrarySchema.migrations[step])
+            }
+            try database.execute("PRAGMA user_version = \(LibrarySchema.currentVersion)")
+        }
+    }
+
+    @discardableResult
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: Publications
+
+    /// Adds a publication for `feedURL`, or returns the existing one. Its name is a unique slug of `title`.
+    @discardableResult
+    public func addPublication(title: String, feedURL: URL) throws -> Publication {
+        try locked {
+            try database.transaction {
+                if let existing = try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE feed_url = ?", [.text(feedURL.absoluteString)]).first {
+                    return Self.publication(from: existing)
+                }
+                let base = PathComponent.slug(title)
+                var name = base
+                var suffix = 2
+                while try !database.query("SELECT 1 FROM publications WHERE name = ?", [.text(name)]).isEmpty {
+                    name = "\(base)-\(suffix)"
+                    suffix += 1
+                }
+                try database.query("INSERT INTO publications (name, title, feed_url, added_at) VALUES (?, ?, ?, ?)",
+                                   [.text(name), .text(TextSanitizer.singleLine(title)), .text(feedURL.absoluteString), .real(Date().timeIntervalSince1970)])
+                return Publication(id: database.lastInsertedRowID, name: name, title: title, feedURL: feedURL)
+            }
+        }
+    }
+
+    /// Every publication, in the order they were added.
+    public func publications() throws -> [Publication] {
+        try locked {
+            try database.query("SELECT \(Self.publicationColumns) FROM publications ORDER BY added_at, id").map(Self.publication(from:))
+        }
+    }
+
+    public func publication(id: Int64) throws -> Publication? {
+        try locked {
+            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE id = ?", [.integer(id)]).first.map(Self.publication(from:))
+        }
+    }
+
+    /// Finds a publication by name, title (case-insensitive) or feed URL.
+    public func findPublication(_ reference: String) throws -> Publication? {
+        try locked {
+            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE name = ? OR lower(title) = lower(?) OR feed_url = ? LIMIT 1",
+                               [.text(reference), .text(reference), .text(reference)]).first.map(Self.publication(from:))
+        }
+    }
+
+    /// Removes a publication and its issues from the library (the caller removes their files).
+    public func removePublication(id: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value IN (SELECT id FROM issues WHERE publication_id = ?)", [.integer(id)])
+                try database.query("DELETE FROM publications WHERE id = ?", [.integer(id)])
+            }
+        }
+    }
+
+    /// Records how a refresh went: the catalog's title (when given), the time, and any problem.
+    public func recordRefresh(publicationID: Int64, title: String?, error: String?, at date: Date = Date()) throws {
+        try locked {
+            if let title, !title.isEmpty {
+                try database.query("UPDATE publications SET title = ?, last_refresh = ?, last_error = ? WHERE id = ?",
+                                   [.text(TextSanitizer.singleLine(title)), .real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null, .integer(publicationID)])
+            } else {
+                try database.query("UPDATE publications SET last_refresh = ?, last_error = ? WHERE id = ?",
+                                   [.real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null, .integer(publicationID)])
+            }
+        }
+    }
+
+    /// Records a refresh that failed outright: the previous issues and title stay as they were.
+    public func recordRefreshFailure(publicationID: Int64, error: String) throws {
+        try locked {
+            try database.query("UPDATE publications SET last_error = ? WHERE id = ?", [.text(error), .integer(publicationID)])
+        }
+    }
+
+    // MARK: Issues
+
+    /// Adds catalog entries to a publication in one transaction. An entry whose name already exists
+    /// updates that issue's metadata and keeps its state; nothing is duplicated and nothing fails.
+    @discardableResult
+    public func upsertIssues(_ entries: [CatalogEntry], publicationID: Int64) throws -> [Issue] {
+        try locked {
+            try database.transaction {
+                let now = Date().timeIntervalSince1970
+                for entry in entries {
+                    let values: [SQLiteValue] = [
+                        .integer(publicationID), .text(entry.name), .text(TextSanitizer.singleLine(entry.title)),
+                        .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
+                        entry.coverURL.map { .text($0.absoluteString) } ?? .null,
+                        .text(entry.contentURLs.map(\.absoluteString).joined(separator: "\n")),
+                        entry.expectedSize.map { .integer($0) } ?? .null,
+                        entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
+                        .real(now),
+                    ]
+                    try database.query("""
+                        INSERT INTO issues (publication_id, name, title, date, summary, cover_url, content_urls, expected_size, expected_sha256, added_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (publication_id, name) DO UPDATE SET
+                            title = excluded.title, date = excluded.date, summary = excluded.summary,
+                            cover_url = excluded.cover_url, content_urls = excluded.content_urls,
+                            expected_size = excluded.expected_size, expected_sha256 = excluded.expected_sha256
+                        """, values)
+                }
+                return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
+                                          [.integer(publicationID)]).map(Self.issue(from:))
+            }
+        }
+    }
+
+    /// A publication's issues, newest first.
+    public func issues(publicationID: Int64) throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
+                               [.integer(publicationID)]).map(Self.issue(from:))
+        }
+    }
+
+    /// Every issue in the library, by publication and newest first.
+    public func allIssues() throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues ORDER BY publication_id, date DESC, id DESC").map(Self.issue(from:))
+        }
+    }
+
+    public func issue(id: Int64) throws -> Issue? {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE id = ?", [.integer(id)]).first.map(Self.issue(from:))
+        }
+    }
+
+    /// Finds issues by name (`NAME` or `PUBLICATION/NAME`); more than one result means the name is ambiguous.
+    public func findIssues(_ reference: String) throws -> [Issue] {
+        try locked {
+            if let slash = reference.firstIndex(of: "/") {
+                let publication = String(reference[..<slash])
+                let name = String(reference[reference.index(after: slash)...])
+                let rows = try database.query("""
+                    SELECT \(Self.issueColumns(prefix: "i.")) FROM issues i JOIN publications p ON p.id = i.publication_id
+                    WHERE i.name = ? AND (p.name = ? OR lower(p.title) = lower(?))
+                    """, [.text(name), .text(publication), .text(publication)])
+                if !rows.isEmpty { return rows.map(Self.issue(from:)) }
+            }
+            return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE name = ? ORDER BY id", [.text(reference)]).map(Self.issue(from:))
+        }
+    }
+
+    /// Sets an issue's state (and progress: 1 when available, 0 when not downloaded).
+    public func setState(_ state: IssueState, issueID: Int64, progress: Double? = nil) throws {
+        let progressValue: Double = progress ?? {
+            switch state {
+            case .available: 1
+            case .notDownloaded, .failed: 0
+            case .downloading: 0
+            }
+        }()
+        let reason: SQLiteValue = if case .failed(let reason) = state { .text(reason) } else { .null }
+        try locked {
+            try database.query("UPDATE issues SET state = ?, progress = ?, failure_reason = ? WHERE id = ?",
+                               [.text(state.storedName), .real(progressValue), reason, .integer(issueID)])
+        }
+    }
+
+    /// Records download progress (0…1) without touching the state.
+    public func setProgress(_ progress: Double, issueID: Int64) throws {
+        try locked {
+            try database.query("UPDATE issues SET progress = ? WHERE id = ?", [.real(progress), .integer(issueID)])
+        }
+    }
+
+    /// Issues whose download was under way when the last process stopped.
+    public func interruptedDownloads() throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = 'downloading' ORDER BY id").map(Self.issue(from:))
+        }
+    }
+
+    // MARK: Reading
+
+    /// Marks an issue as the one being read, and as opened (which clears NEW).
+    public func markOpened(issueID: Int64, at date: Date = Date()) throws {
+        try locked {
+            try database.transaction {
+                try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(issueID)])
+                try database.query("INSERT INTO settings (key, value) VALUES ('currently_reading', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                   [.text(String(issueID))])
+            }
+        }
+    }
+
+    /// The issue being read, if any.
+    public func currentlyReadingIssueID() throws -> Int64? {
+        try locked {
+            try database.query("SELECT value FROM settings WHERE key = 'currently_reading'").first?.first?.string.flatMap { Int64($0) }
+        }
+    }
+
+    public func saveReadingPosition(_ position: ReadingPosition, issueID: Int64) throws {
+        try locked {
+            try database.query("""
+                INSERT INTO reading_positions (issue_id, article_index, block_index, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (issue_id) DO UPDATE SET article_index = excluded.article_index, block_index = excluded.block_index, updated_at = excluded.updated_at
+                """, [.integer(issueID), .integer(Int64(position.articleIndex)), .integer(Int64(position.blockIndex)), .real(Date().timeIntervalSince1970)])
+        }
+    }
+
+    public func readingPosition(issueID: Int64) throws -> ReadingPosition? {
+        try locked {
+            try database.query("SELECT article_index, block_index FROM reading_positions WHERE issue_id = ?", [.integer(issueID)]).first.map {
+                ReadingPosition(articleIndex: Int($0[0].int64 ?? 0), blockIndex: Int($0[1].int64 ?? 0))
+            }
+        }
+    }
+
+    // MARK: Settings
+
+    /// A stored setting (small facts the program remembers, like having offered the sample library).
+    public func setting(_ key: String) throws -> String? {
+        try locked {
+            try database.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
+        }
+    }
+
+    public func setSetting(_ key: String, to value: String) throws {
+        try locked {
+            try database.query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                               [.text(key), .text(value)])
+        }
+    }
+
+    // MARK: Row mapping
+
+    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error"
+
+    private static func publication(from row: [SQLiteValue]) -> Publication {
+        Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
+                    feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
+                    lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string)
+    }
+
+    private static func issueColumns(prefix: String) -> String {
+        ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
+         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at"].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    private static let issueColumns = issueColumns(prefix: "")
+
+    private static func issue(from row: [SQLiteValue]) -> Issue {
+        Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", title: row[3].string ?? "",
+              date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
+              coverURL: row[6].string.flatMap(URL.init(string:)),
+              contentURLs: (row[7].string ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },
+              expectedSize: row[8].int64, expectedSHA256: row[9].string,
+              state: IssueState(storedName: row[10].string ?? "none", reason: row[12].string),
+              progress: row[11].double ?? 0, addedAt: Date(timeIntervalSince1970: row[13].double ?? 0),
+              openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)))
+    }
+}

@@ -1,0 +1,120 @@
+import CSQLite
+import Foundation
+
+/// A value bound to, or read from, an SQLite statement.
+public enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public var int64: Int64? { if case .integer(let value) = self { value } else if case .real(let value) = self { Int64(value) } else { nil } }
+    public var double: Double? { if case .real(let value) = self { value } else if case .integer(let value) = self { Double(value) } else { nil } }
+    public var string: String? { if case .text(let value) = self { value } else { nil } }
+}
+
+/// A failed SQLite call, with SQLite's own message.
+public struct SQLiteError: Error, CustomStringConvertible {
+    public let code: Int32
+    public let message: String
+    public var description: String { "database error \(code): \(message)" }
+}
+
+/// One SQLite connection, used from one thread at a time (callers serialise through `LibraryStore`).
+///
+/// Values are always bound, never formatted into SQL.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+
+    init(path: String) throws {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close(handle)
+            handle = nil
+            throw SQLiteError(code: status, message: message)
+        }
+        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs one or more statements that take no values.
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if status != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: status, message: message)
+        }
+    }
+
+    /// Runs a statement with bound values and returns every row.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
+        }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, newsstand_sqlite_transient())
+            }
+            guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastMessage) }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else { throw SQLiteError(code: status, message: lastMessage) }
+            let count = sqlite3_column_count(statement)
+            var row: [SQLiteValue] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
+                case SQLITE_NULL: row.append(.null)
+                default: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    var userVersion: Int {
+        get { (try? query("PRAGMA user_version").first?.first?.int64).flatMap { $0 }.map(Int.init) ?? 0 }
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction (so writers queue on the busy timeout instead of failing midway).
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed" }
+}

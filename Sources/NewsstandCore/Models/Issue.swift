@@ -1,0 +1,48 @@
+import Foundation
+
+/// One issue of a publication, as the library knows it (like NKIssue).
+public struct Issue: Sendable, Equatable, Identifiable {
+    public let id: Int64
+    public let publicationID: Int64
+    /// Unique within its publication; the catalog's `Name`.
+    public var name: String
+    public var title: String
+    public var date: Date
+    public var summary: String
+    public var coverURL: URL?
+    /// One or more files that together make the issue.
+    public var contentURLs: [URL]
+    /// Expected size in bytes of the content, when the catalog says.
+    public var expectedSize: Int64?
+    /// Expected SHA-256 (lowercase hex) of the content, when the catalog says.
+    public var expectedSHA256: String?
+    public var state: IssueState
+    /// 0…1 while downloading.
+    public var progress: Double
+    /// When the issue first appeared in the library.
+    public var addedAt: Date
+    /// When it was last opened for reading; nil for never.
+    public var openedAt: Date?
+
+    public init(id: Int64, publicationID: Int64, name: String, title: String, date: Date, summary: String = "",
+                coverURL: URL? = nil, contentURLs: [URL], expectedSize: Int64? = nil, expectedSHA256: String? = nil,
+                state: IssueState = .notDownloaded, progress: Double = 0, addedAt: Date = Date(), openedAt: Date? = nil) {
+        self.id = id
+        self.publicationID = publicationID
+        self.name = name
+        self.title = title
+        self.date = date
+        self.summary = summary
+        self.coverURL = coverURL
+        self.contentURLs = contentURLs
+        self.expectedSize = expectedSize
+        self.expectedSHA256 = expectedSHA256
+        self.state = state
+        self.progress = progress
+        self.addedAt = addedAt
+        self.openedAt = openedAt
+    }
+
+    /// Arrived and not opened yet.
+    public var isNew: Bool { openedAt == nil && state != .notDownloaded && state != .downloading }
+}

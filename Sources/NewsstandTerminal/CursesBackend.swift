@@ -1,0 +1,154 @@
+import CNcursesw
+import Foundation
+import NewsstandUI
+
+/// The ncurses backend: starts and restores the terminal, draws changed cells, and decodes keys and mouse clicks.
+///
+/// The only type that calls ncurses. Use it from the main thread only.
+final class CursesBackend {
+    private var palette: ColorPalette
+    private var previousFrame: CellBuffer?
+    private(set) var isActive = false
+
+    init(colorMode: ColorMode) {
+        palette = ColorPalette(mode: colorMode)
+    }
+
+    /// What the terminal can show, from $COLORTERM and terminfo.
+    enum ColorMode {
+        case none, basic, indexed, trueColor
+    }
+
+    func start() {
+        setlocale(LC_ALL, "")
+        setenv("ESCDELAY", "25", 0)
+        initscr()
+        isActive = true
+        raw()
+        noecho()
+        nonl()
+        keypad(newsstand_stdscr(), true)
+        nodelay(newsstand_stdscr(), true)
+        curs_set(0)
+        if has_colors() && palette.mode != .none {
+            start_color()
+            use_default_colors()
+            palette.available = Int(newsstand_colors())
+        } else {
+            palette.mode = .none
+        }
+        mousemask(newsstand_button1_clicked() | newsstand_button4_pressed() | newsstand_button5_pressed(), nil)
+        mouseinterval(0)
+        previousFrame = nil
+    }
+
+    /// Gives the terminal back as it was. Safe to call more than once.
+    func stop() {
+        guard isActive else { return }
+        isActive = false
+        curs_set(1)
+        endwin()
+    }
+
+    var size: (width: Int, height: Int) {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row))
+        }
+        return (Int(newsstand_cols()), Int(newsstand_lines()))
+    }
+
+    /// Tells ncurses about a new size; the next frame is drawn in full.
+    func resize(width: Int, height: Int) {
+        resizeterm(Int32(height), Int32(width))
+        previousFrame = nil
+    }
+
+    /// Draws only the cells that differ from the last frame.
+    func draw(_ frame: CellBuffer) {
+        if previousFrame == nil { clearok(newsstand_stdscr(), true) }
+        for change in BufferDiff.changes(from: previousFrame, to: frame) {
+            put(change.cell, x: change.x, y: change.y)
+        }
+        previousFrame = frame
+        refresh()
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        var character = cchar_t()
+        var wide = Array(cell.symbol.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
+        if wide.isEmpty { wide = [wchar_t(32)] }
+        wide.append(0)
+        let pair = palette.pair(for: cell.style)
+        var attributes: attr_t = 0
+        let style = cell.style.attributes
+        if style.contains(.bold) { attributes |= newsstand_attr_bold() }
+        if style.contains(.dim) { attributes |= newsstand_attr_dim() }
+        if style.contains(.italic) { attributes |= newsstand_attr_italic() }
+        if style.contains(.underline) { attributes |= newsstand_attr_underline() }
+        if style.contains(.reverse) { attributes |= newsstand_attr_reverse() }
+        var extendedPair = Int32(pair)
+        setcchar(&character, wide, attributes, Int16(truncatingIfNeeded: min(pair, Int(Int16.max))), &extendedPair)
+        mvadd_wch(Int32(y), Int32(x), &character)
+    }
+
+    /// Reads every key waiting on the terminal, without blocking.
+    func readKeys() -> [TerminalInput] {
+        var inputs: [TerminalInput] = []
+        var value: wint_t = 0
+        while true {
+            let status = get_wch(&value)
+            if status == ERR { break }
+            if status == KEY_CODE_YES {
+                if let input = decodeFunctionKey(Int32(value)) { inputs.append(input) }
+            } else if let input = decodeCharacter(UInt32(value)) {
+                inputs.append(input)
+            }
+        }
+        return inputs
+    }
+
+    private func decodeCharacter(_ value: UInt32) -> TerminalInput? {
+        switch value {
+        case 0x0D, 0x0A: return .key(.enter)
+        case 0x1B: return .key(.escape)
+        case 0x09: return .key(.tab)
+        case 0x7F, 0x08: return .key(.backspace)
+        case 0x01...0x1A: return .key(.control(Character(Unicode.Scalar(value + 0x60)!)))
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .key(.character(Character(scalar)))
+        }
+    }
+
+    private func decodeFunctionKey(_ code: Int32) -> TerminalInput? {
+        switch code {
+        case KEY_UP: return .key(.up)
+        case KEY_DOWN: return .key(.down)
+        case KEY_LEFT: return .key(.left)
+        case KEY_RIGHT: return .key(.right)
+        case KEY_NPAGE: return .key(.pageDown)
+        case KEY_PPAGE: return .key(.pageUp)
+        case KEY_HOME: return .key(.home)
+        case KEY_END: return .key(.end)
+        case KEY_BTAB: return .key(.backTab)
+        case KEY_ENTER: return .key(.enter)
+        case KEY_BACKSPACE: return .key(.backspace)
+        case newsstand_key_resize(): return .resized
+        case newsstand_key_mouse():
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            if event.bstate & newsstand_button4_pressed() != 0 { return .key(.scrollUp) }
+            if newsstand_button5_pressed() != 0 && event.bstate & newsstand_button5_pressed() != 0 { return .key(.scrollDown) }
+            if event.bstate & newsstand_button1_clicked() != 0 { return .key(.mouseClick(x: Int(event.x), y: Int(event.y))) }
+            return nil
+        default: return nil
+        }
+    }
+}
+
+/// What the terminal reported: a key, or that its size changed.
+enum TerminalInput: Equatable {
+    case key(Key)
+    case resized
+}

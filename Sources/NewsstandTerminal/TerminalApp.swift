@@ -1,0 +1,99 @@
+import CNcursesw
+import Dispatch
+import Foundation
+import NewsstandCore
+import NewsstandUI
+
+/// Runs the interactive newsstand: owns the terminal and the UI loop on the main thread.
+///
+/// Keys arrive through a read source on stdin, resizes and termination signals through
+/// Dispatch signal sources, and background work through messages hopped onto the main queue.
+/// Each message runs `AppUpdate.update`; one frame is drawn after a burst of messages.
+/// Confined to the main thread: other threads only ever enqueue work on the main queue.
+public final class TerminalApp: @unchecked Sendable {
+    private let backend: CursesBackend
+    private let theme: Theme
+    private var state: AppState
+    private var runner: EffectRunner!
+    private var sources: [DispatchSourceProtocol] = []
+    private var isRenderScheduled = false
+
+    public init(store: LibraryStore, paths: LibraryPaths, theme: Theme, colorsEnabled: Bool, maxConcurrentDownloads: Int) {
+        backend = CursesBackend(colorMode: colorsEnabled ? ColorModeDetector.detect() : .none)
+        self.theme = theme
+        state = AppState(width: 80, height: 24)
+        state.isLightBackground = theme.isLight
+        runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: maxConcurrentDownloads) { [weak self] message in
+            DispatchQueue.main.async { self?.handle(message) }
+        }
+    }
+
+    /// Takes over the terminal and runs until the user quits; never returns.
+    public func run() -> Never {
+        CrashGuard.install()
+        backend.start()
+        let size = backend.size
+        state.width = size.width
+        state.height = size.height
+        installSources()
+        runner.perform([.loadLibrary, .refreshPublications])
+        runner.resumeInterruptedDownloads()
+        render()
+        dispatchMain()
+    }
+
+    private func installSources() {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [unowned self] in
+            for event in backend.readKeys() {
+                switch event {
+                case .key(let key): handle(.keyPressed(key))
+                case .resized: resized()
+                }
+            }
+        }
+        input.resume()
+        sources.append(input)
+        for (signalNumber, action) in [(SIGWINCH, 0), (SIGINT, 1), (SIGTERM, 1), (SIGHUP, 1)] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { [unowned self] in
+                if action == 0 { resized() } else { quit(status: 128 + signalNumber) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func resized() {
+        let size = backend.size
+        backend.resize(width: size.width, height: size.height)
+        handle(.resized(width: size.width, height: size.height))
+    }
+
+    private func handle(_ message: Message) {
+        let effects = AppUpdate.update(&state, message)
+        runner.perform(effects)
+        if !state.isRunning { quit(status: 0) }
+        scheduleRender()
+    }
+
+    /// Draws once after the messages already queued are handled, however many there are.
+    private func scheduleRender() {
+        guard !isRenderScheduled else { return }
+        isRenderScheduled = true
+        DispatchQueue.main.async { [unowned self] in
+            isRenderScheduled = false
+            render()
+        }
+    }
+
+    private func render() {
+        backend.draw(AppView.render(state, theme: theme))
+    }
+
+    private func quit(status: Int32) -> Never {
+        backend.stop()
+        exit(status)
+    }
+}

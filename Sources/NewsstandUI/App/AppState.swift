@@ -1,0 +1,79 @@
+import NewsstandCore
+import NewsstandImaging
+
+/// Everything the interface shows, as one value. `AppUpdate` changes it; screens draw it.
+public struct AppState: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var library = LibrarySnapshot(publications: [], issues: [:], currentlyReadingIssueID: nil)
+    public var hasLoadedLibrary = false
+    public var selectedPublication = 0
+    /// Selected issue per publication, by publication id.
+    public var selectedIssue: [Int64: Int] = [:]
+    /// First issue shown per publication (the shelf's scroll position).
+    public var shelfScroll: [Int64: Int] = [:]
+    /// Rendered covers, by the request they answer; a row only ever looks up its own issue's key.
+    public var covers: [CoverArtRequest: TextArt] = [:]
+    /// Covers that could not be drawn (the row keeps its placeholder).
+    public var failedCovers: Set<CoverArtRequest> = []
+    /// Covers already asked for, so they are asked for once.
+    public var requestedCovers: Set<CoverArtRequest> = []
+    /// Bytes received and expected for running downloads, for the progress text.
+    public var transferSizes: [Int64: TransferSize] = [:]
+    public var screens: [ScreenKind] = [.shelf]
+    public var reader: ReaderState?
+    public var helpScroll = 0
+    public var message: StatusMessage?
+    public var isLightBackground = false
+    public var isRunning = true
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public var screen: ScreenKind { screens.last ?? .shelf }
+
+    public var currentPublication: Publication? {
+        library.publications.indices.contains(selectedPublication) ? library.publications[selectedPublication] : nil
+    }
+
+    public var currentIssues: [Issue] {
+        currentPublication.flatMap { library.issues[$0.id] } ?? []
+    }
+
+    public var selectedIssueIndex: Int {
+        guard let publication = currentPublication else { return 0 }
+        return min(selectedIssue[publication.id] ?? 0, max(0, currentIssues.count - 1))
+    }
+
+    public var selectedIssueValue: Issue? {
+        let issues = currentIssues
+        return issues.indices.contains(selectedIssueIndex) ? issues[selectedIssueIndex] : nil
+    }
+
+    /// Finds an issue anywhere in the library.
+    public func issue(id: Int64) -> Issue? {
+        for issues in library.issues.values {
+            if let issue = issues.first(where: { $0.id == id }) { return issue }
+        }
+        return nil
+    }
+}
+
+/// Bytes received so far and expected in all, for a running download.
+public struct TransferSize: Equatable, Sendable {
+    public var received: Int64
+    public var total: Int64?
+}
+
+/// A line of news for the status bar: what just happened, or what went wrong.
+public struct StatusMessage: Equatable, Sendable {
+    public var text: String
+    public var isError: Bool
+
+    public init(_ text: String, isError: Bool = false) {
+        self.text = text
+        self.isError = isError
+    }
+}

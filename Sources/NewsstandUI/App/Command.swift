@@ -1,0 +1,14 @@
+/// Something the user can ask for; keys map to commands through `KeyMap`.
+public enum Command: Hashable, Sendable {
+    case moveUp, moveDown, pageUp, pageDown, top, bottom
+    case tap
+    case cancelDownload
+    case continueReading
+    case refresh
+    case nextPublication, previousPublication
+    case nextArticle, previousArticle
+    case tableOfContents
+    case help
+    case back
+    case quit
+}

@@ -1,0 +1,15 @@
+import NewsstandCore
+
+/// Work the UI asks for; an `EffectRunner` carries it out in the background and answers with messages.
+/// Effects are plain data so tests can assert on them.
+public enum Effect: Equatable, Sendable {
+    case loadLibrary
+    case refreshPublications
+    case startDownload(issueID: Int64)
+    case cancelDownload(issueID: Int64)
+    case requestCovers([CoverArtRequest])
+    case openIssue(issueID: Int64)
+    case loadArticle(issueID: Int64, articleIndex: Int)
+    case saveReadingPosition(issueID: Int64, ReadingPosition)
+    case quit
+}

@@ -1,0 +1,55 @@
+/// One row of the key table: a command, its keys, what it does, and where it applies.
+public struct KeyBinding: Sendable {
+    public let command: Command
+    public let keys: [Key]
+    /// Short name for the status line, e.g. "read".
+    public let hint: String
+    /// One line for the help screen.
+    public let help: String
+    public let screens: Set<ScreenKind>
+    /// Shown in the status line hints on its screens.
+    public let isHinted: Bool
+
+    /// How the keys are written: "↓/j".
+    public var keyLabel: String { keys.map(\.label).joined(separator: "/") }
+}
+
+/// The one table of key bindings: it drives key handling, the status line hints and the help screen.
+public enum KeyMap {
+    public static let bindings: [KeyBinding] = {
+        let all = Set(ScreenKind.allCases)
+        let lists: Set<ScreenKind> = [.shelf, .contents]
+        return [
+            KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Download the issue, read it, or open the article (a mouse click does the same)", screens: lists, isHinted: true),
+            KeyBinding(command: .moveDown, keys: [.down, .character("j"), .scrollDown], hint: "", help: "Next item / scroll down one line", screens: all, isHinted: false),
+            KeyBinding(command: .moveUp, keys: [.up, .character("k"), .scrollUp], hint: "", help: "Previous item / scroll up one line", screens: all, isHinted: false),
+            KeyBinding(command: .pageDown, keys: [.pageDown, .character(" ")], hint: "", help: "Page down", screens: all, isHinted: false),
+            KeyBinding(command: .pageUp, keys: [.pageUp, .character("b")], hint: "", help: "Page up", screens: all, isHinted: false),
+            KeyBinding(command: .top, keys: [.home, .character("g")], hint: "", help: "Go to the top", screens: all, isHinted: false),
+            KeyBinding(command: .bottom, keys: [.end, .character("G")], hint: "", help: "Go to the bottom", screens: all, isHinted: false),
+            KeyBinding(command: .nextPublication, keys: [.tab], hint: "next pub", help: "Next subscribed publication", screens: [.shelf], isHinted: true),
+            KeyBinding(command: .previousPublication, keys: [.backTab], hint: "", help: "Previous subscribed publication", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .continueReading, keys: [.character("c")], hint: "continue", help: "Continue reading the issue you were reading, where you left off", screens: [.shelf], isHinted: true),
+            KeyBinding(command: .cancelDownload, keys: [.character("x")], hint: "cancel", help: "Cancel the selected issue's download", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .refresh, keys: [.character("r")], hint: "refresh", help: "Refresh every publication's catalog", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .nextArticle, keys: [.right, .character("l")], hint: "next", help: "Next article", screens: [.article], isHinted: true),
+            KeyBinding(command: .previousArticle, keys: [.left, .character("h")], hint: "prev", help: "Previous article", screens: [.article], isHinted: true),
+            KeyBinding(command: .tableOfContents, keys: [.character("t")], hint: "contents", help: "Table of contents", screens: [.article], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.shelf, .contents, .article], isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back (on the shelf, q quits)", screens: [.contents, .article, .help], isHinted: true),
+            KeyBinding(command: .quit, keys: [.character("q"), .control("c")], hint: "quit", help: "Quit (Ctrl-C quits from anywhere)", screens: [.shelf], isHinted: true),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.contents, .article, .help], isHinted: false),
+        ]
+    }()
+
+    /// The command a key means on a screen, if any. Any mouse click matches the click binding.
+    public static func command(for key: Key, on screen: ScreenKind) -> Command? {
+        let probe: Key = if case .mouseClick = key { .mouseClick(x: 0, y: 0) } else { key }
+        return bindings.first { $0.screens.contains(screen) && $0.keys.contains(probe) }?.command
+    }
+
+    /// The bindings hinted in the status line of a screen, in table order.
+    public static func hints(for screen: ScreenKind) -> [KeyBinding] {
+        bindings.filter { $0.isHinted && $0.screens.contains(screen) }
+    }
+}

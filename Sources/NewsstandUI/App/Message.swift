@@ -1,0 +1,35 @@
+import NewsstandContent
+import NewsstandCore
+
+/// Something that happened, delivered to the UI loop: a key, a resize, or a report from background work.
+public enum Message: Sendable {
+    case keyPressed(Key)
+    case resized(width: Int, height: Int)
+    /// The library as stored: publications, their issues newest first, and the issue being read.
+    case libraryLoaded(LibrarySnapshot)
+    /// A catalog refresh finished (successfully or not); the library is reloaded after it.
+    case publicationsRefreshed([PublicationRefresher.Outcome])
+    case downloadReported(DownloadEvent)
+    case coverReported(CoverArtEvent)
+    case issueOpened(issueID: Int64, Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?)
+    case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
+}
+
+/// The library's contents at one moment, as the shelf shows them.
+public struct LibrarySnapshot: Sendable, Equatable {
+    public var publications: [Publication]
+    public var issues: [Int64: [Issue]]
+    public var currentlyReadingIssueID: Int64?
+
+    public init(publications: [Publication], issues: [Int64: [Issue]], currentlyReadingIssueID: Int64?) {
+        self.publications = publications
+        self.issues = issues
+        self.currentlyReadingIssueID = currentlyReadingIssueID
+    }
+}
+
+/// Why an issue or article could not be shown, in plain words.
+public struct ReaderFailure: Error, Equatable, Sendable {
+    public let reason: String
+    public init(_ reason: String) { self.reason = reason }
+}

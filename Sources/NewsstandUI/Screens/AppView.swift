@@ -1,0 +1,29 @@
+import NewsstandCore
+
+/// Draws the whole interface for a state: header, the current screen, status line. Pure: same state, same cells.
+public enum AppView {
+    public static func render(_ state: AppState, theme: Theme) -> CellBuffer {
+        var buffer = CellBuffer(width: state.width, height: state.height, style: theme[.background])
+        guard state.width > 0 && state.height > 0 else { return buffer }
+        let (header, rest) = buffer.area.splitTop(1)
+        let (_, status) = rest.splitBottom(1)
+        var newCounts: [Int64: Int] = [:]
+        for (publicationID, issues) in state.library.issues { newCounts[publicationID] = issues.filter(\.isNew).count }
+        HeaderBar(publications: state.library.publications, selected: state.selectedPublication, newCounts: newCounts)
+            .render(in: header, theme: theme, into: &buffer)
+        switch state.screen {
+        case .shelf: ShelfScreen.render(state, theme: theme, into: &buffer)
+        case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
+        case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
+        case .help: HelpScreen.render(state, theme: theme, into: &buffer)
+        }
+        let position: String = switch state.screen {
+        case .shelf: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
+        case .article: ArticleScreen.positionText(state)
+        case .contents, .help: ""
+        }
+        StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+            .render(in: status, theme: theme, into: &buffer)
+        return buffer
+    }
+}

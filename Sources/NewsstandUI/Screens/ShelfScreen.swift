@@ -1,0 +1,128 @@
+import Foundation
+import NewsstandContent
+import NewsstandCore
+
+/// The shelf: a publication's issues, newest first, each with its cover, title, date, summary and state.
+public enum ShelfScreen {
+    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+        let layout = ShelfLayout(state: state)
+        guard let publication = state.currentPublication else {
+            let text = state.hasLoadedLibrary ? "No subscriptions yet. Add one with: newsstand subscribe URL" : "Opening the library…"
+            buffer.write(text, x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
+            return
+        }
+        if let problem = publication.lastError {
+            buffer.writeLine(" ⚠ " + problem, in: Rect(x: 0, y: 1, width: layout.listArea.width, height: 1), style: theme[.error])
+        }
+        let issues = state.currentIssues
+        if issues.isEmpty {
+            buffer.write("No issues in this publication's catalog yet. Press r to refresh.", x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
+            return
+        }
+        let scroll = state.shelfScroll[publication.id] ?? 0
+        for offset in 0..<layout.visibleRowCount {
+            let index = scroll + offset
+            guard index < issues.count else { break }
+            let rect = layout.rowRect(offset: offset)
+            guard rect.height > 0 else { break }
+            renderRow(issues[index], in: rect, layout: layout, isSelected: index == state.selectedIssueIndex,
+                      isReading: issues[index].id == state.library.currentlyReadingIssueID, state: state, theme: theme, into: &buffer)
+        }
+    }
+
+    static func renderRow(_ issue: Issue, in rect: Rect, layout: ShelfLayout, isSelected: Bool, isReading: Bool,
+                          state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+        let contentHeight = layout.coverRows > 0 ? layout.coverRows : layout.rowHeight - 1
+        let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, contentHeight))
+        var (gutter, rest) = row.splitLeft(2)
+        if isSelected {
+            buffer.fill(row, style: theme[.selection])
+            for y in gutter.y..<gutter.maxY { buffer.write("▌", x: gutter.x, y: y, style: theme[.selection].withForeground(theme[.headerActiveTab].background)) }
+        }
+        if layout.coverColumns > 0 {
+            let (coverArea, text) = rest.splitLeft(layout.coverColumns)
+            let request = CoverArtRequest(issueID: issue.id, columns: layout.coverColumns, rows: layout.coverRows,
+                                          background: state.isLightBackground ? .light : .dark)
+            CoverView(art: state.covers[request], hasFailed: state.failedCovers.contains(request) || issue.coverURL == nil)
+                .render(in: coverArea, theme: theme, into: &buffer)
+            rest = text.splitLeft(2).1
+        }
+        gutter = rest
+        let base = isSelected ? theme[.selection] : theme[.background]
+        func style(_ element: ThemeElement) -> TextStyle {
+            var style = theme[element]
+            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
+            return style
+        }
+        var y = rest.y
+        // Title, with NEW / READING markers at the right.
+        var markers: [(String, ThemeElement)] = []
+        if isReading { markers.append((" READING ", .readingMarker)) }
+        if issue.isNew { markers.append((" NEW ", .newMarker)) }
+        let markerWidth = markers.reduce(0) { $0 + $1.0.count + 1 }
+        buffer.write(issue.title, x: rest.x, y: y, style: style(.title), maxWidth: rest.width - markerWidth)
+        var markerX = rest.maxX - markerWidth
+        for (label, element) in markers {
+            markerX += buffer.write(label, x: markerX + 1, y: y, style: theme[element]) + 1
+        }
+        y += 1
+        if y < rest.maxY { buffer.write(DateText.long(issue.date), x: rest.x, y: y, style: style(.date), maxWidth: rest.width); y += 1 }
+        let stateY = rest.maxY - 1
+        if layout.coverColumns > 0 {
+            y += 1
+            let summaryLines = TextWrapper.wrap(issue.summary, width: rest.width)
+            for line in summaryLines.prefix(max(0, stateY - 1 - y)) {
+                buffer.write(line, x: rest.x, y: y, style: style(.summary), maxWidth: rest.width)
+                y += 1
+            }
+        }
+        let stateArea = Rect(x: rest.x, y: max(y, stateY), width: rest.width, height: 1)
+        if stateArea.y < rest.maxY {
+            renderState(issue, in: stateArea, transfer: state.transferSizes[issue.id], style: style, theme: theme, into: &buffer)
+        }
+    }
+
+    static func renderState(_ issue: Issue, in area: Rect, transfer: TransferSize?, style: (ThemeElement) -> TextStyle,
+                            theme: Theme, into buffer: inout CellBuffer) {
+        switch issue.state {
+        case .notDownloaded:
+            buffer.write("TAP TO DOWNLOAD", x: area.x, y: area.y, style: style(.stateDownload), maxWidth: area.width)
+        case .available:
+            buffer.write("TAP TO READ", x: area.x, y: area.y, style: style(.stateRead), maxWidth: area.width)
+        case .downloading:
+            let sizeText = transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? ""
+            let barWidth = min(40, max(10, area.width - sizeText.count - 1))
+            ProgressBar(fraction: issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
+                .render(in: Rect(x: area.x, y: area.y, width: min(barWidth, area.width), height: 1), into: &buffer)
+            buffer.write(sizeText, x: area.x + barWidth, y: area.y, style: style(.summary), maxWidth: area.width - barWidth)
+        case .failed(let reason):
+            buffer.write("FAILED: \(reason) · Enter to retry", x: area.x, y: area.y, style: style(.stateFailed), maxWidth: area.width)
+        }
+    }
+}
+
+/// Dates as the shelf shows them: "21 November 2026".
+enum DateText {
+    nonisolated(unsafe) private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMMM yyyy"
+        return formatter
+    }()
+    private static let lock = NSLock()
+
+    static func long(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
+}
+
+/// Byte counts for progress text: "1.2 of 3.4 MB".
+enum ByteCountText {
+    static func progress(received: Int64, total: Int64?) -> String {
+        guard let total, total > 0 else { return megabytes(received) + " MB" }
+        return "\(megabytes(received)) of \(megabytes(total)) MB"
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f", Double(bytes) / 1_048_576)
+    }
+}

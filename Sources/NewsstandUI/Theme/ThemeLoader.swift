@@ -1,0 +1,40 @@
+import Foundation
+
+/// Finds theme files by name: `NAME.theme` in the user's themes folder first, then the bundled `Themes/`.
+public struct ThemeLoader: Sendable {
+    public let searchDirectories: [URL]
+
+    public init(searchDirectories: [URL]) {
+        self.searchDirectories = searchDirectories
+    }
+
+    /// Loads the named theme, or says where it looked.
+    public func load(_ name: String) throws -> Theme {
+        let fileName = PathSafeName.check(name) + ".theme"
+        for directory in searchDirectories {
+            let file = directory.appendingPathComponent(fileName)
+            if let text = try? String(contentsOf: file, encoding: .utf8) {
+                return try ThemeParser.parse(text, name: name)
+            }
+        }
+        throw ThemeError(description: "theme '\(name)' not found (looked in \(searchDirectories.map(\.path).joined(separator: ", ")))")
+    }
+
+    /// Names of every theme that can be loaded.
+    public func availableThemes() -> [String] {
+        var names: Set<String> = []
+        for directory in searchDirectories {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where file.hasSuffix(".theme") {
+                names.insert(String(file.dropLast(6)))
+            }
+        }
+        return names.sorted()
+    }
+}
+
+/// Keeps a user-typed name from reaching outside a folder.
+enum PathSafeName {
+    static func check(_ name: String) -> String {
+        name.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "..", with: "_")
+    }
+}

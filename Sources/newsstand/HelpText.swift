@@ -1,0 +1,32 @@
+/// The text `newsstand --help` prints.
+enum HelpText {
+    static let usage = """
+    newsstand — a terminal newsstand: a shelf of magazine issues to download and read.
+
+    USAGE
+      newsstand [--theme NAME] [--demo]      open the shelf (keys: press ? inside)
+      newsstand subscribe URL                subscribe to a publication's catalog (http, https, file or a path)
+      newsstand unsubscribe PUBLICATION      remove a publication and its downloaded issues
+      newsstand list [--json]                list every issue and its state
+      newsstand download ISSUE               download an issue now (progress on stderr)
+      newsstand read ISSUE [--plain] [--article N] [--width N]
+                                             print an issue's text (one article with --article)
+      newsstand --help | --version
+
+    ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications.
+
+    OPTIONS
+      --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono)
+      --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
+
+    FILES
+      $XDG_DATA_HOME/newsstand     library database and downloaded issues (~/.local/share/newsstand)
+      $XDG_CONFIG_HOME/newsstand   config file and user themes (~/.config/newsstand)
+      $XDG_CACHE_HOME/newsstand    cover images (~/.cache/newsstand)
+
+    ENVIRONMENT
+      NO_COLOR                     no colours, structure by bold and reverse video
+      NEWSSTAND_SAMPLE_LIBRARY     where the bundled sample library is
+      NEWSSTAND_THEMES             where the bundled themes are
+    """
+}

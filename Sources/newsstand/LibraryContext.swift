@@ -1,0 +1,58 @@
+import Foundation
+import NewsstandCore
+
+/// What every command needs: the paths, the configuration and the open library,
+/// with the sample publication subscribed on the very first run.
+struct LibraryContext {
+    let paths: LibraryPaths
+    let configuration: Configuration
+    let store: LibraryStore
+
+    /// Setting remembered once the sample library has been offered, so unsubscribing it sticks.
+    static let sampleOfferedSetting = "sample_library_offered"
+
+    static func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryContext {
+        let paths = LibraryPaths.fromEnvironment(environment)
+        try paths.createDirectories()
+        let configuration = Configuration.load(from: paths.configFile)
+        let store: LibraryStore
+        do {
+            store = try LibraryStore(file: paths.databaseFile)
+        } catch {
+            throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
+        }
+        let context = LibraryContext(paths: paths, configuration: configuration, store: store)
+        context.subscribeSampleOnFirstRun(environment: environment)
+        return context
+    }
+
+    /// On an empty library, subscribes the bundled sample publication (once: never again after it is removed).
+    private func subscribeSampleOnFirstRun(environment: [String: String]) {
+        guard (try? store.setting(Self.sampleOfferedSetting)) == nil,
+              (try? store.publications().isEmpty) == true,
+              let sample = ResourceLocator.sampleLibrary(environment) else { return }
+        let catalog = sample.appendingPathComponent("catalog.plist")
+        do {
+            _ = try PublicationRefresher(store: store).subscribe(to: catalog)
+            try store.setSetting(Self.sampleOfferedSetting, to: "yes")
+        } catch {
+            FileHandle.standardError.write(Data("newsstand: the sample library at \(sample.path) could not be added: \(error)\n".utf8))
+        }
+    }
+
+    /// Finds exactly one issue by `NAME` or `PUBLICATION/NAME`.
+    func issue(_ reference: String) throws -> Issue {
+        let matches = try store.findIssues(reference)
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty { throw CommandFailure("no issue named '\(reference)' (see `newsstand list`)") }
+        let publications = try store.publications()
+        let names = matches.compactMap { issue in publications.first { $0.id == issue.publicationID }.map { "\($0.name)/\(issue.name)" } }
+        throw CommandFailure("'\(reference)' names several issues; say which: \(names.joined(separator: ", "))")
+    }
+}
+
+/// A command that could not do its job; printed as `newsstand: …`, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

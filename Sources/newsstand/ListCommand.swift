@@ -1,0 +1,46 @@
+import Foundation
+import NewsstandCore
+
+/// `newsstand list [--json]`: every issue with its publication, date and state.
+enum ListCommand {
+    struct Row: Encodable {
+        let publication: String
+        let name: String
+        let title: String
+        let date: String
+        let state: String
+        let progress: Double
+        let summary: String
+        let failure: String?
+    }
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let context = try LibraryContext.open()
+        let publications = Dictionary(uniqueKeysWithValues: try context.store.publications().map { ($0.id, $0) })
+        let formatter = ISO8601DateFormatter()
+        let rows = try context.store.allIssues().map { issue -> Row in
+            var failure: String? = nil
+            if case .failed(let reason) = issue.state { failure = reason }
+            return Row(publication: publications[issue.publicationID]?.name ?? "", name: issue.name, title: issue.title,
+                       date: formatter.string(from: issue.date), state: issue.state.storedName,
+                       progress: issue.state == .available ? 1 : issue.progress, summary: issue.summary, failure: failure)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(rows))
+            print()
+            return
+        }
+        if rows.isEmpty {
+            print("No issues. Subscribe to a publication with: newsstand subscribe URL")
+            return
+        }
+        for row in rows {
+            let state = row.state == "downloading" ? "downloading \(Int(row.progress * 100))%" : row.state
+            print("\(row.publication)/\(row.name)\t\(row.date.prefix(10))\t\(state)\t\(row.title)")
+        }
+    }
+}
