@@ -1,0 +1,37 @@
+# Newsstand: the two README commands (`make run`, `make test`) and a few helpers.
+# Every target that builds first installs the Debian packages it needs, only when missing.
+
+PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev tmux
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+.PHONY: setup run demo test bench clean
+
+## setup: install missing system packages (apt)
+setup:
+	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## run: build in release mode and open the shelf on the bundled sample library
+run: setup
+	swift build -c release --product newsstand
+	.build/release/newsstand
+
+## demo: the same, with the sample served over HTTP on 127.0.0.1 at a throttled rate (watch the progress bars)
+demo: setup
+	swift build -c release --product newsstand
+	.build/release/newsstand --demo
+
+## test: build everything and run every test (unit, screen, HTTP, and end to end in tmux)
+test: setup
+	swift build --build-tests
+	swift test --skip-build
+
+## bench: run the benchmarks in a release build
+bench: setup
+	swift run -c release newsstand-bench
+
+clean:
+	rm -rf .build
