@@ -26,7 +26,11 @@ public enum ArchiveExtractor {
         let archiveSize = ((try? fileManager.attributesOfItem(atPath: archivePath)[.size]) as? NSNumber)?.int64Value ?? 0
 
         let root = destination.standardizedFileURL
-        let destinationExisted = fileManager.fileExists(atPath: root.path)
+        var destinationIsFolder: ObjCBool = false
+        let destinationExisted = fileManager.fileExists(atPath: root.path, isDirectory: &destinationIsFolder)
+        if destinationExisted, !destinationIsFolder.boolValue {
+            throw ArchiveExtractionError("destination \(root.path) exists and is not a folder")
+        }
         var session = ExtractionSession(root: root, limits: limits, archiveSize: archiveSize)
         do {
             if !destinationExisted {
@@ -119,7 +123,7 @@ private struct ExtractionSession {
         } else if let native = archive_entry_pathname(entry) {
             rawName = String(cString: native)
         } else {
-            throw ArchiveExtractionError("an entry has no name")
+            throw ArchiveExtractionError("an entry's name could not be read as text")
         }
         let components = try Self.safeComponents(of: rawName)
 
