@@ -26,7 +26,11 @@ public enum ArchiveExtractor {
         let archiveSize = ((try? fileManager.attributesOfItem(atPath: archivePath)[.size]) as? NSNumber)?.int64Value ?? 0
 
         let root = destination.standardizedFileURL
-        let destinationExisted = fileManager.fileExists(atPath: root.path)
+        var destinationIsFolder: ObjCBool = false
+        let destinationExisted = fileManager.fileExists(atPath: root.path, isDirectory: &destinationIsFolder)
+        if destinationExisted, !destinationIsFolder.boolValue {
+            throw ArchiveExtractionError("destination \(root.path) exists and is not a folder")
+        }
         var session = ExtractionSession(root: root, limits: limits, archiveSize: archiveSize)
         do {
             if !destinationExisted {
@@ -119,7 +123,7 @@ private struct ExtractionSession {
         } else if let native = archive_entry_pathname(entry) {
             rawName = String(cString: native)
         } else {
-            throw ArchiveExtractionError("an entry has no name")
+            throw ArchiveExtractionError("an entry's name could not be read as text")
         }
         let components = try Self.safeComponents(of: rawName)
 
@@ -293,18 +297,5 @@ private struct ExtractionSession {
     static func message(_ reader: OpaquePointer) -> String {
         guard let text = archive_error_string(reader) else { return "" }
         return String(cString: text)
-    }
-}
-
-/// Short, exact descriptions of byte counts for error messages ("2 GiB", "1.5 MiB", "300 bytes").
-enum ByteCountText {
-    static func describe(_ bytes: Int64) -> String {
-        let units: [(Int64, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
-        for (size, name) in units where bytes >= size {
-            if bytes % size == 0 { return "\(bytes / size) \(name)" }
-            let value = Double(bytes) / Double(size)
-            return "\((value * 10).rounded() / 10) \(name)"
-        }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }

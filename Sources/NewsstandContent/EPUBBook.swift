@@ -5,7 +5,7 @@ public struct EPUBBook: Sendable, Equatable {
     public let title: String
     public let creator: String?
     public let language: String?
-    /// The package document's version attribute, e.g. "2.0" or "3.0".
+    /// The package document's version attribute, e.g. "2.0" or "3.0" (taken as "2.0" when missing).
     public let version: String
     /// Spine order, linear items only (all items when every one is marked non-linear).
     public let articles: [EPUBArticle]

@@ -134,6 +134,50 @@ final class ArchiveExtractorTests: XCTestCase {
         try assertRejected(bomb, messageContains: "zip bomb")
     }
 
+    func testSingleBombEntryAmongIncompressibleDataIsRejectedPerEntry() throws {
+        // Overall the archive expands only ~14 times; the zeros entry alone ~1000 times.
+        let archive = try makeZip("[('noise.bin', __import__('os').urandom(300 * 1024), 'file'), ('zeros.bin', b'\\0' * (4 * 1024 * 1024), 'file')]")
+        try assertRejected(archive, messageContains: "entry 'zeros.bin' expands more than 200 times")
+    }
+
+    func testManySmallBombEntriesAreRejectedByTheOverallRatio() throws {
+        // Each entry stays under the 1 MiB per-entry threshold; together they expand ~1000 times.
+        let archive = try makeZip("[('z%d.bin' % i, b'\\0' * (900 * 1024), 'file') for i in range(40)]")
+        try assertRejected(archive, messageContains: "archive expands more than 200 times its size")
+    }
+
+    func testOverlappingEntriesBombIsRejected() throws {
+        // 200 central-directory records all pointing at the same 512 KiB deflated local entry.
+        // libarchive keys zip entries by local-header offset, so it reads the shared entry once;
+        // if it ever read all 200, the overall ratio limit (~15,000x here) must stop it.
+        let folder = try TestSupport.scratchFolder(for: self)
+        let zipURL = folder.appendingPathComponent("overlap.zip")
+        let script = #"""
+        import sys, zipfile, io, struct
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, 'w', zipfile.ZIP_DEFLATED) as z:
+            z.writestr('e.bin', b'\0' * (512 * 1024))
+        data = buffer.getvalue()
+        cd_offset = struct.unpack('<I', data[-6:-2])[0]
+        cd_size = struct.unpack('<I', data[-10:-6])[0]
+        local, record = data[:cd_offset], data[cd_offset:cd_offset + cd_size]
+        count = 200
+        eocd = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, count, count, len(record) * count, len(local), 0)
+        open(sys.argv[1], 'wb').write(local + record * count + eocd)
+        """#
+        try TestSupport.python(script, [zipURL.path])
+        let destination = folder.appendingPathComponent("issue")
+        do {
+            try ArchiveExtractor.extract(archive: zipURL, into: destination)
+            let size = try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("e.bin").path)[.size] as? NSNumber
+            XCTAssertEqual(size?.intValue, 512 * 1024)
+            XCTAssertEqual(TestSupport.listing(of: destination), ["e.bin"])
+        } catch {
+            XCTAssertTrue("\(error)".contains("zip bomb"), "\(error)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+        }
+    }
+
     func testZipBombIsRejectedByTotalSize() throws {
         let bomb = try makeZip("[('a.bin', b'\\0' * (3 * 1024 * 1024), 'file'), ('b.bin', b'\\0' * (3 * 1024 * 1024), 'file')]")
         var limits = ExtractionLimits.default

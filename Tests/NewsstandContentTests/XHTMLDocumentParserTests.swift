@@ -135,6 +135,15 @@ final class XHTMLDocumentParserTests: XCTestCase {
         XCTAssertEqual(blocks(deep), [.paragraph("deep")])
     }
 
+    func testDocumentsOverTenMegabytesStillParse() {
+        // XMLParser(data:) on Linux refuses inputs over 10 MB; the parser must cope anyway.
+        let paragraph = "<p>" + String(repeating: "word ", count: 200) + "</p>\n"
+        let body = String(repeating: paragraph, count: 11_000)
+        let result = blocks(xhtml(body))
+        XCTAssertEqual(result.count, 11_000)
+        XCTAssertEqual(result.first, .paragraph(String(repeating: "word ", count: 200).trimmingCharacters(in: .whitespaces)))
+    }
+
     func testRomanAndLetterMarkers() {
         XCTAssertEqual(TextBlockBuilder.orderedMarker(4, style: "i"), "iv.")
         XCTAssertEqual(TextBlockBuilder.orderedMarker(27, style: "a"), "aa.")
