@@ -43,6 +43,6 @@ public struct Issue: Sendable, Equatable, Identifiable {
         self.openedAt = openedAt
     }
 
-    /// Arrived and not opened yet.
-    public var isNew: Bool { openedAt == nil && state != .notDownloaded && state != .downloading }
+    /// Downloaded and not opened yet: the shelf marks it NEW until it is opened.
+    public var isNew: Bool { openedAt == nil && state == .available }
 }

@@ -3,7 +3,7 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
     public let description: String
 }
 
-/// Reads theme files: plain text, one directive per line, `#` starts a comment.
+/// Reads theme files: plain text, one directive per line; a word starting with `#` (other than a colour) starts a comment.
 ///
 ///     background dark|light
 ///     color ELEMENT FOREGROUND BACKGROUND [bold] [dim] [italic] [underline] [reverse]
@@ -15,8 +15,9 @@ public enum ThemeParser {
     public static func parse(_ text: String, name: String) throws -> Theme {
         var theme = Theme(name: name)
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            // A word starting with `#` begins a comment, unless it is a #rrggbb colour.
+            let words = Array(rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+                .prefix { !$0.hasPrefix("#") || color($0) != nil })
             guard let directive = words.first else { continue }
             func fail(_ message: String) -> ThemeError { ThemeError(description: "theme \(name), line \(offset + 1): \(message)") }
             switch directive {

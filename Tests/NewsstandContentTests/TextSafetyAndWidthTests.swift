@@ -1,0 +1,71 @@
+import XCTest
+@testable import NewsstandContent
+
+final class TextSanitizerTests: XCTestCase {
+    func testRemovesEscapeSequencesOfEveryKind() {
+        XCTAssertEqual(TextSanitizer.sanitize("a\u{1B}[31;1mred\u{1B}[0m b"), "ared b")                 // CSI
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{1B}]0;evil title\u{07}y"), "xy")                    // OSC ended by BEL
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\y"), "xlinky") // OSC 8 ended by ST
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{1B}P1$qm\u{1B}\\y"), "xy")                          // DCS
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{1B}_apc\u{1B}\\y\u{1B}^pm\u{1B}\\z"), "xyz")        // APC, PM
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{9B}2Jy"), "xy")                                     // C1 CSI
+        XCTAssertEqual(TextSanitizer.sanitize("x\u{1B}cy"), "xy")                                      // RIS
+    }
+
+    func testRemovesControlsAndBidiOverridesButKeepsText() {
+        XCTAssertEqual(TextSanitizer.sanitize("a\u{0}b\u{7}c\u{8}d\u{7F}e\u{85}f"), "abcde\nf", "NEL is a line break")
+        XCTAssertEqual(TextSanitizer.sanitize("abc\u{202E}cba\u{2066}x\u{2069}"), "abccbax")
+        XCTAssertEqual(TextSanitizer.sanitize("Café — 金継ぎ 👍🏽"), "Café — 金継ぎ 👍🏽")
+        XCTAssertEqual(TextSanitizer.sanitize("one\r\ntwo\rthree\tfour"), "one\ntwo\nthree four")
+    }
+
+    func testSingleLineFieldsLoseLineBreaksAndExtraSpaces() {
+        XCTAssertEqual(TextSanitizer.singleLine("  The\nSpring\u{2028} Issue\u{1B}[2J  "), "The Spring Issue")
+    }
+
+    func testAnEscapeAtTheVeryEndIsDropped() {
+        XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}"), "abc")
+        XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}["), "abc")
+        XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}]unterminated"), "abc")
+    }
+}
+
+final class DisplayWidthTests: XCTestCase {
+    func testWidthsPerGraphemeCluster() {
+        XCTAssertEqual(DisplayWidth.of("abc"), 3)
+        XCTAssertEqual(DisplayWidth.of("金継ぎ"), 6)
+        XCTAssertEqual(DisplayWidth.of("ｱ"), 1, "halfwidth katakana is narrow")
+        XCTAssertEqual(DisplayWidth.of("Ａ"), 2, "fullwidth Latin is wide")
+        XCTAssertEqual(DisplayWidth.of("e\u{301}"), 1, "a combining accent takes no column of its own")
+        XCTAssertEqual(DisplayWidth.of("👍🏽"), 2)
+        XCTAssertEqual(DisplayWidth.of("👨‍👩‍👧"), 2, "a ZWJ family is one wide cluster")
+        XCTAssertEqual(DisplayWidth.of("❤️"), 2, "emoji presentation selector makes it wide")
+        XCTAssertEqual(DisplayWidth.of("\u{200B}"), 0)
+    }
+
+    func testPrefixNeverSplitsACluster() {
+        XCTAssertEqual(DisplayWidth.prefix("金継ぎ", fitting: 3), "金")
+        XCTAssertEqual(DisplayWidth.prefix("ae\u{301}b", fitting: 2), "ae\u{301}")
+        XCTAssertEqual(DisplayWidth.prefix("abc", fitting: 0), "")
+    }
+}
+
+final class TextWrapperTests: XCTestCase {
+    func testWrapsAtSpacesWithinTheWidth() {
+        let lines = TextWrapper.wrap("The quick brown fox jumps over the lazy dog", width: 10)
+        XCTAssertEqual(lines, ["The quick", "brown fox", "jumps over", "the lazy", "dog"])
+        XCTAssertTrue(lines.allSatisfy { DisplayWidth.of($0) <= 10 })
+    }
+
+    func testLongWordsAndWideTextAreSplitBetweenClusters() {
+        XCTAssertEqual(TextWrapper.wrap("abcdefghij", width: 4), ["abcd", "efgh", "ij"])
+        XCTAssertEqual(TextWrapper.wrap("金継ぎの技術", width: 5), ["金継", "ぎの", "技術"])
+        XCTAssertEqual(TextWrapper.wrap("金", width: 1), ["金"], "a wide character on a one-column line still appears")
+    }
+
+    func testCollapsesWhiteSpaceAndHandlesEmptyText() {
+        XCTAssertEqual(TextWrapper.wrap("  a \n\t b  ", width: 10), ["a b"])
+        XCTAssertEqual(TextWrapper.wrap("", width: 10), [""])
+        XCTAssertEqual(TextWrapper.wrap("text", width: 0), [])
+    }
+}

@@ -1,0 +1,127 @@
+import XCTest
+import NewsstandContent
+import NewsstandCore
+@testable import NewsstandUI
+
+final class AppUpdateTests: XCTestCase {
+    func testTapOnANewIssueStartsItsDownloadAndMarksItDownloading() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
+        let effects = AppUpdate.update(&state, .keyPressed(.enter))
+        XCTAssertEqual(effects, [.startDownload(issueID: 7)])
+        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+    }
+
+    func testTapOnAFailedIssueRetries() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .failed(reason: "404"))])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.startDownload(issueID: 7)])
+    }
+
+    func testTapOnAnAvailableIssueOpensIt() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.openIssue(issueID: 7)])
+        XCTAssertEqual(state.screen, .contents)
+        XCTAssertEqual(state.library.currentlyReadingIssueID, 7)
+    }
+
+    func testMovingSelectsAndClampsAndAsksForCoversOnce() {
+        let issues = (1...10).map { Fixtures.issue(Int64($0), "Issue \($0)", day: 30 - $0) }
+        var state = Fixtures.state(width: 80, height: 24, issues: issues)
+        XCTAssertEqual(state.requestedCovers.count, 2, "a 24-line terminal shows two cover rows")
+        _ = AppUpdate.update(&state, .keyPressed(.character("k")))
+        XCTAssertEqual(state.selectedIssueIndex, 0)
+        var requested: [CoverArtRequest] = []
+        for _ in 0..<20 {
+            for effect in AppUpdate.update(&state, .keyPressed(.down)) {
+                if case .requestCovers(let requests) = effect { requested += requests }
+            }
+        }
+        XCTAssertEqual(state.selectedIssueIndex, 9)
+        XCTAssertEqual(state.shelfScroll[1], 8)
+        XCTAssertEqual(Set(requested.map(\.issueID)), Set(3...10), "each newly visible cover is asked for once")
+        XCTAssertEqual(requested.count, 8)
+        _ = AppUpdate.update(&state, .keyPressed(.home))
+        XCTAssertEqual(state.selectedIssueIndex, 0)
+        XCTAssertEqual(state.shelfScroll[1], 0)
+    }
+
+    func testDownloadEventsDriveTheIssueState() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000)))
+        XCTAssertEqual(state.selectedIssueValue?.progress, 0.42)
+        XCTAssertEqual(state.transferSizes[7], TransferSize(received: 420, total: 1000))
+        _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "the disk is full")))
+        XCTAssertEqual(state.selectedIssueValue?.state, .failed(reason: "the disk is full"))
+        XCTAssertEqual(state.message, StatusMessage("“Spring” failed: the disk is full", isError: true))
+        _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 7)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .available)
+        XCTAssertNil(state.transferSizes[7])
+    }
+
+    func testCancelledDownloadGoesBackToNotDownloadedQuietly() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .downloading)])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)])
+        _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "cancelled")))
+        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertNil(state.message)
+    }
+
+    func testTabSwitchesPublications() {
+        var state = Fixtures.state(issues: [Fixtures.issue(1, "A"), Fixtures.issue(2, "B", publicationID: 2)],
+                                   publications: [Fixtures.publication, Fixtures.second])
+        XCTAssertEqual(state.currentPublication?.id, 1)
+        _ = AppUpdate.update(&state, .keyPressed(.tab))
+        XCTAssertEqual(state.currentPublication?.id, 2)
+        XCTAssertEqual(state.selectedIssueValue?.title, "B")
+        _ = AppUpdate.update(&state, .keyPressed(.backTab))
+        XCTAssertEqual(state.currentPublication?.id, 1)
+    }
+
+    func testMouseClickSelectsTheRowUnderThePointerAndTapsIt() {
+        let issues = (1...3).map { Fixtures.issue(Int64($0), "Issue \($0)", state: .available, day: 10 - $0) }
+        var state = Fixtures.state(width: 80, height: 30, issues: issues)
+        let layout = ShelfLayout(state: state)
+        let y = layout.rowRect(offset: 1).y + 2
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.mouseClick(x: 30, y: y))), [.openIssue(issueID: 2)])
+        var other = Fixtures.state(width: 80, height: 30, issues: issues)
+        XCTAssertEqual(AppUpdate.update(&other, .keyPressed(.mouseClick(x: 30, y: 0))), [], "a click on the header taps nothing")
+    }
+
+    func testReaderRestoresThePositionAndKeepsTheSameTextAtTopOnResize() {
+        var state = Fixtures.state(width: 80, height: 24, issues: [Fixtures.issue(7, "Spring", state: .available)])
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        let book = EPUBBook(title: "Spring", creator: nil, language: "en", version: "3.0",
+                            articles: [EPUBArticle(title: "One", file: URL(fileURLWithPath: "/a.xhtml"), mediaType: "application/xhtml+xml"),
+                                       EPUBArticle(title: "Two", file: URL(fileURLWithPath: "/b.xhtml"), mediaType: "application/xhtml+xml")],
+                            tableOfContents: [], coverImage: nil)
+        let effects = AppUpdate.update(&state, .issueOpened(issueID: 7, .success(book), resumeAt: ReadingPosition(articleIndex: 1, blockIndex: 30)))
+        XCTAssertEqual(effects, [.loadArticle(issueID: 7, articleIndex: 1)])
+        XCTAssertEqual(state.screen, .article)
+        let blocks = (0..<60).map { TextBlock.paragraph("Paragraph \($0) " + String(repeating: "word ", count: 30)) }
+        _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 1, .success(blocks)))
+        XCTAssertEqual(state.reader?.position, ReadingPosition(articleIndex: 1, blockIndex: 30))
+        _ = AppUpdate.update(&state, .resized(width: 50, height: 24))
+        XCTAssertEqual(state.reader?.position.blockIndex, 30, "resizing keeps the same paragraph at the top")
+        let before = state.reader!.topLine
+        let saved = AppUpdate.update(&state, .keyPressed(.pageDown))
+        XCTAssertEqual(state.reader!.topLine, before + 21)
+        XCTAssertEqual(saved.count, 1, "scrolling saves the position")
+        _ = AppUpdate.update(&state, .keyPressed(.end))
+        let end = state.reader!.topLine
+        _ = AppUpdate.update(&state, .keyPressed(.down))
+        XCTAssertEqual(state.reader!.topLine, end, "cannot scroll past the end")
+    }
+
+    func testArticlesFromAnotherIssueAreIgnored() {
+        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        _ = AppUpdate.update(&state, .articleLoaded(issueID: 99, articleIndex: 0, .success([.paragraph("wrong")])))
+        XCTAssertNil(state.reader?.blocks)
+    }
+
+    func testQuitStopsTheLoop() {
+        var state = Fixtures.state(issues: [])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("q"))), [.quit])
+        XCTAssertFalse(state.isRunning)
+    }
+}

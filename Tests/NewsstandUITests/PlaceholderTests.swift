@@ -1,2 +1,0 @@
-import XCTest
-final class NewsstandUITestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }

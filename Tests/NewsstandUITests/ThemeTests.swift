@@ -1,0 +1,67 @@
+import XCTest
+@testable import NewsstandUI
+
+final class ThemeTests: XCTestCase {
+    static let themesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Themes")
+
+    func testParsesColoursAndAttributes() throws {
+        let theme = try ThemeParser.parse("""
+            # comment
+            background light
+            color title   bright-white  #102030  bold underline   # trailing comment
+            color selection color208 default reverse
+            """, name: "t")
+        XCTAssertTrue(theme.isLight)
+        XCTAssertEqual(theme[.title], TextStyle(foreground: .basic(15), background: .rgb(0x10, 0x20, 0x30), attributes: [.bold, .underline]))
+        XCTAssertEqual(theme[.selection], TextStyle(foreground: .indexed(208), background: .default, attributes: .reverse))
+    }
+
+    func testErrorsNameTheLine() {
+        XCTAssertThrowsError(try ThemeParser.parse("background dark\ncolor titel red default", name: "bad")) {
+            XCTAssertEqual("\($0)", "theme bad, line 2: unknown element 'titel'")
+        }
+        XCTAssertThrowsError(try ThemeParser.parse("color title red nocolor", name: "bad")) { XCTAssertTrue("\($0)".contains("unknown colour 'nocolor'")) }
+        XCTAssertThrowsError(try ThemeParser.parse("color title red default blink", name: "bad")) { XCTAssertTrue("\($0)".contains("unknown attribute 'blink'")) }
+        XCTAssertThrowsError(try ThemeParser.parse("colour title red default", name: "bad")) { XCTAssertTrue("\($0)".contains("unknown directive")) }
+    }
+
+    func testBundledThemesParseAndStyleEveryElement() throws {
+        let loader = ThemeLoader(searchDirectories: [Self.themesDirectory])
+        XCTAssertEqual(Set(loader.availableThemes()).isSuperset(of: ["dark", "paper", "mono"]), true)
+        for name in ["dark", "paper", "mono"] {
+            let theme = try loader.load(name)
+            let missing = ThemeElement.allCases.filter { theme.styles[$0] == nil }
+            XCTAssertEqual(missing, [], "\(name) leaves elements unstyled")
+        }
+        XCTAssertTrue(try loader.load("paper").isLight)
+        let mono = try loader.load("mono")
+        XCTAssertTrue(mono.styles.values.allSatisfy { $0.foreground == .default && $0.background == .default }, "mono must use no colours")
+    }
+
+    func testUserThemesWinAndMissingThemesSayWhereTheyLooked() throws {
+        let user = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID())")
+        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: user) }
+        try "background light\n".write(to: user.appendingPathComponent("dark.theme"), atomically: true, encoding: .utf8)
+        let loader = ThemeLoader(searchDirectories: [user, Self.themesDirectory])
+        XCTAssertTrue(try loader.load("dark").isLight)
+        XCTAssertThrowsError(try loader.load("nope")) { XCTAssertTrue("\($0)".contains("not found (looked in \(user.path)")) }
+        XCTAssertThrowsError(try loader.load("../../etc/passwd"))
+    }
+
+    func testNoColorKeepsStructureWithoutColours() throws {
+        let dark = try ThemeLoader(searchDirectories: [Self.themesDirectory]).load("dark")
+        let plain = dark.withoutColors()
+        XCTAssertTrue(plain.styles.values.allSatisfy { $0.foreground == .default && $0.background == .default })
+        XCTAssertTrue(plain[.selection].attributes.contains(.reverse), "the selection must stay visible without colours")
+        XCTAssertTrue(plain[.title].attributes.contains(.bold))
+    }
+
+    func testColourApproximation() {
+        XCTAssertEqual(ColorApproximation.indexed(red: 255, green: 0, blue: 0), 196)
+        XCTAssertEqual(ColorApproximation.indexed(red: 128, green: 128, blue: 128), 244)
+        XCTAssertEqual(ColorApproximation.basic(forIndexed: 196, colors: 8), 1)
+        XCTAssertEqual(ColorApproximation.basic(forIndexed: 231, colors: 16), 15)
+    }
+}
