@@ -27,7 +27,7 @@ demo: setup
 ## test: build everything and run every test (unit, screen, HTTP, and end to end in tmux)
 test: setup
 	swift build --build-tests
-	swift test --skip-build
+	swift test --skip-build --disable-swift-testing
 
 ## bench: run the benchmarks in a release build
 bench: setup

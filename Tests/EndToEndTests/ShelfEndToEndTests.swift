@@ -1,0 +1,112 @@
+import Foundation
+import LocalHTTPServer
+import XCTest
+
+/// The main path, driven through tmux like a person: shelf → download with a live progress bar → contents → article → quit → relaunch.
+final class ShelfEndToEndTests: XCTestCase {
+    var home: URL!
+    var server: LocalHTTPServer!
+
+    override func setUpWithError() throws {
+        home = try TestEnvironment.temporaryHome()
+        server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)
+        try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    func testDownloadAnIssueFromTheShelfReadItAndFindItAfterRelaunch() throws {
+        let environment = TestEnvironment.environment(home: home)
+        let subscribed = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
+        XCTAssertEqual(subscribed.status, 0, subscribed.errors)
+        XCTAssertTrue(subscribed.output.contains("Subscribed to Kettle & Compass"), subscribed.output)
+
+        server.bytesPerSecond = 40_000 // the newest issue takes a few seconds: the progress bar must show
+        let binary = try TestEnvironment.binary().path
+        var session: TmuxSession? = try TmuxSession(command: binary, environment: environment)
+        try session!.waitFor(text: "TAP TO DOWNLOAD")
+        let first = try session!.screen()
+        XCTAssertTrue(first.contains("Maps & Margins"), first)
+        XCTAssertTrue(first.contains("22 September 2026"), first)
+
+        try session!.send("Enter")
+        let downloading = try session!.waitFor("a progress bar") { $0.range(of: #"━*─+ +\d{1,2}%"#, options: .regularExpression) != nil }
+        XCTAssertTrue(downloading.contains("Maps & Margins"))
+        // The interface keeps answering while the download runs.
+        try session!.send("j")
+        try session!.waitFor(text: "2/6")
+        try session!.send("k")
+        try session!.waitFor("the download to finish", timeout: 30) { $0.contains("TAP TO READ") && $0.contains("1/6") }
+
+        try session!.send("Enter")
+        try session!.waitFor(text: "Reading the Years in a Street Tree")
+        try session!.send("j", "Enter")
+        try session!.waitFor(text: "When the council felled the old plane tree")
+        XCTAssertTrue(try session!.screen().contains("article 2/3"))
+
+        try session!.send("q")     // article → contents
+        try session!.waitFor(text: "The Typewriter Mender")
+        try session!.send("Escape") // contents → shelf
+        try session!.waitFor(text: "TAP TO READ")
+        try session!.send("q")     // quit
+        session!.waitForExit()
+        session = nil
+
+        let listed = try TestEnvironment.run(["list", "--json"], environment: environment)
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]] ?? []
+        XCTAssertEqual(rows.first { $0["name"] as? String == "2026-autumn" }?["state"] as? String, "available")
+
+        // Offline now: the issue is still there and marked as being read; continue reading lands in the same article.
+        server.stop()
+        let again = try TmuxSession(command: binary, environment: environment)
+        let relaunched = try again.waitFor(text: "READING")
+        XCTAssertTrue(relaunched.contains("TAP TO READ"), relaunched)
+        try again.send("c")
+        try again.waitFor(text: "When the council felled the old plane tree")
+        try again.send("C-c")
+        again.waitForExit()
+    }
+
+    func testHostileCatalogTextIsShownSafelyAndTheTerminalIsRestoredOnCtrlC() throws {
+        let catalog = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>Name</key><string>evil</string><key>Title</key><string>Evil&#x1B;]2;pwned&#x07; Issue&#x1B;[2J</string>
+            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>evil.epub</string>
+            <key>Summary</key><string>Plain &#x9B;31mred</string></dict>
+            </array></plist>
+            """
+        server.setResource("/hostile.plist", data: Data(catalog.utf8), contentType: "application/xml")
+        let environment = TestEnvironment.environment(home: home)
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", server.url(for: "hostile.plist").absoluteString], environment: environment).status, 0)
+
+        // Run inside a shell so we can see the terminal after the program is gone.
+        let session = try TmuxSession(command: "sh", environment: environment)
+        try session.send("stty -a | grep -o ' -\\?icanon' ; \(try TestEnvironment.binary().path)", "Enter")
+        let screen = try session.waitFor(text: "Evil Issue")
+        XCTAssertFalse(screen.contains("pwned"))
+        XCTAssertNotEqual(try session.paneTitle(), "pwned", "an OSC sequence from a catalog reached the terminal")
+        try session.send("C-c")
+        try session.send("stty -a | grep -o ' -\\?icanon'; echo restored-\"$((40+2))\"", "Enter")
+        let after = try session.waitFor(text: "restored-42")
+        let modes = after.components(separatedBy: "\n").filter { $0.hasSuffix("icanon") }
+        XCTAssertEqual(modes.last?.trimmingCharacters(in: .whitespaces), "icanon", "the terminal is back in canonical mode after Ctrl-C")
+    }
+
+    func testResizingRedrawsForTheNewSize() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 100, height: 32, environment: environment)
+        try session.waitFor(text: "TAP TO DOWNLOAD")
+        try session.resize(width: 40, height: 12)
+        let small = try session.waitFor("the compact layout") { screen in
+            let lines = screen.components(separatedBy: "\n")
+            return lines.count >= 12 && lines.prefix(12).allSatisfy { $0.count <= 40 } && screen.contains("1/6")
+        }
+        XCTAssertTrue(small.contains("Maps & Margins"), small)
+        try session.send("q")
+        session.waitForExit()
+    }
+}

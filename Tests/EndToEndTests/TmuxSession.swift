@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+/// A detached tmux session on a private server, for driving the real program as a person would.
+final class TmuxSession {
+    let socket = "newsstand-test-\(UUID().uuidString.prefix(8))"
+    let name = "e2e"
+
+    /// Starts `command` in a terminal of the given size.
+    init(command: String, width: Int = 100, height: Int = 32, environment: [String: String]) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || Self.which("tmux") != nil else {
+            throw XCTSkip("tmux is not installed (make test installs it)")
+        }
+        let assignments = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "env -i \(assignments) \(command)"])
+        try? tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// Types keys (tmux key names: Enter, Escape, C-c, Down, or literal text).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// The screen as text.
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    /// Waits until the screen satisfies `condition`, polling; fails with the last screen if it never does.
+    @discardableResult
+    func waitFor(_ description: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
+                 _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(100_000)
+        }
+        XCTFail("timed out waiting for \(description); the screen was:\n\(last)", file: file, line: line)
+        throw XCTSkip("giving up after a failed wait")
+    }
+
+    @discardableResult
+    func waitFor(text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try waitFor("“\(text)”", timeout: timeout, file: file, line: line) { $0.contains(text) }
+    }
+
+    /// Whether the program in the pane has exited.
+    var hasExited: Bool {
+        ((try? tmux(["display-message", "-p", "-t", name, "#{pane_dead}"])) ?? "1").trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    func waitForExit(timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if hasExited { return }
+            usleep(100_000)
+        }
+        XCTFail("the program did not exit", file: file, line: line)
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    func paneTitle() throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs the tmux client with posix_spawn and waitpid. Not Foundation's Process: the tmux server
+    /// that new-session forks inherits the descriptor Process watches, so Process never sees the client exit.
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let executable = Self.which("tmux") ?? "/usr/bin/tmux"
+        let argv = ([executable, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard status == 0 else { throw XCTSkip("cannot run tmux: error \(status)") }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) == -1 && errno == EINTR {}
+        return String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)
+    }
+
+    private static func which(_ program: String) -> String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    private static func quote(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
