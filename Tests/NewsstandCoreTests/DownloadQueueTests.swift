@@ -334,4 +334,41 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertEqual(try harness.store.issue(id: second.id)?.state, .notDownloaded)
         XCTAssertFalse(harness.server.requestLog.contains { $0.path == "/2.epub" })
     }
+
+    func testEnqueueingTwiceDownloadsOnceAndAvailableIssuesAreLeftAlone() throws {
+        let harness = try makeHarness()
+        let issue = try harness.addIssue("once", content: [try harness.serve(sample: "2025-autumn", as: "o.epub")])
+        harness.server.bytesPerSecond = 200_000
+        harness.queue.enqueue(issueID: issue.id)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(harness.events(of: issue.id).filter { $0 == .queued(issueID: issue.id) }.count, 1)
+
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(harness.server.requestLog.count, 1, "an available issue is not fetched again")
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
+    }
+
+    func testRaisingTheLimitStartsWaitingDownloads() throws {
+        let harness = try makeHarness(maxConcurrent: 1)
+        let issues = try (0..<3).map { index in
+            try harness.addIssue("w\(index)", content: [try harness.serve(sample: "2025-autumn", as: "w\(index).epub")])
+        }
+        harness.server.bytesPerSecond = 30_000 // each takes well over a second
+        issues.forEach { harness.queue.enqueue(issueID: $0.id) }
+        XCTAssertTrue(harness.events.wait { $0.contains { if case .progressed = $0 { true } else { false } } })
+        XCTAssertEqual(Set(harness.events.all.compactMap { if case .progressed(let id, _, _, _) = $0 { id } else { nil } }).count, 1)
+        XCTAssertEqual(harness.queue.pendingIssueIDs, Set(issues.map(\.id)))
+
+        harness.queue.setMaxConcurrent(3)
+        XCTAssertTrue(harness.events.wait { events in
+            Set(events.compactMap { if case .progressed(let id, _, _, _) = $0 { id } else { nil } }).count == 3
+        }, "the waiting downloads start without waiting for the first to finish")
+        XCTAssertFalse(harness.events.all.contains { $0.isTerminal })
+        harness.server.bytesPerSecond = nil
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 30))
+        XCTAssertTrue(issues.allSatisfy { harness.events(of: $0.id).last == .installed(issueID: $0.id) })
+    }
 }
