@@ -10,6 +10,9 @@ public final class DownloadQueue: @unchecked Sendable {
     private struct Job {
         let issue: Issue
         let publication: Publication
+        /// Tells this run apart from a later one for the same issue (after a cancel and re-enqueue),
+        /// so late callbacks of a cancelled transfer or install are ignored.
+        let runID = UUID()
         var assetIndex = 0
         var completedBytes: Int64 = 0
         var transfer: AssetTransfer?
@@ -119,23 +122,24 @@ public final class DownloadQueue: @unchecked Sendable {
         let urls = job.issue.contentURLs
         guard job.assetIndex < urls.count else { return install(job) }
         let index = job.assetIndex
+        let runID = job.runID
         let transfer = AssetTransfer(
             url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index),
             onProgress: { [weak self] received, expected in
                 guard let self else { return }
-                self.queue.async { self.assetProgressed(issueID: issueID, asset: index, received: received, expected: expected) }
+                self.queue.async { self.assetProgressed(issueID: issueID, runID: runID, asset: index, received: received, expected: expected) }
             },
             onCompletion: { [weak self] result in
                 guard let self else { return }
-                self.queue.async { self.assetFinished(issueID: issueID, asset: index, result: result) }
+                self.queue.async { self.assetFinished(issueID: issueID, runID: runID, asset: index, result: result) }
             })
         job.transfer = transfer
         active[issueID] = job
         transfer.start()
     }
 
-    private func assetProgressed(issueID: Int64, asset: Int, received: Int64, expected: Int64?) {
-        guard var job = active[issueID], job.assetIndex == asset else { return }
+    private func assetProgressed(issueID: Int64, runID: UUID, asset: Int, received: Int64, expected: Int64?) {
+        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset else { return }
         let count = Double(job.issue.contentURLs.count)
         let fraction: Double
         let total: Int64?
@@ -157,8 +161,8 @@ public final class DownloadQueue: @unchecked Sendable {
         active[issueID] = job
     }
 
-    private func assetFinished(issueID: Int64, asset: Int, result: Result<Void, DownloadError>) {
-        guard var job = active[issueID], job.assetIndex == asset else { return }
+    private func assetFinished(issueID: Int64, runID: UUID, asset: Int, result: Result<Void, DownloadError>) {
+        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset else { return }
         switch result {
         case .failure(let error):
             fail(job, reason: error.description)
@@ -179,7 +183,7 @@ public final class DownloadQueue: @unchecked Sendable {
         installQueue.async {
             let result = Result { try IssueInstaller.install(assets: assets, sourceURLs: issue.contentURLs, for: issue, into: destination) }
             self.queue.async {
-                guard self.active[issue.id] != nil else { return } // cancelled meanwhile
+                guard self.active[issue.id]?.runID == job.runID else { return } // cancelled meanwhile (and perhaps queued again)
                 switch result {
                 case .success:
                     self.active[issue.id] = nil

@@ -24,7 +24,7 @@ public struct Configuration: Equatable, Sendable {
 
     public static func parse(_ text: String, source: String = "config") -> Configuration {
         var configuration = Configuration()
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard let key = words.first else { continue }

@@ -64,9 +64,10 @@ public final class LibraryStore: @unchecked Sendable {
                     name = "\(base)-\(suffix)"
                     suffix += 1
                 }
+                let safeTitle = TextSanitizer.singleLine(title)
                 try database.query("INSERT INTO publications (name, title, feed_url, added_at) VALUES (?, ?, ?, ?)",
-                                   [.text(name), .text(TextSanitizer.singleLine(title)), .text(feedURL.absoluteString), .real(Date().timeIntervalSince1970)])
-                return Publication(id: database.lastInsertedRowID, name: name, title: title, feedURL: feedURL)
+                                   [.text(name), .text(safeTitle), .text(feedURL.absoluteString), .real(Date().timeIntervalSince1970)])
+                return Publication(id: database.lastInsertedRowID, name: name, title: safeTitle, feedURL: feedURL)
             }
         }
     }

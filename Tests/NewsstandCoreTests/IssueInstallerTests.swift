@@ -1,0 +1,169 @@
+import Foundation
+import XCTest
+@testable import NewsstandCore
+
+final class IssueInstallerTests: XCTestCase {
+    private struct Layout {
+        let root: URL        // scratch folder
+        let issues: URL      // root/issues
+        let parent: URL      // root/issues/pub  (the destination's parent)
+        let destination: URL // root/issues/pub/7-issue
+        let downloads: URL   // root/downloads
+    }
+
+    private func makeLayout() throws -> Layout {
+        let root = try TestSupport.scratchFolder(for: self)
+        let issues = root.appendingPathComponent("issues", isDirectory: true)
+        let parent = issues.appendingPathComponent("pub", isDirectory: true)
+        let downloads = root.appendingPathComponent("downloads", isDirectory: true)
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        return Layout(root: root, issues: issues, parent: parent, destination: parent.appendingPathComponent("7-issue", isDirectory: true),
+                      downloads: downloads)
+    }
+
+    private func issue(size: Int64? = nil, sha256: String? = nil) -> Issue {
+        Issue(id: 7, publicationID: 1, name: "issue", title: "Issue", date: Date(), contentURLs: [URL(string: "https://e.com/issue.epub")!],
+              expectedSize: size, expectedSHA256: sha256)
+    }
+
+    /// Builds a zip with python3's zipfile; `entries` is a Python list literal of (name, text) pairs.
+    private func makeZip(_ entries: String, at url: URL) throws {
+        let script = """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], 'w') as z:
+                for name, text in \(entries):
+                    z.writestr(zipfile.ZipInfo(name), text)
+            """
+        try TestSupport.python(script, [url.path])
+    }
+
+    private static let containerXML = """
+        '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'
+        """
+
+    private func assertRefusedCleanly(_ layout: Layout, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: layout.destination.path), "no destination", file: file, line: line)
+        XCTAssertEqual(TestSupport.listing(of: layout.parent), [], "nothing left in the destination's parent", file: file, line: line)
+        XCTAssertEqual(TestSupport.listing(of: layout.issues), ["pub"], "nothing beside it either", file: file, line: line)
+        let everything = TestSupport.listing(of: layout.root)
+        XCTAssertFalse(everything.contains { $0.contains("EVIL") || $0.contains("escaped") || $0.contains("secret") }, "\(everything)", file: file, line: line)
+    }
+
+    func testTraversalEntryInABuiltArchiveIsRefused() throws {
+        let layout = try makeLayout()
+        let zip = layout.downloads.appendingPathComponent("evil.epub")
+        try makeZip("[('mimetype', 'application/epub+zip'), ('META-INF/container.xml', \(Self.containerXML)), ('../escaped.txt', 'gotcha'), ('../../escaped-too.txt', 'gotcha')]", at: zip)
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [zip], sourceURLs: [URL(string: "https://e.com/evil.epub")!],
+                                                        for: issue(), into: layout.destination)) { error in
+            XCTAssertTrue("\(error)".contains("refused"), "\(error)")
+        }
+        assertRefusedCleanly(layout)
+    }
+
+    func testTraversalCorpusArchivesAreRefused() throws {
+        for name in ["testSimpleTraversalAttack.zip", "testPathDelimiterTraversalAttack.zip"] {
+            let source = try TestSupport.corpus("archives/zipfoundation/\(name)")
+            let layout = try makeLayout()
+            let zip = layout.downloads.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: source, to: zip)
+            XCTAssertThrowsError(try IssueInstaller.install(assets: [zip], sourceURLs: [URL(string: "https://e.com/\(name)")!],
+                                                            for: issue(), into: layout.destination), name)
+            assertRefusedCleanly(layout)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: layout.issues.appendingPathComponent("testTraversalAttackABC").path))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: layout.root.appendingPathComponent("secret.txt").path))
+        }
+    }
+
+    func testNonEPUBZipIsRefused() throws {
+        let layout = try makeLayout()
+        let zip = layout.downloads.appendingPathComponent("notes.zip")
+        try makeZip("[('readme.txt', 'hello'), ('images/a.txt', 'x')]", at: zip)
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [zip], sourceURLs: [URL(string: "https://e.com/notes.zip")!],
+                                                        for: issue(), into: layout.destination)) { error in
+            XCTAssertTrue("\(error)".contains("not an EPUB or PDF"), "\(error)")
+        }
+        assertRefusedCleanly(layout)
+    }
+
+    func testUnreadableEPUBIsRefused() throws {
+        let layout = try makeLayout()
+        let zip = layout.downloads.appendingPathComponent("broken.epub")
+        try makeZip("[('mimetype', 'application/epub+zip'), ('META-INF/container.xml', \(Self.containerXML))]", at: zip)
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [zip], sourceURLs: [], for: issue(), into: layout.destination)) { error in
+            XCTAssertTrue("\(error)".contains("EPUB"), "\(error)")
+        }
+        assertRefusedCleanly(layout)
+    }
+
+    func testRandomBytesAreRefused() throws {
+        let layout = try makeLayout()
+        let junk = layout.downloads.appendingPathComponent("junk.epub")
+        try TestSupport.pseudoRandomData(count: 5000).write(to: junk)
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [junk], sourceURLs: [URL(string: "https://e.com/junk.epub")!],
+                                                        for: issue(), into: layout.destination))
+        assertRefusedCleanly(layout)
+
+        let empty = layout.downloads.appendingPathComponent("empty.epub")
+        try Data().write(to: empty)
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [empty], sourceURLs: [], for: issue(), into: layout.destination)) { error in
+            XCTAssertTrue("\(error)".contains("empty"), "\(error)")
+        }
+    }
+
+    func testSampleEPUBInstallsAndVerifies() throws {
+        let layout = try makeLayout()
+        let epub = TestSupport.sampleIssue("2025-spring")
+        let size = try XCTUnwrap(FileSize.of(epub))
+        let digest = try SHA256Digest.hexDigest(ofFile: epub)
+        try IssueInstaller.install(assets: [epub], sourceURLs: [URL(string: "https://e.com/s.epub")!], for: issue(size: size, sha256: digest),
+                                   into: layout.destination)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: layout.destination.appendingPathComponent("META-INF/container.xml").path))
+        XCTAssertFalse(try IssueContent.openBook(folder: layout.destination).articles.isEmpty)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: layout.parent.path), ["7-issue"])
+
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [epub], sourceURLs: [], for: issue(size: size - 1), into: layout.destination)) {
+            XCTAssertTrue("\($0)".contains("catalog says"), "\($0)")
+        }
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [epub], sourceURLs: [], for: issue(sha256: String(repeating: "0", count: 64)),
+                                                        into: layout.destination)) {
+            XCTAssertTrue("\($0)".contains("damaged"), "\($0)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: layout.destination.appendingPathComponent("META-INF/container.xml").path),
+                      "a refused reinstall leaves the installed issue alone")
+    }
+
+    func testPlainPDFInstalls() throws {
+        let layout = try makeLayout()
+        let pdf = layout.downloads.appendingPathComponent("download.part")
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: pdf)
+        try IssueInstaller.install(assets: [pdf], sourceURLs: [URL(string: "https://e.com/files/Issue%201.pdf")!], for: issue(),
+                                   into: layout.destination)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: layout.destination.path), ["Issue_1.pdf"])
+    }
+
+    func testReinstallReplacesTheOldFolderAtomically() throws {
+        let layout = try makeLayout()
+        try FileManager.default.createDirectory(at: layout.destination.appendingPathComponent("OLD"), withIntermediateDirectories: true)
+        try Data("stale".utf8).write(to: layout.destination.appendingPathComponent("old-file.txt"))
+        try Data("stale".utf8).write(to: layout.destination.appendingPathComponent("OLD/inner.txt"))
+
+        try IssueInstaller.install(assets: [TestSupport.sampleIssue("2025-autumn")], sourceURLs: [URL(string: "https://e.com/a.epub")!],
+                                   for: issue(), into: layout.destination)
+        let contents = TestSupport.listing(of: layout.destination)
+        XCTAssertTrue(contents.contains("META-INF/container.xml"), "\(contents)")
+        XCTAssertFalse(contents.contains("old-file.txt"), "old content is gone")
+        XCTAssertFalse(contents.contains { $0.hasPrefix("OLD") }, "old content is gone")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: layout.parent.path), ["7-issue"],
+                       "no .staging- or .previous- folders are left behind")
+    }
+
+    func testZipDetection() throws {
+        let layout = try makeLayout()
+        XCTAssertTrue(IssueInstaller.isZipArchive(TestSupport.sampleIssue()))
+        let pdf = layout.downloads.appendingPathComponent("x.pdf")
+        try Data("%PDF-1.4".utf8).write(to: pdf)
+        XCTAssertFalse(IssueInstaller.isZipArchive(pdf))
+        XCTAssertFalse(IssueInstaller.isZipArchive(layout.downloads.appendingPathComponent("missing")))
+    }
+}

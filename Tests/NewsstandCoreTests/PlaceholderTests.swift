@@ -1,2 +1,0 @@
-import XCTest
-final class NewsstandCoreTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }

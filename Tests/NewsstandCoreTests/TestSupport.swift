@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+@testable import NewsstandCore
+import LocalHTTPServer
+
+/// Shared helpers: scratch folders, the package's sample library, the shared corpora, and small builders.
+enum TestSupport {
+    /// The package root (three levels above this file).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// `SampleLibrary/` in the package.
+    static var sampleLibrary: URL { packageRoot.appendingPathComponent("SampleLibrary", isDirectory: true) }
+
+    /// `../shared/corpora` next to the package root.
+    static var corporaRoot: URL {
+        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora", isDirectory: true).standardizedFileURL
+    }
+
+    /// A file or folder in the shared corpora, or an XCTSkip when the corpora are not installed.
+    static func corpus(_ relativePath: String) throws -> URL {
+        let url = corporaRoot.appendingPathComponent(relativePath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("shared test corpus '\(relativePath)' not found at \(url.path)")
+        }
+        return url
+    }
+
+    /// A sample issue EPUB (`SampleLibrary/issues/NAME.epub`).
+    static func sampleIssue(_ name: String = "2025-autumn") -> URL {
+        sampleLibrary.appendingPathComponent("issues/\(name).epub")
+    }
+
+    /// A fresh empty folder, removed when the test finishes.
+    static func scratchFolder(for testCase: XCTestCase) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("NewsstandCoreTests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    /// Library paths (data, config, cache) inside a fresh scratch folder.
+    static func paths(for testCase: XCTestCase) throws -> LibraryPaths {
+        let root = try scratchFolder(for: testCase)
+        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data", isDirectory: true),
+                                 configDirectory: root.appendingPathComponent("config", isDirectory: true),
+                                 cacheDirectory: root.appendingPathComponent("cache", isDirectory: true))
+        try paths.createDirectories()
+        return paths
+    }
+
+    /// A library store on a fresh SQLite file, closed when the test finishes.
+    static func store(for testCase: XCTestCase, paths: LibraryPaths? = nil) throws -> (LibraryStore, LibraryPaths) {
+        let paths = try paths ?? Self.paths(for: testCase)
+        let store = try LibraryStore(file: paths.databaseFile)
+        testCase.addTeardownBlock { store.close() }
+        return (store, paths)
+    }
+
+    /// A started server on 127.0.0.1, stopped when the test finishes.
+    static func server(for testCase: XCTestCase, root: URL? = nil) throws -> LocalHTTPServer {
+        let server = LocalHTTPServer(root: root)
+        try server.start()
+        testCase.addTeardownBlock { server.stop() }
+        return server
+    }
+
+    /// A catalog entry with sensible defaults.
+    static func entry(_ name: String, title: String? = nil, date: Date = Date(timeIntervalSince1970: 1_700_000_000),
+                      content: [URL]? = nil, cover: URL? = nil, size: Int64? = nil, sha256: String? = nil) -> CatalogEntry {
+        CatalogEntry(name: name, title: title ?? "Issue \(name)", date: date, coverURL: cover,
+                     contentURLs: content ?? [URL(string: "https://example.com/\(name).epub")!],
+                     expectedSize: size, expectedSHA256: sha256)
+    }
+
+    /// An XML property list of `object`.
+    static func xmlPlist(_ object: Any) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
+    }
+
+    /// An issue dictionary as a catalog writes it.
+    static func catalogItem(_ name: String, content: Any, title: String? = nil, date: Any = "2025-03-01T12:00:00Z",
+                            cover: String? = nil, size: Int? = nil, sha256: String? = nil) -> [String: Any] {
+        var item: [String: Any] = ["Name": name, "Title": title ?? "Issue \(name)", "Date": date, "Content": content]
+        if let cover { item["Cover"] = cover }
+        if let size { item["Size"] = size }
+        if let sha256 { item["SHA256"] = sha256 }
+        return item
+    }
+
+    /// Deterministic pseudo-random bytes.
+    static func pseudoRandomData(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
+        var state = seed
+        var bytes = [UInt8](repeating: 0, count: count)
+        for i in 0..<count {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes[i] = UInt8(truncatingIfNeeded: state >> 33)
+        }
+        return Data(bytes)
+    }
+
+    /// Runs python3 with `script`; arguments are available as sys.argv[1...]. Skips the test when python3 is missing.
+    static func python(_ script: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let errorPipe = Pipe()
+        process.standardError = errorPipe
+        do {
+            try process.run()
+        } catch {
+            throw XCTSkip("python3 is needed to build test archives: \(error)")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw XCTSkip("python3 could not build the test archive: \(text)")
+        }
+    }
+
+    /// Every path below `folder`, relative to it, sorted.
+    static func listing(of folder: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return enumerator.compactMap { $0 as? String }.sorted()
+    }
+}
+
+/// Collects events from a background queue and lets a test wait for a condition on them.
+final class EventLog<Event: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var events: [Event] = []
+
+    func append(_ event: Event) {
+        condition.lock()
+        events.append(event)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var all: [Event] {
+        condition.lock()
+        defer { condition.unlock() }
+        return events
+    }
+
+    /// Waits until `predicate` holds for the events so far; false on timeout.
+    @discardableResult
+    func wait(timeout: TimeInterval = 30, until predicate: ([Event]) -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(events) {
+            if !condition.wait(until: deadline) { return predicate(events) }
+        }
+        return true
+    }
+}
+
+extension DownloadEvent {
+    var issueID: Int64 {
+        switch self {
+        case .queued(let id), .installed(let id): id
+        case .progressed(let id, _, _, _): id
+        case .failed(let id, _): id
+        }
+    }
+
+    /// Installed or failed.
+    var isTerminal: Bool {
+        switch self {
+        case .installed, .failed: true
+        default: false
+        }
+    }
+}
