@@ -247,6 +247,7 @@ struct ResultTable {
 
 /// Progress lines go to standard error, so standard output holds only the tables.
 func progress(_ text: String) {
+    fflush(nil)
     FileHandle.standardError.write(Data("… \(text)\n".utf8))
 }
 

@@ -60,9 +60,24 @@ struct ShelfBenchmark {
         let redraw = try KeypressRun(keypresses: keypresses, width: width, height: height).run(environment: environment)
         table.add("redraw after a keypress", Statistics(redraw.times), format: Format.microseconds, showP99: true,
                   notes: "update + render + BufferDiff vs previous frame; mean \(String(format: "%.0f", redraw.meanChanges)) changed cells (↓/↑, PgDn, Tab)")
-        for (label, times) in redraw.byKey.sorted(by: { $0.key < $1.key }) {
-            table.add("  " + label, Statistics(times), format: Format.microseconds, showP99: true)
+        for (stage, detail) in [("update", "AppUpdate.update"), ("render", "AppView.render"), ("diff", "BufferDiff.changes")] {
+            if let times = redraw.stages[stage] {
+                table.add("  " + detail, Statistics(times), format: Format.microseconds, showP99: true)
+            }
         }
+        for (label, times) in redraw.byKey.sorted(by: { $0.key < $1.key }) {
+            table.add("  key " + label, Statistics(times), format: Format.microseconds, showP99: true)
+        }
+
+        // The same presses on a small library, to show how much of the redraw grows with the library.
+        let small = try TemporaryFolder(prefix: "newsstand-bench-small")
+        defer { small.remove() }
+        let smallEnvironment = FirstFrame.environment(root: small.url)
+        let smallGenerator = LibraryGenerator(publicationCount: 2, issuesPerPublication: 20, batchSize: 20)
+        _ = try smallGenerator.generate(into: LibraryPaths.fromEnvironment(smallEnvironment))
+        let smallRedraw = try KeypressRun(keypresses: keypresses, width: width, height: height).run(environment: smallEnvironment)
+        table.add("  same presses, 2 × 20-issue library", Statistics(smallRedraw.times), format: Format.microseconds, showP99: true,
+                  notes: "control: the same run on a small library; mean \(String(format: "%.0f", smallRedraw.meanChanges)) changed cells")
 
         table.add("peak RSS, child after first frame", Statistics(reports.map { Double($0.peakResidentBytes) }), format: Format.megabytes,
                   notes: "VmHWM of each child")
@@ -206,6 +221,8 @@ struct KeypressRun {
     struct Outcome {
         var times: [Double] = []
         var byKey: [String: [Double]] = [:]
+        /// The same presses split into AppUpdate.update, AppView.render and BufferDiff.changes.
+        var stages: [String: [Double]] = [:]
         var meanChanges: Double = 0
     }
 
@@ -226,12 +243,18 @@ struct KeypressRun {
             let key = Self.key(at: index)
             let start = MonotonicClock.now()
             _ = AppUpdate.update(&state, .keyPressed(key))
+            let updated = MonotonicClock.now()
             let frame = AppView.render(state, theme: first.theme)
+            let rendered = MonotonicClock.now()
             let changes = BufferDiff.changes(from: previous, to: frame)
-            let seconds = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+            let end = MonotonicClock.now()
+            let seconds = MonotonicClock.seconds(from: start, to: end)
             previous = frame
             totalChanges += changes.count
             outcome.times.append(seconds)
+            outcome.stages["update", default: []].append(MonotonicClock.seconds(from: start, to: updated))
+            outcome.stages["render", default: []].append(MonotonicClock.seconds(from: updated, to: rendered))
+            outcome.stages["diff", default: []].append(MonotonicClock.seconds(from: rendered, to: end))
             outcome.byKey[key.label, default: []].append(seconds)
         }
         outcome.meanChanges = Double(totalChanges) / Double(keypresses)
