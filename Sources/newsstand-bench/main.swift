@@ -1,1 +1,42 @@
-print("bench")
+import Foundation
+
+/// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
+///
+///     newsstand-bench                 the default cases: shelf and covers
+///     newsstand-bench shelf           the shelf at scale only
+///     newsstand-bench covers          cover rendering only
+///     newsstand-bench --downloads     adds the download baseline (alone: `newsstand-bench --downloads`)
+///
+/// Hidden child modes, used by the shelf case to measure a real process start:
+///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT
+///     --child-noop                             report reaching main and exit
+
+/// Taken first, before anything else runs in `main`.
+let mainEnteredAt = MonotonicClock.now()
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "--child-noop" {
+    print("main=\(mainEnteredAt)")
+    exit(0)
+}
+if arguments.first == "--child-first-frame" {
+    guard arguments.count == 4, let width = Int(arguments[2]), let height = Int(arguments[3]) else {
+        FileHandle.standardError.write(Data("usage: newsstand-bench --child-first-frame ROOT WIDTH HEIGHT\n".utf8))
+        exit(2)
+    }
+    do {
+        try FirstFrame.runChild(root: arguments[1], width: width, height: height, mainEnteredAt: mainEnteredAt)
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("newsstand-bench child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+do {
+    try BenchmarkRunner.run(arguments: arguments)
+} catch {
+    FileHandle.standardError.write(Data("newsstand-bench: \(error)\n".utf8))
+    exit(1)
+}
