@@ -37,8 +37,8 @@ let package = Package(
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer"),
 
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "LocalHTTPServer"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandTerminal", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
 
         .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent"]),
