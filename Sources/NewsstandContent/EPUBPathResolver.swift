@@ -71,8 +71,15 @@ struct EPUBPathResolver {
     }
 
     /// True when the file (following any symlinks on disk) is inside the folder.
+    /// A file that does not exist is judged by its deepest existing folder, resolved the same way as the root.
     func staysInside(_ components: [String]) -> Bool {
-        let real = url(for: components).resolvingSymlinksInPath().path
+        var existing = components
+        var missing: [String] = []
+        while !existing.isEmpty && !FileManager.default.fileExists(atPath: url(for: existing).path) {
+            missing.insert(existing.removeLast(), at: 0)
+        }
+        let base = existing.isEmpty ? realRootPath : url(for: existing).resolvingSymlinksInPath().path
+        let real = ([base] + missing).joined(separator: "/")
         return real == realRootPath || real.hasPrefix(realRootPath == "/" ? "/" : realRootPath + "/")
     }
 

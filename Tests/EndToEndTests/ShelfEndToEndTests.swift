@@ -92,8 +92,36 @@ final class ShelfEndToEndTests: XCTestCase {
         try session.send("C-c")
         try session.send("stty -a | grep -o ' -\\?icanon'; echo restored-\"$((40+2))\"", "Enter")
         let after = try session.waitFor(text: "restored-42")
-        let modes = after.components(separatedBy: "\n").filter { $0.hasSuffix("icanon") }
-        XCTAssertEqual(modes.last?.trimmingCharacters(in: .whitespaces), "icanon", "the terminal is back in canonical mode after Ctrl-C")
+        XCTAssertEqual(Self.lastTerminalMode(after), "icanon", "the terminal is back in canonical mode after Ctrl-C")
+    }
+
+    func testACrashSignalRestoresTheTerminal() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let session = try TmuxSession(command: "sh", environment: environment)
+        try session.send("\(try TestEnvironment.binary().path); echo status=$?", "Enter")
+        try session.waitFor(text: "TAP TO DOWNLOAD")
+        let shell = try session.panePID()
+        let child = try XCTUnwrap(Self.children(of: shell).first, "newsstand should be running under the shell")
+        kill(child, SIGSEGV)
+        try session.waitFor(text: "status=139") // 128 + SIGSEGV: the signal still ends the process
+        try session.send("stty -a | grep -o ' -\\?icanon'; echo restored-\"$((40+2))\"", "Enter")
+        let after = try session.waitFor(text: "restored-42")
+        XCTAssertEqual(Self.lastTerminalMode(after), "icanon", "the terminal is back in canonical mode after the crash")
+    }
+
+    /// The last `icanon` / `-icanon` that `stty -a | grep -o` printed on the screen (a prompt may share its line).
+    static func lastTerminalMode(_ screen: String) -> String? {
+        screen.components(separatedBy: "\n").last { $0.hasSuffix("icanon") }?.split(separator: " ").last.map(String.init)
+    }
+
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { pid_t($0) }.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[1]) == parent
+        }
     }
 
     func testResizingRedrawsForTheNewSize() throws {

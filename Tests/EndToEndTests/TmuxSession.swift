@@ -68,6 +68,14 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// The process id of the program the pane started.
+    func panePID() throws -> pid_t {
+        guard let pid = pid_t(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw XCTSkip("tmux did not say the pane's process id")
+        }
+        return pid
+    }
+
     func paneTitle() throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -119,6 +119,24 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertNil(state.reader?.blocks)
     }
 
+    func testOnlyARequestedRefreshSaysUpToDate() {
+        var state = Fixtures.state(issues: [Fixtures.issue(1, "A")])
+        let quiet = PublicationRefresher.Outcome(publicationID: 1, issueCount: 1, newIssueNames: [], problem: nil)
+        XCTAssertEqual(AppUpdate.update(&state, .publicationsRefreshed([quiet])), [.loadLibrary])
+        XCTAssertNil(state.message, "the automatic refresh at start-up leaves the key hints alone")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("r"))), [.refreshPublications])
+        _ = AppUpdate.update(&state, .publicationsRefreshed([quiet]))
+        XCTAssertEqual(state.message, StatusMessage("Up to date."))
+        var arrived = quiet
+        arrived.newIssueNames = ["b", "c"]
+        _ = AppUpdate.update(&state, .publicationsRefreshed([arrived]))
+        XCTAssertEqual(state.message, StatusMessage("2 new issues arrived."))
+        var failed = quiet
+        failed.problem = "Kettle: the catalog is not a property list"
+        _ = AppUpdate.update(&state, .publicationsRefreshed([failed]))
+        XCTAssertEqual(state.message, StatusMessage("Kettle: the catalog is not a property list", isError: true))
+    }
+
     func testQuitStopsTheLoop() {
         var state = Fixtures.state(issues: [])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("q"))), [.quit])

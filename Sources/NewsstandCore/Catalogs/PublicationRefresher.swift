@@ -18,6 +18,13 @@ public struct PublicationRefresher: Sendable {
         public var newIssueNames: [String]
         /// Problems in plain words: the whole catalog failed, or some entries were skipped.
         public var problem: String?
+
+        public init(publicationID: Int64, issueCount: Int, newIssueNames: [String], problem: String?) {
+            self.publicationID = publicationID
+            self.issueCount = issueCount
+            self.newIssueNames = newIssueNames
+            self.problem = problem
+        }
     }
 
     /// Fetches and validates a catalog, then subscribes to it. Nothing is saved when the catalog is unusable.

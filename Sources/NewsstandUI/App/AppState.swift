@@ -24,6 +24,8 @@ public struct AppState: Equatable, Sendable {
     public var reader: ReaderState?
     public var helpScroll = 0
     public var message: StatusMessage?
+    /// A refresh the user asked for is under way (its result is announced even when nothing changed).
+    public var isRefreshRequested = false
     public var isLightBackground = false
     public var isRunning = true
 

@@ -35,9 +35,12 @@ public enum AppUpdate {
             let arrived = outcomes.reduce(0) { $0 + $1.newIssueNames.count }
             if let problem = problems.first {
                 state.message = StatusMessage(problems.count == 1 ? problem : "\(problem) (and \(problems.count - 1) more)", isError: true)
-            } else {
-                state.message = StatusMessage(arrived == 0 ? "Up to date." : "\(arrived) new issue\(arrived == 1 ? "" : "s") arrived.")
+            } else if arrived > 0 {
+                state.message = StatusMessage("\(arrived) new issue\(arrived == 1 ? "" : "s") arrived.")
+            } else if state.isRefreshRequested {
+                state.message = StatusMessage("Up to date.")
             }
+            state.isRefreshRequested = false
             return [.loadLibrary]
         case .downloadReported(let event):
             return handleDownload(event, &state)
@@ -141,6 +144,7 @@ public enum AppUpdate {
             return open(issue, &state)
         case .refresh:
             state.message = StatusMessage("Refreshing catalogs…")
+            state.isRefreshRequested = true
             return [.refreshPublications]
         case .nextPublication, .previousPublication:
             let count = state.library.publications.count
