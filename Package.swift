@@ -40,11 +40,13 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
 
-        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging"]),
-        .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent"]),
-        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer"]),
-        .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI"]),
-        .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer"]),
+        // Helpers shared by the test targets: sample library and corpora paths, scratch folders.
+        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandTestSupport"]),
+        .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
     ]
 )

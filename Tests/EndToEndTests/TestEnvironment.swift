@@ -1,10 +1,10 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 
 /// Paths and processes the end-to-end tests share: the built `newsstand`, the sample library, a private HOME.
 enum TestEnvironment {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sampleLibrary = packageRoot.appendingPathComponent("SampleLibrary", isDirectory: true)
+    static var sampleLibrary: URL { TestFiles.sampleLibrary }
 
     /// The `newsstand` built beside this test bundle (`swift build --build-tests` builds it).
     static func binary() throws -> URL {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NewsstandTestSupport
 import XCTest
 @testable import LocalHTTPServer
 
@@ -9,7 +10,7 @@ final class BasicServingTests: XCTestCase {
     /// GET through URLSession, the way the app's downloader talks to the server.
     func testURLSessionGetsFullBodyAndHeaders() throws {
         let server = try makeServer(self)
-        let payload = sampleData(count: 300_000)
+        let payload = TestFiles.pseudoRandomData(count: 300_000)
         server.setResource("/issues/one.epub", data: payload, contentType: "application/epub+zip", etag: "\"v1\"")
         XCTAssertNotEqual(server.port, 0)
         XCTAssertEqual(server.baseURL.absoluteString, "http://127.0.0.1:\(server.port)/")
@@ -40,7 +41,7 @@ final class BasicServingTests: XCTestCase {
     /// URLSession reports a dropped connection as an error rather than a short success.
     func testURLSessionSeesDroppedConnectionAsError() throws {
         let server = try makeServer(self)
-        server.setResource("/issue.epub", data: sampleData(count: 500_000))
+        server.setResource("/issue.epub", data: TestFiles.pseudoRandomData(count: 500_000))
         var plan = FaultPlan()
         plan.dropConnectionAfterBytes = 100_000
         server.faults = plan
@@ -72,7 +73,7 @@ final class BasicServingTests: XCTestCase {
 
     func testHeadSendsHeadersWithoutBody() throws {
         let server = try makeServer(self)
-        server.setResource("/big.bin", data: sampleData(count: 12_345))
+        server.setResource("/big.bin", data: TestFiles.pseudoRandomData(count: 12_345))
         let response = try RawHTTP.request(port: server.port, "HEAD", "/big.bin")
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.contentLength, 12_345)
@@ -117,8 +118,8 @@ final class BasicServingTests: XCTestCase {
 
     /// A 3 MiB file under root is streamed intact, typed by extension, with a size+mtime ETag.
     func testServesFilesFromRoot() throws {
-        let root = try makeTemporaryDirectory(self)
-        let payload = sampleData(count: 3 * 1024 * 1024 + 17)
+        let root = try TestFiles.scratchFolder(for: self)
+        let payload = TestFiles.pseudoRandomData(count: 3 * 1024 * 1024 + 17)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("issues"), withIntermediateDirectories: true)
         try payload.write(to: root.appendingPathComponent("issues/March 2024.epub"))
         try Data("<plist/>".utf8).write(to: root.appendingPathComponent("catalog.plist"))
@@ -148,16 +149,16 @@ final class BasicServingTests: XCTestCase {
         XCTAssertEqual(range.body, payload[1_000_000...])
 
         // The file's ETag changes when the file does.
-        try sampleData(count: 10, seed: 7).write(to: root.appendingPathComponent("issues/March 2024.epub"))
+        try TestFiles.pseudoRandomData(count: 10, seed: 7).write(to: root.appendingPathComponent("issues/March 2024.epub"))
         let changed = try RawHTTP.request(port: server.port, "HEAD", "/issues/March%202024.epub")
         XCTAssertNotEqual(changed.headers["etag"], etag)
         XCTAssertEqual(changed.contentLength, 10)
     }
 
     func testPathTraversalIsRefused() throws {
-        let outside = try makeTemporaryDirectory(self)
+        let outside = try TestFiles.scratchFolder(for: self)
         try Data("secret".utf8).write(to: outside.appendingPathComponent("secret.txt"))
-        let root = try makeTemporaryDirectory(self)
+        let root = try TestFiles.scratchFolder(for: self)
         try Data("public".utf8).write(to: root.appendingPathComponent("public.txt"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("escape.txt"),
                                                    withDestinationURL: outside.appendingPathComponent("secret.txt"))
@@ -176,7 +177,7 @@ final class BasicServingTests: XCTestCase {
     }
 
     func testResourcesTakePrecedenceOverFilesAndServerWithoutRootServesNoFiles() throws {
-        let root = try makeTemporaryDirectory(self)
+        let root = try TestFiles.scratchFolder(for: self)
         try Data("file".utf8).write(to: root.appendingPathComponent("a.txt"))
         let server = try makeServer(self, root: root)
         server.setResource("/a.txt", data: Data("memory".utf8))
@@ -190,7 +191,7 @@ final class BasicServingTests: XCTestCase {
 
     func testConcurrentClientsAreServed() throws {
         let server = try makeServer(self)
-        let payload = sampleData(count: 1_000_000)
+        let payload = TestFiles.pseudoRandomData(count: 1_000_000)
         server.setResource("/p", data: payload)
         let port = server.port
         let results = LockedCounter()

@@ -1,9 +1,10 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import LocalHTTPServer
 
 final class FaultInjectionTests: XCTestCase {
-    private let payload = sampleData(count: 200_000)
+    private let payload = TestFiles.pseudoRandomData(count: 200_000)
 
     private func server() throws -> LocalHTTPServer {
         let server = try makeServer(self)
@@ -105,7 +106,7 @@ final class FaultInjectionTests: XCTestCase {
 
     func testClientDisconnectingMidBodyDoesNotHurtTheServer() throws {
         let server = try makeServer(self)
-        server.setResource("/big", data: sampleData(count: 20_000_000))
+        server.setResource("/big", data: TestFiles.pseudoRandomData(count: 20_000_000))
         for _ in 0..<20 {
             let fd = try RawHTTP.connect(port: server.port)
             RawHTTP.send(fd, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -1,9 +1,10 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import LocalHTTPServer
 
 final class RangeAndConditionalTests: XCTestCase {
-    private let payload = sampleData(count: 1000)
+    private let payload = TestFiles.pseudoRandomData(count: 1000)
 
     private func server() throws -> LocalHTTPServer {
         let server = try makeServer(self)

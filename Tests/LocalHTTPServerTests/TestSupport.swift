@@ -94,25 +94,6 @@ enum RawHTTP {
     }
 }
 
-/// Deterministic pseudo-random bytes, so slices can be compared.
-func sampleData(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
-    var state = seed
-    var bytes = [UInt8](repeating: 0, count: count)
-    for i in 0..<count {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        bytes[i] = UInt8(truncatingIfNeeded: state >> 33)
-    }
-    return Data(bytes)
-}
-
-/// A fresh temporary directory, removed at the end of the test.
-func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("LocalHTTPServerTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url
-}
-
 /// A started server, stopped at the end of the test.
 func makeServer(_ testCase: XCTestCase, root: URL? = nil) throws -> LocalHTTPServer {
     let server = LocalHTTPServer(root: root)

@@ -1,11 +1,12 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import LocalHTTPServer
 
 final class ThrottleAndLifecycleTests: XCTestCase {
     func testThrottleSlowsTheBody() throws {
         let server = try makeServer(self)
-        let payload = sampleData(count: 200_000)
+        let payload = TestFiles.pseudoRandomData(count: 200_000)
         server.setResource("/slow", data: payload)
         server.bytesPerSecond = 200_000
         XCTAssertEqual(server.bytesPerSecond, 200_000)
@@ -24,7 +25,7 @@ final class ThrottleAndLifecycleTests: XCTestCase {
 
     func testThrottleIsSmoothNotBursty() throws {
         let server = try makeServer(self)
-        server.setResource("/slow", data: sampleData(count: 100_000))
+        server.setResource("/slow", data: TestFiles.pseudoRandomData(count: 100_000))
         server.bytesPerSecond = 100_000
         let fd = try RawHTTP.connect(port: server.port)
         defer { close(fd) }
@@ -49,7 +50,7 @@ final class ThrottleAndLifecycleTests: XCTestCase {
         let server = LocalHTTPServer()
         try server.start()
         let port = server.port
-        server.setResource("/huge", data: sampleData(count: 10_000_000))
+        server.setResource("/huge", data: TestFiles.pseudoRandomData(count: 10_000_000))
         server.bytesPerSecond = 50_000
 
         let fd = try RawHTTP.connect(port: port)
@@ -110,7 +111,7 @@ final class ThrottleAndLifecycleTests: XCTestCase {
     }
 
     func testStreamsLargeFileQuicklyWhenUnthrottled() throws {
-        let root = try makeTemporaryDirectory(self)
+        let root = try TestFiles.scratchFolder(for: self)
         let size = 64 * 1024 * 1024
         let url = root.appendingPathComponent("large.bin")
         FileManager.default.createFile(atPath: url.path, contents: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandContent
 
@@ -12,19 +13,19 @@ final class ArchiveExtractorTests: XCTestCase {
         file: StaticString = #filePath,
         line: UInt = #line
     ) throws {
-        let parent = try TestSupport.scratchFolder(for: self)
-        let before = TestSupport.listing(of: parent)
+        let parent = try TestFiles.scratchFolder(for: self)
+        let before = TestFiles.listing(of: parent)
         let destination = parent.appendingPathComponent("issue")
         XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination, limits: limits), file: file, line: line) { error in
             let message = (error as? ArchiveExtractionError)?.description ?? "\(error)"
             XCTAssertTrue(message.contains(expected), "message was: \(message)", file: file, line: line)
         }
-        XCTAssertEqual(TestSupport.listing(of: parent), before, "extraction left files behind", file: file, line: line)
+        XCTAssertEqual(TestFiles.listing(of: parent), before, "extraction left files behind", file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "destination should be removed", file: file, line: line)
     }
 
     func testSimpleTraversalAttackIsRejected() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testSimpleTraversalAttack.zip")
+        let archive = try TestFiles.corpus("archives/zipfoundation/testSimpleTraversalAttack.zip")
         try assertRejected(archive, messageContains: "would escape the issue folder")
         // The attack aims at a sibling folder of the destination.
         let sibling = FileManager.default.temporaryDirectory.appendingPathComponent("testTraversalAttackABC")
@@ -32,35 +33,35 @@ final class ArchiveExtractorTests: XCTestCase {
     }
 
     func testPathDelimiterTraversalAttackIsRejected() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testPathDelimiterTraversalAttack.zip")
+        let archive = try TestFiles.corpus("archives/zipfoundation/testPathDelimiterTraversalAttack.zip")
         try assertRejected(archive, messageContains: "escape the issue folder")
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/secret.txt"))
     }
 
     func testUncontainedSymlinkIsRejected() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
+        let archive = try TestFiles.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
         try assertRejected(archive, messageContains: "symbolic link")
     }
 
     func testContainedSymlinkIsRejectedToo() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testExtractErrorConditions.zip")
+        let archive = try TestFiles.corpus("archives/zipfoundation/testExtractErrorConditions.zip")
         try assertRejected(archive, messageContains: "symbolic link")
     }
 
     func testBadCRCIsRejected() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testCRC32Check.zip")
-        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        let archive = try TestFiles.corpus("archives/zipfoundation/testCRC32Check.zip")
+        let destination = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue")
         XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination))
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
     }
 
     func testNotAZipGivesAClearError() throws {
-        let archive = try TestSupport.corpus("archives/readium-swift-toolkit/not-a.zip")
+        let archive = try TestFiles.corpus("archives/readium-swift-toolkit/not-a.zip")
         try assertRejected(archive, messageContains: "not a zip archive")
     }
 
     func testMissingArchiveGivesAClearError() throws {
-        let parent = try TestSupport.scratchFolder(for: self)
+        let parent = try TestFiles.scratchFolder(for: self)
         XCTAssertThrowsError(try ArchiveExtractor.extract(archive: parent.appendingPathComponent("nope.zip"), into: parent.appendingPathComponent("out"))) { error in
             XCTAssertEqual((error as? ArchiveExtractionError)?.description, "archive nope.zip not found")
         }
@@ -69,8 +70,8 @@ final class ArchiveExtractorTests: XCTestCase {
     // MARK: Good archives
 
     func testReadiumTestZipMatchesExpectedEntriesAndSizes() throws {
-        let folder = try TestSupport.corpus("archives/readium-swift-toolkit")
-        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        let folder = try TestFiles.corpus("archives/readium-swift-toolkit")
+        let destination = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue")
         try ArchiveExtractor.extract(archive: folder.appendingPathComponent("test.zip"), into: destination)
 
         let table = try String(contentsOf: folder.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8)
@@ -91,19 +92,19 @@ final class ArchiveExtractorTests: XCTestCase {
     func testGoodZipFoundationFixturesExtract() throws {
         for name in ["testExtractCompressedDataDescriptorArchive.zip", "testExtractUncompressedEmptyFile.zip",
                      "testExtractCompressedZIP64Entries.zip", "testExtractMSDOSArchive.zip", "testDetectEntryType.zip"] {
-            let archive = try TestSupport.corpus("archives/zipfoundation/\(name)")
-            let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+            let archive = try TestFiles.corpus("archives/zipfoundation/\(name)")
+            let destination = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue")
             XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination), name)
-            XCTAssertFalse(TestSupport.listing(of: destination).isEmpty, name)
+            XCTAssertFalse(TestFiles.listing(of: destination).isEmpty, name)
         }
     }
 
     func testExtractingIntoAnExistingFolderKeepsItsFilesWhenRefused() throws {
-        let archive = try TestSupport.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
-        let destination = try TestSupport.scratchFolder(for: self)
+        let archive = try TestFiles.corpus("archives/zipfoundation/testUnzipUncontainedSymlink.zip")
+        let destination = try TestFiles.scratchFolder(for: self)
         try Data("keep".utf8).write(to: destination.appendingPathComponent("existing.txt"))
         XCTAssertThrowsError(try ArchiveExtractor.extract(archive: archive, into: destination))
-        XCTAssertEqual(TestSupport.listing(of: destination), ["existing.txt"])
+        XCTAssertEqual(TestFiles.listing(of: destination), ["existing.txt"])
     }
 
     // MARK: Hand-built archives
@@ -111,7 +112,7 @@ final class ArchiveExtractorTests: XCTestCase {
     /// Builds a zip with python3's zipfile. `entries` is a Python list literal of
     /// (name, data-expression, kind) where kind is "file", "symlink" or "stored".
     private func makeZip(_ entriesPython: String) throws -> URL {
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let zipURL = folder.appendingPathComponent("built.zip")
         let script = """
         import sys, zipfile
@@ -125,7 +126,7 @@ final class ArchiveExtractorTests: XCTestCase {
                     info.external_attr = (0o120777 << 16)
                 z.writestr(info, data)
         """
-        try TestSupport.python(script, [zipURL.path])
+        try TestFiles.python(script, [zipURL.path])
         return zipURL
     }
 
@@ -150,7 +151,7 @@ final class ArchiveExtractorTests: XCTestCase {
         // 200 central-directory records all pointing at the same 512 KiB deflated local entry.
         // libarchive keys zip entries by local-header offset, so it reads the shared entry once;
         // if it ever read all 200, the overall ratio limit (~15,000x here) must stop it.
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let zipURL = folder.appendingPathComponent("overlap.zip")
         let script = #"""
         import sys, zipfile, io, struct
@@ -165,13 +166,13 @@ final class ArchiveExtractorTests: XCTestCase {
         eocd = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, count, count, len(record) * count, len(local), 0)
         open(sys.argv[1], 'wb').write(local + record * count + eocd)
         """#
-        try TestSupport.python(script, [zipURL.path])
+        try TestFiles.python(script, [zipURL.path])
         let destination = folder.appendingPathComponent("issue")
         do {
             try ArchiveExtractor.extract(archive: zipURL, into: destination)
             let size = try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("e.bin").path)[.size] as? NSNumber
             XCTAssertEqual(size?.intValue, 512 * 1024)
-            XCTAssertEqual(TestSupport.listing(of: destination), ["e.bin"])
+            XCTAssertEqual(TestFiles.listing(of: destination), ["e.bin"])
         } catch {
             XCTAssertTrue("\(error)".contains("zip bomb"), "\(error)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
@@ -188,9 +189,9 @@ final class ArchiveExtractorTests: XCTestCase {
 
     func testSmallCompressibleFilesDoNotTripTheRatio() throws {
         let archive = try makeZip("[('page.txt', b'a' * 500000, 'file')]")
-        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        let destination = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue")
         XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination))
-        XCTAssertEqual(TestSupport.listing(of: destination), ["page.txt"])
+        XCTAssertEqual(TestFiles.listing(of: destination), ["page.txt"])
     }
 
     func testAbsolutePathIsRejected() throws {
@@ -214,10 +215,10 @@ final class ArchiveExtractorTests: XCTestCase {
         var limits = ExtractionLimits.default
         limits.maxEntries = 10
         try assertRejected(archive, limits: limits, messageContains: "more than 10 entries")
-        let destination = try TestSupport.scratchFolder(for: self).appendingPathComponent("issue")
+        let destination = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue")
         limits.maxEntries = 20
         XCTAssertNoThrow(try ArchiveExtractor.extract(archive: archive, into: destination, limits: limits))
-        XCTAssertEqual(TestSupport.listing(of: destination).count, 20)
+        XCTAssertEqual(TestFiles.listing(of: destination).count, 20)
     }
 
     func testByteCountText() {

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandContent
 
@@ -11,7 +12,7 @@ final class CorpusRobustnessTests: XCTestCase {
     }
 
     func testEveryEPUBCheckEPUB3PublicationOpensOrGivesAPlainError() throws {
-        let root = try TestSupport.corpus("epub/epubcheck/epub3")
+        let root = try TestFiles.corpus("epub/epubcheck/epub3")
         var opened = 0, refused = 0
         for group in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
             let filesFolder = root.appendingPathComponent(group).appendingPathComponent("files")
@@ -23,7 +24,7 @@ final class CorpusRobustnessTests: XCTestCase {
                 var folder = url
                 if !isDirectory.boolValue {
                     guard name.hasSuffix(".epub") else { continue }
-                    folder = try TestSupport.scratchFolder(for: self).appendingPathComponent("book")
+                    folder = try TestFiles.scratchFolder(for: self).appendingPathComponent("book")
                     do {
                         try ArchiveExtractor.extract(archive: url, into: folder)
                     } catch let error as ArchiveExtractionError {
@@ -47,7 +48,7 @@ final class CorpusRobustnessTests: XCTestCase {
     }
 
     func testEveryXHTMLDocumentInTheEPUBCorporaYieldsBlocks() throws {
-        let root = try TestSupport.corpus("epub")
+        let root = try TestFiles.corpus("epub")
         var documents = 0
         for url in files(under: root) where ["xhtml", "html", "htm"].contains(url.pathExtension.lowercased()) {
             guard let data = try? Data(contentsOf: url) else { continue }

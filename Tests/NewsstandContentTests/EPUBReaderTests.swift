@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandContent
 
@@ -11,14 +12,14 @@ final class EPUBReaderTests: XCTestCase {
     private let coversFromEPUB2Meta = ["regime-anticancer-arabic.epub": "Image/cover.jpg"]
 
     func testIDPFSamplesOpenWithTitleSpineAndCover() throws {
-        let folder = try TestSupport.corpus("epub/idpf-epub3-samples")
+        let folder = try TestFiles.corpus("epub/idpf-epub3-samples")
         let index = try String(contentsOf: folder.appendingPathComponent("INDEX.tsv"), encoding: .utf8)
         let rows = index.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         XCTAssertEqual(rows.count, 10)
         for row in rows {
             let name = row[0], version = row[2], title = row[3], language = row[4]
             let spineCount = Int(row[5])!, hasNav = row[6] == "yes", cover = coversFromEPUB2Meta[name] ?? row[10]
-            let unpacked = try TestSupport.scratchFolder(for: self).appendingPathComponent("book")
+            let unpacked = try TestFiles.scratchFolder(for: self).appendingPathComponent("book")
             try ArchiveExtractor.extract(archive: folder.appendingPathComponent("epub/\(name)"), into: unpacked)
             let book: EPUBBook
             do {
@@ -47,8 +48,8 @@ final class EPUBReaderTests: XCTestCase {
     }
 
     func testMobyDickTitlesComeFromTheNavigationDocument() throws {
-        let archive = try TestSupport.corpus("epub/idpf-epub3-samples/epub/moby-dick.epub")
-        let unpacked = try TestSupport.scratchFolder(for: self).appendingPathComponent("book")
+        let archive = try TestFiles.corpus("epub/idpf-epub3-samples/epub/moby-dick.epub")
+        let unpacked = try TestFiles.scratchFolder(for: self).appendingPathComponent("book")
         try ArchiveExtractor.extract(archive: archive, into: unpacked)
         let book = try EPUBReader.open(folder: unpacked)
         XCTAssertEqual(book.creator, "Herman Melville")
@@ -62,7 +63,7 @@ final class EPUBReaderTests: XCTestCase {
     // MARK: EPUB 2 samples from epubcheck
 
     private func epub2(_ name: String) throws -> URL {
-        try TestSupport.corpus("epub/epubcheck/epub2/files/epub/\(name)")
+        try TestFiles.corpus("epub/epubcheck/epub2/files/epub/\(name)")
     }
 
     func testMinimalEPUB2OpensWithNCXTableOfContents() throws {
@@ -104,7 +105,7 @@ final class EPUBReaderTests: XCTestCase {
     }
 
     func testEveryEPUB2SampleEitherOpensOrThrowsAnEPUBError() throws {
-        let root = try TestSupport.corpus("epub/epubcheck/epub2/files/epub")
+        let root = try TestFiles.corpus("epub/epubcheck/epub2/files/epub")
         let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         var opened = 0
         for name in names {
@@ -125,7 +126,7 @@ final class EPUBReaderTests: XCTestCase {
     // MARK: W3C epub-tests
 
     func testW3CNavigationSamplesProduceATableOfContents() throws {
-        let root = try TestSupport.corpus("epub/w3c-epub-tests/unpacked")
+        let root = try TestFiles.corpus("epub/w3c-epub-tests/unpacked")
         let names = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix("nav-") }.sorted()
         XCTAssertGreaterThanOrEqual(names.count, 9)
         for name in names {
@@ -138,7 +139,7 @@ final class EPUBReaderTests: XCTestCase {
     }
 
     func testEveryW3CSampleOpens() throws {
-        let root = try TestSupport.corpus("epub/w3c-epub-tests/unpacked")
+        let root = try TestFiles.corpus("epub/w3c-epub-tests/unpacked")
         for name in try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() {
             XCTAssertNoThrow(try EPUBReader.open(folder: root.appendingPathComponent(name)), name)
         }
@@ -147,7 +148,7 @@ final class EPUBReaderTests: XCTestCase {
     // MARK: Hand-built publications
 
     private func makeBook(opf: String, files: [String: String] = [:], opfPath: String = "OEBPS/content.opf") throws -> URL {
-        let root = try TestSupport.scratchFolder(for: self).appendingPathComponent("book")
+        let root = try TestFiles.scratchFolder(for: self).appendingPathComponent("book")
         var all = files
         all["META-INF/container.xml"] = """
         <?xml version="1.0"?>

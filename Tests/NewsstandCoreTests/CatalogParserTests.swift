@@ -88,7 +88,7 @@ final class CatalogParserTests: XCTestCase {
     }
 
     func testRackNewsstandCorpusCatalogParses() throws {
-        let file = try TestSupport.corpus("newsstand/rack-newsstand/issues.plist")
+        let file = try TestFiles.corpus("newsstand/rack-newsstand/issues.plist")
         let catalog = try CatalogParser.parse(try Data(contentsOf: file), catalogURL: file)
         XCTAssertEqual(catalog.problems, [])
         let entry = try XCTUnwrap(catalog.entries.first)
@@ -114,7 +114,7 @@ final class CatalogParserTests: XCTestCase {
     }
 
     func testSampleLibraryCatalogParses() throws {
-        let url = TestSupport.sampleLibrary.appendingPathComponent("catalog.plist")
+        let url = TestFiles.sampleLibrary.appendingPathComponent("catalog.plist")
         let catalog = try CatalogParser.parse(try Data(contentsOf: url), catalogURL: url)
         XCTAssertEqual(catalog.entries.count, 6)
         XCTAssertEqual(catalog.problems, [])
@@ -228,7 +228,7 @@ final class CatalogParserTests: XCTestCase {
     // MARK: libplist corpus
 
     func testLibplistFilesThatMustFailAreRejected() throws {
-        let folder = try TestSupport.corpus("plist/libplist")
+        let folder = try TestFiles.corpus("plist/libplist")
         for name in ["amp.plist", "invalid_tag.plist", "malformed_dict.bplist", "recursion.bplist"] {
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
             XCTAssertThrowsError(try CatalogParser.parse(data, catalogURL: folder.appendingPathComponent(name)), name) { error in
@@ -238,7 +238,7 @@ final class CatalogParserTests: XCTestCase {
     }
 
     func testNoLibplistCorpusFileCrashesTheParser() throws {
-        let folder = try TestSupport.corpus("plist/libplist")
+        let folder = try TestFiles.corpus("plist/libplist")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { [".plist", ".bplist", ".ostep", ".strings", ".json"].contains(where: $0.hasSuffix) }
         XCTAssertGreaterThan(names.count, 40)

@@ -32,7 +32,7 @@ final class CoverArtServiceTests: XCTestCase {
     }
 
     private func sampleCover(_ name: String) -> URL {
-        TestSupport.sampleLibrary.appendingPathComponent("covers/\(name)")
+        TestFiles.sampleLibrary.appendingPathComponent("covers/\(name)")
     }
 
     func testSeveralCoversRenderForTheRequestsTheyAnswer() throws {
@@ -65,9 +65,9 @@ final class CoverArtServiceTests: XCTestCase {
 
     func testCorruptCoverFailsWithAReason() throws {
         let harness = try makeHarness()
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let corrupt = folder.appendingPathComponent("corrupt.png")
-        try TestSupport.pseudoRandomData(count: 4096).write(to: corrupt)
+        try TestFiles.pseudoRandomData(count: 4096).write(to: corrupt)
         let truncated = folder.appendingPathComponent("truncated.png")
         try Data(try Data(contentsOf: sampleCover("2025-spring.png")).prefix(300)).write(to: truncated)
         let bad = try harness.addIssue("bad", cover: corrupt)
@@ -88,7 +88,7 @@ final class CoverArtServiceTests: XCTestCase {
 
     func testSecondRequestIsAnsweredFromTheCache() throws {
         let harness = try makeHarness()
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let cover = folder.appendingPathComponent("cover.jpg")
         try FileManager.default.copyItem(at: sampleCover("2025-summer.jpg"), to: cover)
         let issue = try harness.addIssue("cached", cover: cover)
@@ -114,7 +114,7 @@ final class CoverArtServiceTests: XCTestCase {
 
     func testDiskCacheServesANewServiceWhenTheSourceIsGone() throws {
         let harness = try makeHarness()
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let cover = folder.appendingPathComponent("cover.png")
         try FileManager.default.copyItem(at: sampleCover("2025-winter.png"), to: cover)
         let issue = try harness.addIssue("disk", cover: cover)
@@ -132,7 +132,7 @@ final class CoverArtServiceTests: XCTestCase {
 
     func testCoversOverHTTP() throws {
         let harness = try makeHarness()
-        let server = try TestSupport.server(for: self, root: TestSupport.sampleLibrary)
+        let server = try TestSupport.server(for: self, root: TestFiles.sampleLibrary)
         let issue = try harness.addIssue("remote", cover: server.url(for: "/covers/2026-autumn.png"))
         let request = CoverArtRequest(issueID: issue.id, columns: 14, rows: 7)
         harness.service.request([request, request])

@@ -47,12 +47,12 @@ final class DownloadQueueTests: XCTestCase {
         var partials: [String] { (try? FileManager.default.contentsOfDirectory(atPath: paths.partialDownloadsDirectory.path)) ?? [] }
 
         /// Everything in the issues folder (to see that nothing half-installed is left behind).
-        var installedItems: [String] { TestSupport.listing(of: paths.issuesDirectory) }
+        var installedItems: [String] { TestFiles.listing(of: paths.issuesDirectory) }
     }
 
     private func makeHarness(maxConcurrent: Int = 3) throws -> Harness {
         let (store, paths) = try TestSupport.store(for: self)
-        let www = try TestSupport.scratchFolder(for: self)
+        let www = try TestFiles.scratchFolder(for: self)
         let server = try TestSupport.server(for: self, root: www)
         let publication = try store.addPublication(title: "Kettle & Compass", feedURL: server.url(for: "/catalog.plist"))
         let events = EventLog<DownloadEvent>()
@@ -187,7 +187,7 @@ final class DownloadQueueTests: XCTestCase {
     func testMultiAssetContentInstallsEveryAsset() throws {
         let harness = try makeHarness()
         let epub = try harness.serve(sample: "2025-autumn", as: "issue.epub")
-        let pdfData = Data("%PDF-1.4\n% supplement\n".utf8) + TestSupport.pseudoRandomData(count: 30_000)
+        let pdfData = Data("%PDF-1.4\n% supplement\n".utf8) + TestFiles.pseudoRandomData(count: 30_000)
         try pdfData.write(to: harness.www.appendingPathComponent("supplement.pdf"))
         let epubSize = try XCTUnwrap(FileSize.of(TestSupport.sampleIssue("2025-autumn")))
         let issue = try harness.addIssue("two-parts", content: [epub, harness.server.url(for: "/supplement.pdf")],

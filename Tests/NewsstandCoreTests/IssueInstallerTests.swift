@@ -12,7 +12,7 @@ final class IssueInstallerTests: XCTestCase {
     }
 
     private func makeLayout() throws -> Layout {
-        let root = try TestSupport.scratchFolder(for: self)
+        let root = try TestFiles.scratchFolder(for: self)
         let issues = root.appendingPathComponent("issues", isDirectory: true)
         let parent = issues.appendingPathComponent("pub", isDirectory: true)
         let downloads = root.appendingPathComponent("downloads", isDirectory: true)
@@ -35,7 +35,7 @@ final class IssueInstallerTests: XCTestCase {
                 for name, text in \(entries):
                     z.writestr(zipfile.ZipInfo(name), text)
             """
-        try TestSupport.python(script, [url.path])
+        try TestFiles.python(script, [url.path])
     }
 
     private static let containerXML = """
@@ -44,9 +44,9 @@ final class IssueInstallerTests: XCTestCase {
 
     private func assertRefusedCleanly(_ layout: Layout, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertFalse(FileManager.default.fileExists(atPath: layout.destination.path), "no destination", file: file, line: line)
-        XCTAssertEqual(TestSupport.listing(of: layout.parent), [], "nothing left in the destination's parent", file: file, line: line)
-        XCTAssertEqual(TestSupport.listing(of: layout.issues), ["pub"], "nothing beside it either", file: file, line: line)
-        let everything = TestSupport.listing(of: layout.root)
+        XCTAssertEqual(TestFiles.listing(of: layout.parent), [], "nothing left in the destination's parent", file: file, line: line)
+        XCTAssertEqual(TestFiles.listing(of: layout.issues), ["pub"], "nothing beside it either", file: file, line: line)
+        let everything = TestFiles.listing(of: layout.root)
         XCTAssertFalse(everything.contains { $0.contains("EVIL") || $0.contains("escaped") || $0.contains("secret") }, "\(everything)", file: file, line: line)
     }
 
@@ -63,7 +63,7 @@ final class IssueInstallerTests: XCTestCase {
 
     func testTraversalCorpusArchivesAreRefused() throws {
         for name in ["testSimpleTraversalAttack.zip", "testPathDelimiterTraversalAttack.zip"] {
-            let source = try TestSupport.corpus("archives/zipfoundation/\(name)")
+            let source = try TestFiles.corpus("archives/zipfoundation/\(name)")
             let layout = try makeLayout()
             let zip = layout.downloads.appendingPathComponent(name)
             try FileManager.default.copyItem(at: source, to: zip)
@@ -99,7 +99,7 @@ final class IssueInstallerTests: XCTestCase {
     func testRandomBytesAreRefused() throws {
         let layout = try makeLayout()
         let junk = layout.downloads.appendingPathComponent("junk.epub")
-        try TestSupport.pseudoRandomData(count: 5000).write(to: junk)
+        try TestFiles.pseudoRandomData(count: 5000).write(to: junk)
         XCTAssertThrowsError(try IssueInstaller.install(assets: [junk], sourceURLs: [URL(string: "https://e.com/junk.epub")!],
                                                         for: issue(), into: layout.destination))
         assertRefusedCleanly(layout)
@@ -150,7 +150,7 @@ final class IssueInstallerTests: XCTestCase {
 
         try IssueInstaller.install(assets: [TestSupport.sampleIssue("2025-autumn")], sourceURLs: [URL(string: "https://e.com/a.epub")!],
                                    for: issue(), into: layout.destination)
-        let contents = TestSupport.listing(of: layout.destination)
+        let contents = TestFiles.listing(of: layout.destination)
         XCTAssertTrue(contents.contains("META-INF/container.xml"), "\(contents)")
         XCTAssertFalse(contents.contains("old-file.txt"), "old content is gone")
         XCTAssertFalse(contents.contains { $0.hasPrefix("OLD") }, "old content is gone")

@@ -39,7 +39,7 @@ final class LibraryPathsTests: XCTestCase {
     }
 
     func testCreateDirectoriesMakesEveryFolder() throws {
-        let root = try TestSupport.scratchFolder(for: self)
+        let root = try TestFiles.scratchFolder(for: self)
         let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("d/newsstand"),
                                  configDirectory: root.appendingPathComponent("c/newsstand"),
                                  cacheDirectory: root.appendingPathComponent("k/newsstand"))

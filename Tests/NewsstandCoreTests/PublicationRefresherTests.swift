@@ -13,7 +13,7 @@ final class PublicationRefresherTests: XCTestCase {
     func testSubscribeToTheSampleLibrary() throws {
         let (store, _) = try TestSupport.store(for: self)
         let refresher = PublicationRefresher(store: store)
-        let url = TestSupport.sampleLibrary.appendingPathComponent("catalog.plist")
+        let url = TestFiles.sampleLibrary.appendingPathComponent("catalog.plist")
         let publication = try refresher.subscribe(to: url)
         XCTAssertEqual(publication.feedURL, url)
         XCTAssertFalse(publication.title.isEmpty)
@@ -41,7 +41,7 @@ final class PublicationRefresherTests: XCTestCase {
 
     func testBrokenCatalogIsNotSubscribed() throws {
         let (store, _) = try TestSupport.store(for: self)
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let server = try TestSupport.server(for: self)
         let refresher = PublicationRefresher(store: store)
 

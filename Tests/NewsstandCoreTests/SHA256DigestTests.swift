@@ -17,7 +17,7 @@ final class SHA256DigestTests: XCTestCase {
     }
 
     func testIncrementalUpdatesMatchOneShot() {
-        let data = TestSupport.pseudoRandomData(count: 100_003)
+        let data = TestFiles.pseudoRandomData(count: 100_003)
         let digest = SHA256Digest()
         var offset = 0
         for size in [1, 63, 64, 65, 4096, 30_000] where offset < data.count {
@@ -30,7 +30,7 @@ final class SHA256DigestTests: XCTestCase {
     }
 
     func testFileDigestMatchesTheSampleCatalog() throws {
-        let catalogURL = TestSupport.sampleLibrary.appendingPathComponent("catalog.plist")
+        let catalogURL = TestFiles.sampleLibrary.appendingPathComponent("catalog.plist")
         let catalog = try CatalogParser.parse(try Data(contentsOf: catalogURL), catalogURL: catalogURL)
         XCTAssertEqual(catalog.entries.count, 6)
         for entry in catalog.entries {
@@ -39,9 +39,9 @@ final class SHA256DigestTests: XCTestCase {
     }
 
     func testFileDigestOfALargeFileMatchesInMemoryDigest() throws {
-        let folder = try TestSupport.scratchFolder(for: self)
+        let folder = try TestFiles.scratchFolder(for: self)
         let file = folder.appendingPathComponent("big.bin")
-        let data = TestSupport.pseudoRandomData(count: 3 << 20 | 17)
+        let data = TestFiles.pseudoRandomData(count: 3 << 20 | 17)
         try data.write(to: file)
         XCTAssertEqual(try SHA256Digest.hexDigest(ofFile: file), hex(data))
         XCTAssertThrowsError(try SHA256Digest.hexDigest(ofFile: folder.appendingPathComponent("missing")))

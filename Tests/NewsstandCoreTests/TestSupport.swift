@@ -1,49 +1,19 @@
 import Foundation
 import XCTest
 @testable import NewsstandCore
+@_exported import NewsstandTestSupport
 import LocalHTTPServer
 
 /// Shared helpers: scratch folders, the package's sample library, the shared corpora, and small builders.
 enum TestSupport {
-    /// The package root (three levels above this file).
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    /// `SampleLibrary/` in the package.
-    static var sampleLibrary: URL { packageRoot.appendingPathComponent("SampleLibrary", isDirectory: true) }
-
-    /// `../shared/corpora` next to the package root.
-    static var corporaRoot: URL {
-        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora", isDirectory: true).standardizedFileURL
-    }
-
-    /// A file or folder in the shared corpora, or an XCTSkip when the corpora are not installed.
-    static func corpus(_ relativePath: String) throws -> URL {
-        let url = corporaRoot.appendingPathComponent(relativePath)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("shared test corpus '\(relativePath)' not found at \(url.path)")
-        }
-        return url
-    }
-
     /// A sample issue EPUB (`SampleLibrary/issues/NAME.epub`).
     static func sampleIssue(_ name: String = "2025-autumn") -> URL {
-        sampleLibrary.appendingPathComponent("issues/\(name).epub")
-    }
-
-    /// A fresh empty folder, removed when the test finishes.
-    static func scratchFolder(for testCase: XCTestCase) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("NewsstandCoreTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
+        TestFiles.sampleLibrary.appendingPathComponent("issues/\(name).epub")
     }
 
     /// Library paths (data, config, cache) inside a fresh scratch folder.
     static func paths(for testCase: XCTestCase) throws -> LibraryPaths {
-        let root = try scratchFolder(for: testCase)
+        let root = try TestFiles.scratchFolder(for: testCase)
         let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data", isDirectory: true),
                                  configDirectory: root.appendingPathComponent("config", isDirectory: true),
                                  cacheDirectory: root.appendingPathComponent("cache", isDirectory: true))
@@ -90,41 +60,6 @@ enum TestSupport {
         return item
     }
 
-    /// Deterministic pseudo-random bytes.
-    static func pseudoRandomData(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
-        var state = seed
-        var bytes = [UInt8](repeating: 0, count: count)
-        for i in 0..<count {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            bytes[i] = UInt8(truncatingIfNeeded: state >> 33)
-        }
-        return Data(bytes)
-    }
-
-    /// Runs python3 with `script`; arguments are available as sys.argv[1...]. Skips the test when python3 is missing.
-    static func python(_ script: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        do {
-            try process.run()
-        } catch {
-            throw XCTSkip("python3 is needed to build test archives: \(error)")
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw XCTSkip("python3 could not build the test archive: \(text)")
-        }
-    }
-
-    /// Every path below `folder`, relative to it, sorted.
-    static func listing(of folder: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return enumerator.compactMap { $0 as? String }.sorted()
-    }
 }
 
 /// Collects events from a background queue and lets a test wait for a condition on them.

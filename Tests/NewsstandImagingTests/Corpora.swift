@@ -1,24 +1,12 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 
-/// Finds the shared test corpora at `../shared/corpora` relative to the package root.
+/// Lists image files in the shared corpora.
 enum Corpora {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // NewsstandImagingTests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent() // package root
-
-    static let root = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora").standardizedFileURL
-
     /// The corpus folder at `relativePath`, or an XCTSkip explaining where it was looked for.
     static func folder(_ relativePath: String) throws -> URL {
-        let url = root.appendingPathComponent(relativePath)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw XCTSkip("test corpora not found at \(url.path) (expected ../shared/corpora next to the package root)")
-        }
-        return url
+        try TestFiles.corpus(relativePath)
     }
 
     static func files(in folder: URL, withExtension ext: String) throws -> [URL] {

@@ -1,9 +1,9 @@
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandUI
 
 final class ThemeTests: XCTestCase {
-    static let themesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Themes")
+    static let themesDirectory = TestFiles.packageRoot.appendingPathComponent("Themes")
 
     func testParsesColoursAndAttributes() throws {
         let theme = try ThemeParser.parse("""

@@ -153,12 +153,16 @@ public enum AppUpdate {
             clampShelf(&state)
             return coverEffects(&state)
         case .help:
-            state.helpScroll = 0
-            state.screens.append(.help)
-            return []
+            return openHelp(&state)
         default:
             return []
         }
+    }
+
+    private static func openHelp(_ state: inout AppState) -> [Effect] {
+        state.helpScroll = 0
+        state.screens.append(.help)
+        return []
     }
 
     private static func tap(_ state: inout AppState) -> [Effect] {
@@ -211,8 +215,7 @@ public enum AppUpdate {
             state.screens = [.shelf, .contents, .article]
             return [.loadArticle(issueID: reader.issueID, articleIndex: reader.articleIndex)]
         case .help:
-            state.helpScroll = 0
-            state.screens.append(.help)
+            return openHelp(&state)
         case .back:
             state.screens = [.shelf]
             return []
@@ -254,9 +257,7 @@ public enum AppUpdate {
             state.screens = [.shelf, .contents]
             return savePosition(state)
         case .help:
-            state.helpScroll = 0
-            state.screens.append(.help)
-            return []
+            return openHelp(&state)
         default:
             return []
         }
