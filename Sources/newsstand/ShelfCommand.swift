@@ -42,7 +42,8 @@ enum ShelfCommand {
 /// `--demo`: a throwaway library in a temporary folder, subscribed to the sample library served
 /// over HTTP on 127.0.0.1 at a throttled rate, so progress bars can be watched.
 enum DemoMode {
-    static let bytesPerSecond = 256 * 1024
+    /// Slow enough that a sample issue takes a few seconds: the progress bars are what the demo is for.
+    static let bytesPerSecond = 48 * 1024
 
     static func prepare(_ environment: [String: String]) throws -> ([String: String], LocalHTTPServer) {
         guard let sample = ResourceLocator.sampleLibrary(environment) else {
