@@ -19,10 +19,12 @@ public final class TerminalApp: @unchecked Sendable {
     private var isRenderScheduled = false
 
     public init(store: LibraryStore, paths: LibraryPaths, theme: Theme, colorsEnabled: Bool, maxConcurrentDownloads: Int) {
+        let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         backend = CursesBackend(colorMode: colorsEnabled ? ColorModeDetector.detect() : .none)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
+        state.shelfViewMode = rememberedView ?? .list
         runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: maxConcurrentDownloads) { [weak self] message in
             DispatchQueue.main.async { self?.handle(message) }
         }

@@ -81,7 +81,7 @@ final class AppUpdateTests: XCTestCase {
         let issues = (1...3).map { Fixtures.issue(Int64($0), "Issue \($0)", state: .available, day: 10 - $0) }
         var state = Fixtures.state(width: 80, height: 30, issues: issues)
         let layout = ShelfLayout(state: state)
-        let y = layout.rowRect(offset: 1).y + 2
+        let y = layout.itemRect(offset: 1).y + 2
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.mouseClick(x: 30, y: y))), [.openIssue(issueID: 2)])
         var other = Fixtures.state(width: 80, height: 30, issues: issues)
         XCTAssertEqual(AppUpdate.update(&other, .keyPressed(.mouseClick(x: 30, y: 0))), [], "a click on the header taps nothing")

@@ -39,7 +39,7 @@ final class ScreenRenderingTests: XCTestCase {
             "",
             "",
             "",
-            " Enter open  Tab next pub  c continue  ? help  q quit               1/2",
+            " Enter open  Tab next pub  v view  c continue  ? help  q quit       1/2",
         ])
     }
 
@@ -58,10 +58,10 @@ final class ScreenRenderingTests: XCTestCase {
             _ = AppUpdate.update(&state, .keyPressed(.down))
             let buffer = AppView.render(state, theme: theme)
             let layout = ShelfLayout(state: state)
-            for offset in 0..<layout.visibleRowCount {
+            for offset in 0..<layout.visibleItemCount {
                 let index = (state.shelfScroll[1] ?? 0) + offset
                 guard index < issues.count else { break }
-                let row = layout.rowRect(offset: offset)
+                let row = layout.itemRect(offset: offset)
                 let line = buffer.lines()[row.y]
                 XCTAssertTrue(line.contains(String(repeating: String(symbols[issues[index].id]!), count: 12)) && line.contains(issues[index].title),
                               "row of \(issues[index].title) shows another cover: \(line)")

@@ -21,6 +21,8 @@ public struct AppState: Equatable, Sendable {
     /// Bytes received and expected for running downloads, for the progress text.
     public var transferSizes: [Int64: TransferSize] = [:]
     public var screens: [ScreenKind] = [.shelf]
+    /// List or grid; remembered between runs.
+    public var shelfViewMode: ShelfViewMode = .list
     public var reader: ReaderState?
     public var helpScroll = 0
     public var message: StatusMessage?
@@ -28,6 +30,9 @@ public struct AppState: Equatable, Sendable {
     public var isRefreshRequested = false
     public var isLightBackground = false
     public var isRunning = true
+
+    /// The library setting that remembers the shelf's view.
+    public static let shelfViewSetting = "shelf_view"
 
     public init(width: Int, height: Int) {
         self.width = width

@@ -102,6 +102,7 @@ public enum AppUpdate {
         }
         switch state.screen {
         case .shelf: return handleShelf(command, key: key, &state)
+        case .detail: return handleDetail(command, &state)
         case .contents: return handleContents(command, key: key, &state)
         case .article: return handleArticle(command, &state)
         case .help: return handleHelp(command, &state)
@@ -112,19 +113,32 @@ public enum AppUpdate {
         let count = state.currentIssues.count
         let layout = ShelfLayout(state: state)
         switch command {
-        case .moveDown: return select(state.selectedIssueIndex + 1, &state)
-        case .moveUp: return select(state.selectedIssueIndex - 1, &state)
-        case .pageDown: return select(state.selectedIssueIndex + layout.visibleRowCount, &state)
-        case .pageUp: return select(state.selectedIssueIndex - layout.visibleRowCount, &state)
+        case .moveDown: return select(state.selectedIssueIndex + layout.columns, &state)
+        case .moveUp: return select(state.selectedIssueIndex - layout.columns, &state)
+        case .moveRight where layout.columns > 1: return select(state.selectedIssueIndex + 1, &state)
+        case .moveLeft where layout.columns > 1: return select(state.selectedIssueIndex - 1, &state)
+        case .pageDown: return select(state.selectedIssueIndex + layout.visibleItemCount, &state)
+        case .pageUp: return select(state.selectedIssueIndex - layout.visibleItemCount, &state)
         case .top: return select(0, &state)
         case .bottom: return select(count - 1, &state)
         case .tap:
-            if case .mouseClick(_, let y) = key {
+            if case .mouseClick(let x, let y) = key {
                 guard let publication = state.currentPublication,
-                      let index = layout.issueIndex(atY: y, scroll: state.shelfScroll[publication.id] ?? 0, count: count) else { return [] }
+                      let index = layout.index(atX: x, y: y, scroll: state.shelfScroll[publication.id] ?? 0, count: count) else { return [] }
                 state.selectedIssue[publication.id] = index
             }
             return tap(&state)
+        case .toggleShelfView:
+            state.shelfViewMode = state.shelfViewMode == .list ? .grid : .list
+            clampShelf(&state)
+            if ShelfLayout(state: state).mode != state.shelfViewMode {
+                state.message = StatusMessage("The window is too small for the grid; showing the list.")
+            }
+            return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelfViewMode.rawValue)] + coverEffects(&state)
+        case .showDetails:
+            guard state.selectedIssueValue != nil else { return [] }
+            state.screens = [.shelf, .detail]
+            return coverEffects(&state)
         case .cancelDownload:
             guard let issue = state.selectedIssueValue, issue.state == .downloading else {
                 state.message = StatusMessage("Nothing is downloading here.")
@@ -163,6 +177,24 @@ public enum AppUpdate {
         state.helpScroll = 0
         state.screens.append(.help)
         return []
+    }
+
+    private static func handleDetail(_ command: Command, _ state: inout AppState) -> [Effect] {
+        switch command {
+        case .moveDown, .pageDown: _ = select(state.selectedIssueIndex + 1, &state)
+        case .moveUp, .pageUp: _ = select(state.selectedIssueIndex - 1, &state)
+        case .top: _ = select(0, &state)
+        case .bottom: _ = select(state.currentIssues.count - 1, &state)
+        case .tap:
+            return tap(&state) + coverEffects(&state)
+        case .help:
+            return openHelp(&state)
+        case .back:
+            state.screens = [.shelf]
+        default:
+            break
+        }
+        return coverEffects(&state)
     }
 
     private static func tap(_ state: inout AppState) -> [Effect] {
@@ -360,13 +392,18 @@ public enum AppUpdate {
         return [.requestCovers(requests)]
     }
 
-    /// The cover requests for the rows of the shelf now in view.
+    /// The cover requests for what is in view: the shelf's visible items, or the issue page's large cover.
     public static func visibleCoverRequests(_ state: AppState) -> [CoverArtRequest] {
+        if state.screen == .detail {
+            guard let issue = state.selectedIssueValue, issue.coverURL != nil else { return [] }
+            let size = DetailScreen.coverSize(width: state.width, height: state.height)
+            return [CoverArtRequest(issueID: issue.id, columns: size.columns, rows: size.rows, background: state.isLightBackground ? .light : .dark)]
+        }
         let layout = ShelfLayout(state: state)
         guard layout.coverColumns > 0, let publication = state.currentPublication else { return [] }
         let issues = state.currentIssues
         let first = state.shelfScroll[publication.id] ?? 0
-        let last = min(issues.count, first + layout.visibleRowCount)
+        let last = min(issues.count, first + layout.visibleItemCount)
         guard first < last else { return [] }
         return issues[first..<last].filter { $0.coverURL != nil }.map {
             CoverArtRequest(issueID: $0.id, columns: layout.coverColumns, rows: layout.coverRows, background: state.isLightBackground ? .light : .dark)

@@ -1,6 +1,8 @@
 /// Something the user can ask for; keys map to commands through `KeyMap`.
 public enum Command: Hashable, Sendable {
-    case moveUp, moveDown, pageUp, pageDown, top, bottom
+    case moveUp, moveDown, moveLeft, moveRight, pageUp, pageDown, top, bottom
+    case toggleShelfView
+    case showDetails
     case tap
     case cancelDownload
     case continueReading

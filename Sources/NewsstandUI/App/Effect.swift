@@ -11,5 +11,7 @@ public enum Effect: Equatable, Sendable {
     case openIssue(issueID: Int64)
     case loadArticle(issueID: Int64, articleIndex: Int)
     case saveReadingPosition(issueID: Int64, ReadingPosition)
+    /// Remembers a small preference in the library (like the shelf's view).
+    case saveSetting(key: String, value: String)
     case quit
 }

@@ -65,6 +65,8 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .saveReadingPosition(let issueID, let position):
             work.async { try? self.store.saveReadingPosition(position, issueID: issueID) }
+        case .saveSetting(let key, let value):
+            work.async { try? self.store.setSetting(key, to: value) }
         case .quit:
             break
         }

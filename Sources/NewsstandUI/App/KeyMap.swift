@@ -20,25 +20,29 @@ public enum KeyMap {
         let all = Set(ScreenKind.allCases)
         let lists: Set<ScreenKind> = [.shelf, .contents]
         return [
-            KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Download the issue, read it, or open the article (a mouse click does the same)", screens: lists, isHinted: true),
+            KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Download the issue, read it, or open the article (a mouse click does the same)", screens: lists.union([.detail]), isHinted: true),
             KeyBinding(command: .moveDown, keys: [.down, .character("j"), .scrollDown], hint: "", help: "Next item / scroll down one line", screens: all, isHinted: false),
             KeyBinding(command: .moveUp, keys: [.up, .character("k"), .scrollUp], hint: "", help: "Previous item / scroll up one line", screens: all, isHinted: false),
+            KeyBinding(command: .moveLeft, keys: [.left, .character("h")], hint: "", help: "Previous issue in the grid", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .moveRight, keys: [.right, .character("l")], hint: "", help: "Next issue in the grid", screens: [.shelf], isHinted: false),
             KeyBinding(command: .pageDown, keys: [.pageDown, .character(" ")], hint: "", help: "Page down", screens: all, isHinted: false),
             KeyBinding(command: .pageUp, keys: [.pageUp, .character("b")], hint: "", help: "Page up", screens: all, isHinted: false),
             KeyBinding(command: .top, keys: [.home, .character("g")], hint: "", help: "Go to the top", screens: all, isHinted: false),
             KeyBinding(command: .bottom, keys: [.end, .character("G")], hint: "", help: "Go to the bottom", screens: all, isHinted: false),
             KeyBinding(command: .nextPublication, keys: [.tab], hint: "next pub", help: "Next subscribed publication", screens: [.shelf], isHinted: true),
             KeyBinding(command: .previousPublication, keys: [.backTab], hint: "", help: "Previous subscribed publication", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .toggleShelfView, keys: [.character("v")], hint: "view", help: "Show the shelf as a grid of covers or as a list (remembered)", screens: [.shelf], isHinted: true),
+            KeyBinding(command: .showDetails, keys: [.character("i")], hint: "details", help: "The selected issue's page: its cover large, with its details", screens: [.shelf], isHinted: false),
             KeyBinding(command: .continueReading, keys: [.character("c")], hint: "continue", help: "Continue reading the issue you were reading, where you left off", screens: [.shelf], isHinted: true),
             KeyBinding(command: .cancelDownload, keys: [.character("x")], hint: "cancel", help: "Cancel the selected issue's download", screens: [.shelf], isHinted: false),
             KeyBinding(command: .refresh, keys: [.character("r")], hint: "refresh", help: "Refresh every publication's catalog", screens: [.shelf], isHinted: false),
             KeyBinding(command: .nextArticle, keys: [.right, .character("l")], hint: "next", help: "Next article", screens: [.article], isHinted: true),
             KeyBinding(command: .previousArticle, keys: [.left, .character("h")], hint: "prev", help: "Previous article", screens: [.article], isHinted: true),
             KeyBinding(command: .tableOfContents, keys: [.character("t")], hint: "contents", help: "Table of contents", screens: [.article], isHinted: true),
-            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.shelf, .contents, .article], isHinted: true),
-            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back (on the shelf, q quits)", screens: [.contents, .article, .help], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.shelf, .detail, .contents, .article], isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back (on the shelf, q quits)", screens: [.detail, .contents, .article, .help], isHinted: true),
             KeyBinding(command: .quit, keys: [.character("q"), .control("c")], hint: "quit", help: "Quit (Ctrl-C quits from anywhere)", screens: [.shelf], isHinted: true),
-            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.contents, .article, .help], isHinted: false),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.detail, .contents, .article, .help], isHinted: false),
         ]
     }()
 

@@ -13,12 +13,13 @@ public enum AppView {
             .render(in: header, theme: theme, into: &buffer)
         switch state.screen {
         case .shelf: ShelfScreen.render(state, theme: theme, into: &buffer)
+        case .detail: DetailScreen.render(state, theme: theme, into: &buffer)
         case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
         case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
         }
         let position: String = switch state.screen {
-        case .shelf: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
+        case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
         case .contents, .help: ""
         }

@@ -1,54 +1,104 @@
-/// Where things go on the shelf for a terminal size: the list area, row height and cover size.
+/// How the shelf shows issues: a list of rows with small covers, or a grid of larger covers.
+public enum ShelfViewMode: String, Sendable, CaseIterable {
+    case list
+    case grid
+}
+
+/// Where things go on the shelf for a terminal size and view mode: the item area, the size of
+/// each item and its cover, and how many items fit in a row.
 ///
-/// Both drawing and mouse hit-testing use it, so a click lands on the row that was drawn there.
+/// Drawing, scrolling and mouse hit-testing all use it, so a click lands on the item drawn there.
+/// A grid that would not fit two covers across and one row down falls back to the list.
 public struct ShelfLayout: Equatable, Sendable {
-    /// The rows between the header and the status line.
+    /// The view actually used (a grid on a small terminal becomes a list).
+    public let mode: ShelfViewMode
+    /// The area between the header (and any notice) and the status line.
     public let listArea: Rect
-    public let rowHeight: Int
-    /// Cover thumbnail size in cells; zero in the compact layout for small terminals.
+    public let itemWidth: Int
+    public let itemHeight: Int
+    /// Items side by side: 1 for the list.
+    public let columns: Int
+    /// Cover size in cells; zero in the compact list for small terminals.
     public let coverColumns: Int
     public let coverRows: Int
 
+    /// Columns of the selection gutter at the left.
+    public static let gutter = 2
+
     /// The layout for a state: a line is kept under the header for the publication's last problem, if any.
     public init(state: AppState) {
-        self.init(width: state.width, height: state.height, hasNotice: state.currentPublication?.lastError != nil)
+        self.init(width: state.width, height: state.height, mode: state.shelfViewMode, hasNotice: state.currentPublication?.lastError != nil)
     }
 
-    public init(width: Int, height: Int, hasNotice: Bool = false) {
+    public init(width: Int, height: Int, mode: ShelfViewMode = .list, hasNotice: Bool = false) {
         let top = hasNotice ? 2 : 1
         listArea = Rect(x: 0, y: top, width: width, height: height - top - 1)
-        if height >= 16 && width >= 48 {
-            // A magazine page is about 3:4; cells are about twice as tall as wide.
+        // A magazine page is about 3:4 and a cell about twice as tall as wide, so a cover of
+        // c columns is about c × 4/3 ÷ 2 = 2c/3 rows.
+        let gridCover = (columns: 18, rows: 12)
+        let gridWidth = gridCover.columns + 3
+        let gridHeight = gridCover.rows + 4 // title, date, state, gap
+        if mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
+            self.mode = .grid
+            coverColumns = gridCover.columns
+            coverRows = gridCover.rows
+            itemWidth = gridWidth
+            itemHeight = gridHeight
+            columns = (width - Self.gutter) / gridWidth
+        } else if height >= 16 && width >= 48 {
+            self.mode = .list
             coverColumns = 12
             coverRows = 8
-            rowHeight = coverRows + 1
+            itemWidth = width
+            itemHeight = coverRows + 1
+            columns = 1
         } else {
+            self.mode = .list
             coverColumns = 0
             coverRows = 0
-            rowHeight = 4
+            itemWidth = width
+            itemHeight = 4
+            columns = 1
         }
     }
 
-    /// How many whole rows fit.
-    public var visibleRowCount: Int { max(1, listArea.height / rowHeight) }
+    /// Whole rows of items that fit.
+    public var visibleRows: Int { max(1, listArea.height / itemHeight) }
 
-    /// The rectangle of the row `offset` places below the first one shown.
-    public func rowRect(offset: Int) -> Rect {
-        Rect(x: listArea.x, y: listArea.y + offset * rowHeight, width: listArea.width, height: min(rowHeight, listArea.maxY - (listArea.y + offset * rowHeight)))
+    /// Items that fit on the screen at once.
+    public var visibleItemCount: Int { visibleRows * columns }
+
+    /// The rectangle of the item `offset` places after the first one shown.
+    public func itemRect(offset: Int) -> Rect {
+        let row = offset / columns
+        let column = offset % columns
+        let y = listArea.y + row * itemHeight
+        let height = min(itemHeight, listArea.maxY - y)
+        if mode == .list { return Rect(x: listArea.x, y: y, width: listArea.width, height: height) }
+        return Rect(x: listArea.x + Self.gutter + column * itemWidth, y: y, width: itemWidth - 1, height: height)
     }
 
-    /// The issue index drawn at screen row `y`, given the first index shown.
-    public func issueIndex(atY y: Int, scroll: Int, count: Int) -> Int? {
+    /// The issue index drawn at a screen cell, given the first index shown.
+    public func index(atX x: Int, y: Int, scroll: Int, count: Int) -> Int? {
         guard y >= listArea.y && y < listArea.maxY else { return nil }
-        let index = scroll + (y - listArea.y) / rowHeight
+        let row = (y - listArea.y) / itemHeight
+        var column = 0
+        if mode == .grid {
+            guard x >= listArea.x + Self.gutter else { return nil }
+            column = (x - listArea.x - Self.gutter) / itemWidth
+            guard column < columns else { return nil }
+        }
+        let index = scroll + row * columns + column
         return index < count ? index : nil
     }
 
-    /// The first index to show so that `selected` is visible, moving as little as possible from `scroll`.
+    /// The first index to show so that `selected` is visible, moving as little as possible from
+    /// `scroll`; always the start of a row.
     public func scroll(keeping selected: Int, from scroll: Int, count: Int) -> Int {
-        let visible = visibleRowCount
-        var first = min(scroll, selected)
-        if selected >= first + visible { first = selected - visible + 1 }
-        return max(0, min(first, max(0, count - visible)))
+        let selectedRow = selected / columns
+        var firstRow = min(scroll / columns, selectedRow)
+        if selectedRow >= firstRow + visibleRows { firstRow = selectedRow - visibleRows + 1 }
+        let lastFirstRow = max(0, (count + columns - 1) / columns - visibleRows)
+        return max(0, min(firstRow, lastFirstRow)) * columns
     }
 }

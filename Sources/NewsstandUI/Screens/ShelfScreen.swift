@@ -20,19 +20,57 @@ public enum ShelfScreen {
             return
         }
         let scroll = state.shelfScroll[publication.id] ?? 0
-        for offset in 0..<layout.visibleRowCount {
+        for offset in 0..<layout.visibleItemCount {
             let index = scroll + offset
             guard index < issues.count else { break }
-            let rect = layout.rowRect(offset: offset)
+            let rect = layout.itemRect(offset: offset)
             guard rect.height > 0 else { break }
-            renderRow(issues[index], in: rect, layout: layout, isSelected: index == state.selectedIssueIndex,
-                      isReading: issues[index].id == state.library.currentlyReadingIssueID, state: state, theme: theme, into: &buffer)
+            let isSelected = index == state.selectedIssueIndex
+            let isReading = issues[index].id == state.library.currentlyReadingIssueID
+            if layout.mode == .grid {
+                renderTile(issues[index], in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
+            } else {
+                renderRow(issues[index], in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
+            }
+        }
+    }
+
+    /// The cover of an issue at a layout's cover size: its art when it has arrived, else a placeholder.
+    static func cover(for issue: Issue, columns: Int, rows: Int, state: AppState) -> CoverView {
+        let request = CoverArtRequest(issueID: issue.id, columns: columns, rows: rows, background: state.isLightBackground ? .light : .dark)
+        return CoverView(art: state.covers[request], hasFailed: state.failedCovers.contains(request) || issue.coverURL == nil)
+    }
+
+    /// One issue in the grid: a large cover with title, date and state beneath it.
+    static func renderTile(_ issue: Issue, in rect: Rect, layout: ShelfLayout, isSelected: Bool, isReading: Bool,
+                           state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+        let (top, text) = rect.splitTop(layout.coverRows)
+        let coverArea = top.splitLeft(layout.coverColumns).0
+        cover(for: issue, columns: layout.coverColumns, rows: layout.coverRows, state: state).render(in: coverArea, theme: theme, into: &buffer)
+        let lines = Rect(x: text.x, y: text.y, width: text.width, height: min(3, text.height))
+        let base = isSelected ? theme[.selection] : theme[.background]
+        if isSelected {
+            buffer.fill(lines, style: base)
+            for y in rect.y..<lines.maxY { buffer.write("▌", x: rect.x - 1, y: y, style: theme[.background].withForeground(theme[.headerActiveTab].background)) }
+        }
+        func style(_ element: ThemeElement) -> TextStyle {
+            var style = theme[element]
+            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
+            return style
+        }
+        let marker: (String, ThemeElement)? = isReading ? ("READING", .readingMarker) : issue.isNew ? ("NEW", .newMarker) : nil
+        let markerWidth = marker.map { $0.0.count + 1 } ?? 0
+        buffer.write(issue.title, x: lines.x, y: lines.y, style: style(.title), maxWidth: lines.width - markerWidth)
+        if let (label, element) = marker { buffer.write(label, x: lines.maxX - label.count, y: lines.y, style: theme[element]) }
+        if lines.height > 1 { buffer.write(DateText.long(issue.date), x: lines.x, y: lines.y + 1, style: style(.date), maxWidth: lines.width) }
+        if lines.height > 2 {
+            renderState(issue, in: lines.row(2), transfer: state.transferSizes[issue.id], showsBytes: false, style: style, theme: theme, into: &buffer)
         }
     }
 
     static func renderRow(_ issue: Issue, in rect: Rect, layout: ShelfLayout, isSelected: Bool, isReading: Bool,
                           state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let contentHeight = layout.coverRows > 0 ? layout.coverRows : layout.rowHeight - 1
+        let contentHeight = layout.coverRows > 0 ? layout.coverRows : layout.itemHeight - 1
         let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, contentHeight))
         var (gutter, rest) = row.splitLeft(2)
         if isSelected {
@@ -41,10 +79,7 @@ public enum ShelfScreen {
         }
         if layout.coverColumns > 0 {
             let (coverArea, text) = rest.splitLeft(layout.coverColumns)
-            let request = CoverArtRequest(issueID: issue.id, columns: layout.coverColumns, rows: layout.coverRows,
-                                          background: state.isLightBackground ? .light : .dark)
-            CoverView(art: state.covers[request], hasFailed: state.failedCovers.contains(request) || issue.coverURL == nil)
-                .render(in: coverArea, theme: theme, into: &buffer)
+            cover(for: issue, columns: layout.coverColumns, rows: layout.coverRows, state: state).render(in: coverArea, theme: theme, into: &buffer)
             rest = text.splitLeft(2).1
         }
         gutter = rest
@@ -78,11 +113,12 @@ public enum ShelfScreen {
         }
         let stateArea = Rect(x: rest.x, y: max(y, stateY), width: rest.width, height: 1)
         if stateArea.y < rest.maxY {
-            renderState(issue, in: stateArea, transfer: state.transferSizes[issue.id], style: style, theme: theme, into: &buffer)
+            renderState(issue, in: stateArea, transfer: state.transferSizes[issue.id], showsBytes: true, style: style, theme: theme, into: &buffer)
         }
     }
 
-    static func renderState(_ issue: Issue, in area: Rect, transfer: TransferSize?, style: (ThemeElement) -> TextStyle,
+    /// The state line: TAP TO DOWNLOAD, a progress bar (with bytes when `showsBytes`), TAP TO READ, or the failure.
+    static func renderState(_ issue: Issue, in area: Rect, transfer: TransferSize?, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
                             theme: Theme, into buffer: inout CellBuffer) {
         switch issue.state {
         case .notDownloaded:
@@ -90,8 +126,8 @@ public enum ShelfScreen {
         case .available:
             buffer.write("TAP TO READ", x: area.x, y: area.y, style: style(.stateRead), maxWidth: area.width)
         case .downloading:
-            let sizeText = transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? ""
-            let barWidth = min(40, max(10, area.width - sizeText.count - 1))
+            let sizeText = showsBytes ? transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? "" : ""
+            let barWidth = min(40, max(min(10, area.width), area.width - sizeText.count - 1))
             ProgressBar(fraction: issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
                 .render(in: Rect(x: area.x, y: area.y, width: min(barWidth, area.width), height: 1), into: &buffer)
             buffer.write(sizeText, x: area.x + barWidth, y: area.y, style: style(.summary), maxWidth: area.width - barWidth)
