@@ -7,6 +7,8 @@ enum HelpText {
       newsstand [--theme NAME] [--demo]      open the shelf (keys: press ? inside)
       newsstand subscribe URL                subscribe to a publication's catalog (http, https, file or a path)
       newsstand unsubscribe PUBLICATION      remove a publication and its downloaded issues
+      newsstand import FILE                  subscribe to every feed in an OPML file (newsboat's export works)
+      newsstand export                       print the subscriptions as OPML
       newsstand list [--json]                list every issue and its state
       newsstand download ISSUE               download an issue now (progress on stderr)
       newsstand read ISSUE [--plain] [--article N] [--width N]

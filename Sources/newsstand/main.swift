@@ -21,6 +21,8 @@ do {
     case "unsubscribe": try SubscriptionCommands.unsubscribe(&arguments)
     case "download": try DownloadCommand.run(&arguments)
     case "read": try ReadCommand.run(&arguments)
+    case "import": try OPMLCommands.importFile(&arguments)
+    case "export": try OPMLCommands.export(&arguments)
     case "help": print(HelpText.usage)
     case let other?: throw UsageError("unknown command '\(other)'")
     }

@@ -89,6 +89,25 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(try TestEnvironment.run(["list"], environment: environment).output.contains("No issues"), "the sample is not re-added")
     }
 
+    func testExportThenImportMovesSubscriptionsToAnotherLibrary() throws {
+        let first = TestEnvironment.environment(home: home, sample: true)
+        let exported = try TestEnvironment.run(["export"], environment: first)
+        XCTAssertEqual(exported.status, 0, exported.errors)
+        XCTAssertTrue(exported.output.contains(#"title="Kettle &amp; Compass""#), exported.output)
+        let file = home.appendingPathComponent("subscriptions.opml")
+        try Data(exported.output.utf8).write(to: file)
+
+        let otherHome = try TestEnvironment.temporaryHome()
+        defer { try? FileManager.default.removeItem(at: otherHome) }
+        let second = TestEnvironment.environment(home: otherHome)
+        let imported = try TestEnvironment.run(["import", file.path], environment: second)
+        XCTAssertEqual(imported.status, 0, imported.errors)
+        XCTAssertEqual(imported.output, "Imported 1 subscription.\n")
+        XCTAssertEqual(try TestEnvironment.run(["import", file.path], environment: second).output, "Imported 0 subscriptions; 1 already subscribed.\n")
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try TestEnvironment.run(["list", "--json"], environment: second).output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 6)
+    }
+
     func testUsageErrorsHelpAndVersion() throws {
         let environment = TestEnvironment.environment(home: home)
         let unknown = try TestEnvironment.run(["frobnicate"], environment: environment)
