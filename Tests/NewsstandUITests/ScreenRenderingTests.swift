@@ -18,6 +18,8 @@ final class ScreenRenderingTests: XCTestCase {
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines, [
             " NEWSSTAND  Kettle & Compass",
+            "  ▶ Continue reading Maps & Margins  c",
+            "",
             "▌ ############  Maps & Margins                                  READING",
             "▌ ############  20 March 2026",
             "▌ ############",
@@ -37,10 +39,21 @@ final class ScreenRenderingTests: XCTestCase {
             // 35 bar cells, 42% of them done, then the percentage and the bytes.
             "  +----------+  " + String(repeating: "━", count: 14) + String(repeating: "─", count: 21) + "  42% 0.4 of 1.0 MB",
             "",
-            "",
-            "",
             " Enter open  Tab next pub  v view  c continue  ? help  q quit       1/2",
         ])
+    }
+
+    func testContinueReadingEntryNamesTheArticleAndOpensItWhenClicked() {
+        var state = Fixtures.state(width: 80, height: 24, issues: [Fixtures.issue(1, "Old", day: 1), Fixtures.issue(2, "Being Read", state: .available, day: 2)])
+        state.library.readingPosition = ReadingPosition(articleIndex: 2, blockIndex: 14)
+        XCTAssertNil(ShelfLayout(state: state).continueLine, "nothing is being read yet")
+        state.library.currentlyReadingIssueID = 2
+        let layout = ShelfLayout(state: state)
+        let line = try! XCTUnwrap(layout.continueLine)
+        XCTAssertEqual(AppView.render(state, theme: theme).lines()[line.y], "  ▶ Continue reading Being Read, article 3  c")
+        XCTAssertEqual(layout.listArea.y, 3, "the issues start below the entry")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.mouseClick(x: 10, y: line.y))), [.openIssue(issueID: 2)])
+        XCTAssertEqual(state.screen, .contents)
     }
 
     func testACoverOnlyEverLandsInItsOwnIssuesRow() {

@@ -59,6 +59,12 @@ public struct AppState: Equatable, Sendable {
         return issues.indices.contains(selectedIssueIndex) ? issues[selectedIssueIndex] : nil
     }
 
+    /// The issue being read, when it is downloaded and belongs to the publication on the shelf: the shelf offers to continue it.
+    public var continueReadingIssue: Issue? {
+        guard let id = library.currentlyReadingIssueID, let issue = currentIssues.first(where: { $0.id == id }), issue.state == .available else { return nil }
+        return issue
+    }
+
     /// Finds an issue anywhere in the library.
     public func issue(id: Int64) -> Issue? {
         for issues in library.issues.values {

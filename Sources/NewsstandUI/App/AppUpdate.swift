@@ -123,6 +123,7 @@ public enum AppUpdate {
         case .bottom: return select(count - 1, &state)
         case .tap:
             if case .mouseClick(let x, let y) = key {
+                if let line = layout.continueLine, line.contains(x: x, y: y) { return handleShelf(.continueReading, key: key, &state) }
                 guard let publication = state.currentPublication,
                       let index = layout.index(atX: x, y: y, scroll: state.shelfScroll[publication.id] ?? 0, count: count) else { return [] }
                 state.selectedIssue[publication.id] = index

@@ -109,6 +109,8 @@ extension LibrarySnapshot {
         let publications = try store.publications()
         var issues: [Int64: [Issue]] = [:]
         for issue in try store.allIssues() { issues[issue.publicationID, default: []].append(issue) }
-        return LibrarySnapshot(publications: publications, issues: issues, currentlyReadingIssueID: try store.currentlyReadingIssueID())
+        let reading = try store.currentlyReadingIssueID()
+        return LibrarySnapshot(publications: publications, issues: issues, currentlyReadingIssueID: reading,
+                               readingPosition: try reading.flatMap { try store.readingPosition(issueID: $0) })
     }
 }

@@ -20,11 +20,14 @@ public struct LibrarySnapshot: Sendable, Equatable {
     public var publications: [Publication]
     public var issues: [Int64: [Issue]]
     public var currentlyReadingIssueID: Int64?
+    /// Where the reader is in that issue.
+    public var readingPosition: ReadingPosition?
 
-    public init(publications: [Publication], issues: [Int64: [Issue]], currentlyReadingIssueID: Int64?) {
+    public init(publications: [Publication], issues: [Int64: [Issue]], currentlyReadingIssueID: Int64?, readingPosition: ReadingPosition? = nil) {
         self.publications = publications
         self.issues = issues
         self.currentlyReadingIssueID = currentlyReadingIssueID
+        self.readingPosition = readingPosition
     }
 }
 

@@ -25,13 +25,21 @@ public struct ShelfLayout: Equatable, Sendable {
     /// Columns of the selection gutter at the left.
     public static let gutter = 2
 
-    /// The layout for a state: a line is kept under the header for the publication's last problem, if any.
+    /// The line offering to continue reading, when there is one.
+    public let continueLine: Rect?
+
+    /// The layout for a state: lines are kept under the header for the publication's last problem
+    /// and for the continue-reading entry, when there are such.
     public init(state: AppState) {
-        self.init(width: state.width, height: state.height, mode: state.shelfViewMode, hasNotice: state.currentPublication?.lastError != nil)
+        self.init(width: state.width, height: state.height, mode: state.shelfViewMode, hasNotice: state.currentPublication?.lastError != nil,
+                  hasContinueLine: state.continueReadingIssue != nil)
     }
 
-    public init(width: Int, height: Int, mode: ShelfViewMode = .list, hasNotice: Bool = false) {
-        let top = hasNotice ? 2 : 1
+    public init(width: Int, height: Int, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false) {
+        var top = hasNotice ? 2 : 1
+        // The continue line is dropped on tiny windows, where every row counts.
+        continueLine = hasContinueLine && height >= 12 ? Rect(x: 0, y: top, width: width, height: 1) : nil
+        if continueLine != nil { top += 2 }
         listArea = Rect(x: 0, y: top, width: width, height: height - top - 1)
         // A magazine page is about 3:4 and a cell about twice as tall as wide, so a cover of
         // c columns is about c × 4/3 ÷ 2 = 2c/3 rows.

@@ -14,6 +14,13 @@ public enum ShelfScreen {
         if let problem = publication.lastError {
             buffer.writeLine(" ⚠ " + problem, in: Rect(x: 0, y: 1, width: layout.listArea.width, height: 1), style: theme[.error])
         }
+        if let line = layout.continueLine, let issue = state.continueReadingIssue {
+            let article = state.library.readingPosition.map { ", article \($0.articleIndex + 1)" } ?? ""
+            var x = line.x + 2
+            x += buffer.write("▶ Continue reading ", x: x, y: line.y, style: theme[.readingMarker])
+            x += buffer.write("\(issue.title)\(article)", x: x, y: line.y, style: theme[.title], maxWidth: line.maxX - x - 4)
+            buffer.write("  c", x: x, y: line.y, style: theme[.helpKey], maxWidth: line.maxX - x)
+        }
         let issues = state.currentIssues
         if issues.isEmpty {
             buffer.write("No issues in this publication's catalog yet. Press r to refresh.", x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
