@@ -217,7 +217,7 @@ final class LibraryStoreTests: XCTestCase {
         current = try XCTUnwrap(try store.issue(id: issue.id))
         XCTAssertEqual(current.state, .available)
         XCTAssertEqual(current.progress, 1)
-        XCTAssertTrue(current.isNew)
+        XCTAssertFalse(current.isNew, "issues from the first catalog are not NEW, downloaded or not")
 
         try store.setState(.downloading, issueID: issue.id)
         try store.setState(.failed(reason: "the download is damaged: its SHA-256 does not match"), issueID: issue.id)
@@ -313,5 +313,44 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertEqual(errors.all, [])
         XCTAssertEqual(try first.issues(publicationID: publication.id).count, 80)
         XCTAssertEqual(try second.interruptedDownloads().count, 80)
+    }
+
+    func testIssuesArrivingAfterSubscribingAreNewUntilOpened() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let publication = try store.addPublication(title: "Weekly", feedURL: URL(string: "https://example.com/weekly.plist")!)
+        try store.upsertIssues([TestSupport.entry("first")], publicationID: publication.id)
+        let later = try store.upsertIssues([TestSupport.entry("first"), TestSupport.entry("second")], publicationID: publication.id, markingNewArrivals: true)
+        XCTAssertEqual(later.first { $0.name == "first" }?.isNew, false, "an update never makes an issue NEW")
+        let second = try XCTUnwrap(later.first { $0.name == "second" })
+        XCTAssertTrue(second.isNew)
+        try store.upsertIssues([TestSupport.entry("second", title: "Renamed")], publicationID: publication.id, markingNewArrivals: true)
+        XCTAssertEqual(try store.issue(id: second.id)?.isNew, true, "still NEW after a metadata update")
+        try store.markOpened(issueID: second.id)
+        XCTAssertEqual(try store.issue(id: second.id)?.isNew, false)
+    }
+
+    func testPolicyRenameAndUnsubscribeKeepingDownloads() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let url = URL(string: "https://example.com/weekly.plist")!
+        let publication = try store.addPublication(title: "Weekly", feedURL: url)
+        XCTAssertEqual(publication.autoDownload, .none)
+        XCTAssertNil(publication.keepNewest)
+        try store.setPolicy(publicationID: publication.id, autoDownload: .latest, keepNewest: 3)
+        try store.renamePublication(id: publication.id, to: "The \u{1B}[1mWeekly")
+        var stored = try XCTUnwrap(try store.publication(id: publication.id))
+        XCTAssertEqual(stored.autoDownload, .latest)
+        XCTAssertEqual(stored.keepNewest, 3)
+        XCTAssertEqual(stored.title, "The Weekly")
+        XCTAssertEqual(stored.name, publication.name, "renaming keeps the command-line name")
+        XCTAssertThrowsError(try store.renamePublication(id: publication.id, to: "  "))
+
+        let issues = try store.upsertIssues([TestSupport.entry("kept"), TestSupport.entry("dropped")], publicationID: publication.id)
+        try store.setState(.available, issueID: issues.first { $0.name == "kept" }!.id)
+        try store.unsubscribeKeepingDownloads(publicationID: publication.id)
+        stored = try XCTUnwrap(try store.publication(id: publication.id))
+        XCTAssertFalse(stored.isSubscribed)
+        XCTAssertEqual(stored.autoDownload, .none)
+        XCTAssertEqual(try store.issues(publicationID: publication.id).map(\.name), ["kept"])
+        XCTAssertEqual(try store.addPublication(title: "Weekly", feedURL: url).isSubscribed, true, "subscribing again revives it")
     }
 }

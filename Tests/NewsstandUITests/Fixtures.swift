@@ -14,7 +14,7 @@ enum Fixtures {
               date: DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"), year: 2026, month: 3, day: day, hour: 12).date!,
               summary: "Summary of \(title).", coverURL: URL(string: "https://example.com/\(id).png"),
               contentURLs: [URL(string: "https://example.com/\(id).epub")!], state: state, progress: progress,
-              openedAt: opened ? Date(timeIntervalSince1970: 1) : nil)
+              openedAt: opened ? Date(timeIntervalSince1970: 1) : nil, arrivedNew: !opened)
     }
 
     /// A loaded state with the given issues in one publication.

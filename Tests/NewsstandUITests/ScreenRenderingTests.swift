@@ -17,7 +17,7 @@ final class ScreenRenderingTests: XCTestCase {
         _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 2, fraction: 0.42, receivedBytes: 440_402, totalBytes: 1_048_576)))
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines, [
-            " NEWSSTAND  Kettle & Compass",
+            " NEWSSTAND  Kettle & Compass (1 new)",
             "  ▶ Continue reading Maps & Margins  c",
             "",
             "▌ ############  Maps & Margins                                  READING",
@@ -29,7 +29,7 @@ final class ScreenRenderingTests: XCTestCase {
             "▌ ############",
             "▌ ############  TAP TO READ",
             "",
-            "  +----------+  Small Engines",
+            "  +----------+  Small Engines                                       NEW",
             "  |          |  10 March 2026",
             "  |          |",
             "  |          |  Summary of Small Engines.",
@@ -84,12 +84,12 @@ final class ScreenRenderingTests: XCTestCase {
 
     func testFailedIssueShowsItsReasonAndNewMarker() {
         let state = Fixtures.state(width: 90, height: 30, issues: [
-            Fixtures.issue(3, "Long Nights", state: .failed(reason: "server answered 404"), day: 9, opened: false),
+            Fixtures.issue(3, "Long Nights", state: .failed(reason: "server answered 404"), day: 9),
             Fixtures.issue(4, "Short Days", state: .available, day: 8, opened: false),
         ])
         let text = AppView.render(state, theme: theme).lines().joined(separator: "\n")
         XCTAssertTrue(text.contains("FAILED: server answered 404 · Enter to retry"))
-        XCTAssertEqual(text.split(separator: "\n").filter { $0.hasSuffix(" NEW") }.count, 1, "only the downloaded, unopened issue is NEW")
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.hasSuffix(" NEW") }.count, 1, "only the issue that arrived and was not opened is NEW")
         XCTAssertTrue(text.contains("Kettle & Compass (1 new)"))
     }
 

@@ -31,7 +31,7 @@ public struct PublicationRefresher: Sendable {
     public func subscribe(to url: URL, title: String? = nil) throws -> Publication {
         let catalog = try CatalogParser.parse(try ResourceFetcher.fetch(url), catalogURL: url)
         let publication = try store.addPublication(title: title ?? catalog.title ?? Self.fallbackTitle(for: url), feedURL: url)
-        try apply(catalog, to: publication)
+        try apply(catalog, to: publication, markingNewArrivals: false)
         return try store.publication(id: publication.id) ?? publication
     }
 
@@ -40,7 +40,7 @@ public struct PublicationRefresher: Sendable {
     public func refresh(_ publication: Publication) -> Outcome {
         do {
             let catalog = try CatalogParser.parse(try ResourceFetcher.fetch(publication.feedURL), catalogURL: publication.feedURL)
-            return try apply(catalog, to: publication)
+            return try apply(catalog, to: publication, markingNewArrivals: true)
         } catch {
             let reason = "\(publication.title): \(error)"
             try? store.recordRefreshFailure(publicationID: publication.id, error: reason)
@@ -49,9 +49,9 @@ public struct PublicationRefresher: Sendable {
     }
 
     @discardableResult
-    private func apply(_ catalog: Catalog, to publication: Publication) throws -> Outcome {
+    private func apply(_ catalog: Catalog, to publication: Publication, markingNewArrivals: Bool) throws -> Outcome {
         let known = Set(try store.issues(publicationID: publication.id).map(\.name))
-        let issues = try store.upsertIssues(catalog.entries, publicationID: publication.id)
+        let issues = try store.upsertIssues(catalog.entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
         let problem = catalog.problems.isEmpty ? nil
             : "\(publication.title): skipped \(catalog.problems.count) of \(catalog.problems.count + catalog.entries.count) issues: " + catalog.problems.joined(separator: "; ")
         try store.recordRefresh(publicationID: publication.id, title: catalog.title, error: problem)

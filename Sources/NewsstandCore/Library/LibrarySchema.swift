@@ -44,6 +44,13 @@ enum LibrarySchema {
             value TEXT NOT NULL
         );
         """,
+        // Subscriptions: policies, unsubscribing while keeping issues, and NEW for issues that arrive later.
+        """
+        ALTER TABLE publications ADD COLUMN is_subscribed INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE publications ADD COLUMN auto_download TEXT NOT NULL DEFAULT 'none';
+        ALTER TABLE publications ADD COLUMN keep_newest INTEGER;
+        ALTER TABLE issues ADD COLUMN arrived_new INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -55,7 +55,12 @@ public final class LibraryStore: @unchecked Sendable {
         try locked {
             try database.transaction {
                 if let existing = try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE feed_url = ?", [.text(feedURL.absoluteString)]).first {
-                    return Self.publication(from: existing)
+                    var publication = Self.publication(from: existing)
+                    if !publication.isSubscribed {
+                        try database.query("UPDATE publications SET is_subscribed = 1 WHERE id = ?", [.integer(publication.id)])
+                        publication.isSubscribed = true
+                    }
+                    return publication
                 }
                 let base = PathComponent.slug(title)
                 var name = base
@@ -68,6 +73,33 @@ public final class LibraryStore: @unchecked Sendable {
                 try database.query("INSERT INTO publications (name, title, feed_url, added_at) VALUES (?, ?, ?, ?)",
                                    [.text(name), .text(safeTitle), .text(feedURL.absoluteString), .real(Date().timeIntervalSince1970)])
                 return Publication(id: database.lastInsertedRowID, name: name, title: safeTitle, feedURL: feedURL)
+            }
+        }
+    }
+
+    /// Changes a publication's title (its name, used on the command line, stays).
+    public func renamePublication(id: Int64, to title: String) throws {
+        let clean = TextSanitizer.singleLine(title)
+        guard !clean.isEmpty else { throw SQLiteError(code: 0, message: "a title cannot be empty") }
+        try locked {
+            try database.query("UPDATE publications SET title = ? WHERE id = ?", [.text(clean), .integer(id)])
+        }
+    }
+
+    /// Sets which new issues download by themselves and how many downloaded issues to keep (nil: all).
+    public func setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?) throws {
+        try locked {
+            try database.query("UPDATE publications SET auto_download = ?, keep_newest = ? WHERE id = ?",
+                               [.text(autoDownload.rawValue), keepNewest.map { .integer(Int64($0)) } ?? .null, .integer(publicationID)])
+        }
+    }
+
+    /// Stops refreshing a publication but keeps its downloaded issues readable; issues not on disk are forgotten.
+    public func unsubscribeKeepingDownloads(publicationID: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("UPDATE publications SET is_subscribed = 0, auto_download = 'none' WHERE id = ?", [.integer(publicationID)])
+                try database.query("DELETE FROM issues WHERE publication_id = ? AND state <> 'available'", [.integer(publicationID)])
             }
         }
     }
@@ -127,8 +159,9 @@ public final class LibraryStore: @unchecked Sendable {
 
     /// Adds catalog entries to a publication in one transaction. An entry whose name already exists
     /// updates that issue's metadata and keeps its state; nothing is duplicated and nothing fails.
+    /// Issues added with `markingNewArrivals` are NEW until opened.
     @discardableResult
-    public func upsertIssues(_ entries: [CatalogEntry], publicationID: Int64) throws -> [Issue] {
+    public func upsertIssues(_ entries: [CatalogEntry], publicationID: Int64, markingNewArrivals: Bool = false) throws -> [Issue] {
         try locked {
             try database.transaction {
                 let now = Date().timeIntervalSince1970
@@ -140,11 +173,11 @@ public final class LibraryStore: @unchecked Sendable {
                         .text(entry.contentURLs.map(\.absoluteString).joined(separator: "\n")),
                         entry.expectedSize.map { .integer($0) } ?? .null,
                         entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
-                        .real(now),
+                        .real(now), .integer(markingNewArrivals ? 1 : 0),
                     ]
                     try database.query("""
-                        INSERT INTO issues (publication_id, name, title, date, summary, cover_url, content_urls, expected_size, expected_sha256, added_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO issues (publication_id, name, title, date, summary, cover_url, content_urls, expected_size, expected_sha256, added_at, arrived_new)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (publication_id, name) DO UPDATE SET
                             title = excluded.title, date = excluded.date, summary = excluded.summary,
                             cover_url = excluded.cover_url, content_urls = excluded.content_urls,
@@ -279,17 +312,19 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error"
+    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest"
 
     private static func publication(from row: [SQLiteValue]) -> Publication {
         Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
                     feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
-                    lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string)
+                    lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
+                    isSubscribed: row[6].int64 != 0, autoDownload: AutoDownloadPolicy(rawValue: row[7].string ?? "") ?? .none,
+                    keepNewest: row[8].int64.map(Int.init))
     }
 
     private static func issueColumns(prefix: String) -> String {
         ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
-         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at"].map { prefix + $0 }.joined(separator: ", ")
+         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new"].map { prefix + $0 }.joined(separator: ", ")
     }
 
     private static let issueColumns = issueColumns(prefix: "")
@@ -302,6 +337,6 @@ public final class LibraryStore: @unchecked Sendable {
               expectedSize: row[8].int64, expectedSHA256: row[9].string,
               state: IssueState(storedName: row[10].string ?? "none", reason: row[12].string),
               progress: row[11].double ?? 0, addedAt: Date(timeIntervalSince1970: row[13].double ?? 0),
-              openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)))
+              openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)), arrivedNew: row[15].int64 == 1)
     }
 }

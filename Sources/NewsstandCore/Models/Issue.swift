@@ -23,10 +23,13 @@ public struct Issue: Sendable, Equatable, Identifiable {
     public var addedAt: Date
     /// When it was last opened for reading; nil for never.
     public var openedAt: Date?
+    /// It arrived with a refresh after the publication was subscribed (not with the first catalog).
+    public var arrivedNew: Bool
 
     public init(id: Int64, publicationID: Int64, name: String, title: String, date: Date, summary: String = "",
                 coverURL: URL? = nil, contentURLs: [URL], expectedSize: Int64? = nil, expectedSHA256: String? = nil,
-                state: IssueState = .notDownloaded, progress: Double = 0, addedAt: Date = Date(), openedAt: Date? = nil) {
+                state: IssueState = .notDownloaded, progress: Double = 0, addedAt: Date = Date(), openedAt: Date? = nil,
+                arrivedNew: Bool = false) {
         self.id = id
         self.publicationID = publicationID
         self.name = name
@@ -41,8 +44,9 @@ public struct Issue: Sendable, Equatable, Identifiable {
         self.progress = progress
         self.addedAt = addedAt
         self.openedAt = openedAt
+        self.arrivedNew = arrivedNew
     }
 
-    /// Downloaded and not opened yet: the shelf marks it NEW until it is opened.
-    public var isNew: Bool { openedAt == nil && state == .available }
+    /// Arrived since the reader last looked and not opened yet: the shelf marks it NEW until it is opened.
+    public var isNew: Bool { arrivedNew && openedAt == nil }
 }

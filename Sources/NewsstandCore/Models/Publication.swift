@@ -10,13 +10,22 @@ public struct Publication: Sendable, Equatable, Identifiable {
     public var lastRefresh: Date?
     /// Why the last refresh failed or what it had to skip, in plain words; nil when all went well.
     public var lastError: String?
+    /// False once unsubscribed with its downloaded issues kept: still readable, never refreshed.
+    public var isSubscribed: Bool
+    public var autoDownload: AutoDownloadPolicy
+    /// Downloaded issues to keep (older ones are removed after a sync); nil keeps all.
+    public var keepNewest: Int?
 
-    public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil) {
+    public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
+                isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil) {
         self.id = id
         self.name = name
         self.title = title
         self.feedURL = feedURL
         self.lastRefresh = lastRefresh
         self.lastError = lastError
+        self.isSubscribed = isSubscribed
+        self.autoDownload = autoDownload
+        self.keepNewest = keepNewest
     }
 }
