@@ -17,15 +17,19 @@ public final class TerminalApp: @unchecked Sendable {
     private var runner: EffectRunner!
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
+    /// Seconds between automatic catalog refreshes; 0 for none.
+    private let refreshInterval: TimeInterval
 
-    public init(store: LibraryStore, paths: LibraryPaths, theme: Theme, colorsEnabled: Bool, maxConcurrentDownloads: Int) {
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         backend = CursesBackend(colorMode: colorsEnabled ? ColorModeDetector.detect() : .none)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
         state.shelfViewMode = rememberedView ?? .list
-        runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: maxConcurrentDownloads) { [weak self] message in
+        refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
+        runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: configuration.maxDownloads,
+                              storageBudget: configuration.storageBudget) { [weak self] message in
             DispatchQueue.main.async { self?.handle(message) }
         }
     }
@@ -64,6 +68,18 @@ public final class TerminalApp: @unchecked Sendable {
             }
             source.resume()
             sources.append(source)
+        }
+        let watch = DispatchSource.makeTimerSource(queue: .main)
+        watch.schedule(deadline: .now(), repeating: 2, leeway: .milliseconds(500))
+        watch.setEventHandler { [unowned self] in runner.perform(.reloadLibraryIfChangedElsewhere) }
+        watch.resume()
+        sources.append(watch)
+        if refreshInterval > 0 {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + refreshInterval, repeating: refreshInterval, leeway: .seconds(5))
+            timer.setEventHandler { [unowned self] in runner.perform(.refreshPublications) }
+            timer.resume()
+            sources.append(timer)
         }
     }
 

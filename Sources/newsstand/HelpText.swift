@@ -5,8 +5,13 @@ enum HelpText {
 
     USAGE
       newsstand [--theme NAME] [--demo]      open the shelf (keys: press ? inside)
-      newsstand subscribe URL                subscribe to a publication's catalog (http, https, file or a path)
-      newsstand unsubscribe PUBLICATION      remove a publication and its downloaded issues
+      newsstand subscribe URL [--auto-download none|latest|all] [--keep N]
+                                             subscribe to a publication's catalog (http, https, file or a path)
+      newsstand unsubscribe PUBLICATION [--keep-downloads]
+                                             remove a publication (and its downloaded issues, unless kept)
+      newsstand subscriptions [--json]       each subscription: policy, last refresh, new/downloaded/all counts
+      newsstand sync [--quiet]               refresh every subscription, download per policy, keep to limits
+      newsstand storage [--evict]            space used per publication and what the budget would remove
       newsstand import FILE                  subscribe to every feed in an OPML file (newsboat's export works)
       newsstand export                       print the subscriptions as OPML
       newsstand list [--json]                list every issue and its state

@@ -12,6 +12,7 @@ enum ListCommand {
         let progress: Double
         let summary: String
         let failure: String?
+        let new: Bool
     }
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -25,7 +26,7 @@ enum ListCommand {
             if case .failed(let reason) = issue.state { failure = reason }
             return Row(publication: publications[issue.publicationID]?.name ?? "", name: issue.name, title: issue.title,
                        date: formatter.string(from: issue.date), state: issue.state.storedName,
-                       progress: issue.state == .available ? 1 : issue.progress, summary: issue.summary, failure: failure)
+                       progress: issue.state == .available ? 1 : issue.progress, summary: issue.summary, failure: failure, new: issue.isNew)
         }
         if json {
             let encoder = JSONEncoder()
@@ -40,7 +41,7 @@ enum ListCommand {
         }
         for row in rows {
             let state = row.state == "downloading" ? "downloading \(Int(row.progress * 100))%" : row.state
-            print("\(row.publication)/\(row.name)\t\(row.date.prefix(10))\t\(state)\t\(row.title)")
+            print("\(row.publication)/\(row.name)\t\(row.date.prefix(10))\t\(state)\t\(row.new ? "NEW " : "")\(row.title)")
         }
     }
 }

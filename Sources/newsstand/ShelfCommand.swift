@@ -23,8 +23,8 @@ enum ShelfCommand {
         let context = try LibraryContext.open(environment: environment)
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
-        let app = TerminalApp(store: context.store, paths: context.paths, theme: colorsEnabled ? theme : theme.withoutColors(),
-                              colorsEnabled: colorsEnabled, maxConcurrentDownloads: context.configuration.maxDownloads)
+        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration,
+                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled)
         withExtendedLifetime(server) { app.run() }
     }
 

@@ -6,11 +6,17 @@ import Foundation
 ///
 ///     theme paper
 ///     max-downloads 3
+///     storage-budget 2G
+///     refresh-interval 60
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
     /// Transfers that run at once.
     public var maxDownloads = 3
+    /// Bytes downloaded issues may take in all; beyond it, sync removes the oldest read ones. nil: no limit.
+    public var storageBudget: Int64?
+    /// Minutes between catalog refreshes while the shelf is open; 0 turns them off.
+    public var refreshIntervalMinutes = 60
 
     public init() {}
 
@@ -38,10 +44,37 @@ public struct Configuration: Equatable, Sendable {
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): max-downloads takes a number from 1 to 16")
                 }
+            case "storage-budget":
+                if let bytes = parseSize(value) {
+                    configuration.storageBudget = bytes
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): storage-budget takes a size such as 500M or 2G")
+                }
+            case "refresh-interval":
+                if let minutes = Int(value), (0...10_080).contains(minutes) {
+                    configuration.refreshIntervalMinutes = minutes
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): refresh-interval takes minutes from 0 (off) to 10080")
+                }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)'")
             }
         }
         return configuration
+    }
+
+    /// "500M", "2G", "750K" or plain bytes.
+    public static func parseSize(_ text: String) -> Int64? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var digits = Substring(trimmed)
+        var multiplier: Int64 = 1
+        if digits.hasSuffix("B") { digits = digits.dropLast() }
+        if let unit = digits.last, let factor = units[unit] {
+            multiplier = factor
+            digits = digits.dropLast()
+        }
+        guard let number = Double(digits), number >= 0, number * Double(multiplier) < 9e18 else { return nil }
+        return Int64(number * Double(multiplier))
     }
 }

@@ -294,6 +294,12 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// A number that changes whenever another process commits to the library (SQLite's data_version),
+    /// so a long-running front end can notice a sync's changes without reloading blindly.
+    public func externalChangeCounter() throws -> Int64 {
+        try locked { try database.query("PRAGMA data_version").first?.first?.int64 ?? 0 }
+    }
+
     // MARK: Settings
 
     /// A stored setting (small facts the program remembers, like having offered the sample library).

@@ -4,6 +4,8 @@ import NewsstandCore
 /// Effects are plain data so tests can assert on them.
 public enum Effect: Equatable, Sendable {
     case loadLibrary
+    /// Reloads the library only if another process (a sync) changed it.
+    case reloadLibraryIfChangedElsewhere
     case refreshPublications
     case startDownload(issueID: Int64)
     case cancelDownload(issueID: Int64)

@@ -15,9 +15,14 @@ public final class EffectRunner: @unchecked Sendable {
     public private(set) var downloads: DownloadQueue!
     public private(set) var covers: CoverArtService!
 
-    public init(store: LibraryStore, paths: LibraryPaths, maxConcurrentDownloads: Int = 3, send: @escaping @Sendable (Message) -> Void) {
+    /// Bytes downloaded issues may take; refreshes remove the oldest read issues beyond it.
+    public let storageBudget: Int64?
+
+    public init(store: LibraryStore, paths: LibraryPaths, maxConcurrentDownloads: Int = 3, storageBudget: Int64? = nil,
+                send: @escaping @Sendable (Message) -> Void) {
         self.store = store
         self.paths = paths
+        self.storageBudget = storageBudget
         self.send = send
         downloads = DownloadQueue(store: store, paths: paths, maxConcurrent: maxConcurrentDownloads) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
@@ -31,11 +36,19 @@ public final class EffectRunner: @unchecked Sendable {
         switch effect {
         case .loadLibrary:
             work.async { self.sendLibrary() }
+        case .reloadLibraryIfChangedElsewhere:
+            work.async {
+                guard let counter = try? self.store.externalChangeCounter(), counter != self.lastExternalChangeCounter else { return }
+                let isFirstLook = self.lastExternalChangeCounter == nil
+                self.lastExternalChangeCounter = counter
+                if !isFirstLook { self.sendLibrary() }
+            }
         case .refreshPublications:
             refreshQueue.async {
-                let refresher = PublicationRefresher(store: self.store)
-                let outcomes = ((try? self.store.publications()) ?? []).map { refresher.refresh($0) }
-                self.send(.publicationsRefreshed(outcomes))
+                let sync = SyncService(store: self.store, paths: self.paths)
+                let reports = sync.refreshAndQueue(into: self.downloads)
+                sync.enforceLimits(budget: self.storageBudget)
+                self.send(.publicationsRefreshed(reports.map(\.outcome)))
             }
         case .startDownload(let issueID):
             downloads.enqueue(issueID: issueID)
@@ -86,6 +99,8 @@ public final class EffectRunner: @unchecked Sendable {
     }
 
     private var bookCache: (issueID: Int64, book: EPUBBook)?
+    /// The last `externalChangeCounter` seen; used on `work` only.
+    private var lastExternalChangeCounter: Int64?
 
     /// Opens an installed issue's book (kept while the same issue is read). Called on `work` only.
     private func openBook(issueID: Int64) -> Result<EPUBBook, ReaderFailure> {

@@ -1,0 +1,47 @@
+import Foundation
+import NewsstandCore
+
+/// `newsstand subscriptions [--json]`: each subscription with its feed, policy, last refresh and issue counts.
+enum SubscriptionsCommand {
+    struct Row: Encodable {
+        let name: String
+        let title: String
+        let url: String
+        let subscribed: Bool
+        let autoDownload: String
+        let keep: Int?
+        let lastRefresh: String?
+        let lastError: String?
+        let issues: Int
+        let downloaded: Int
+        let new: Int
+    }
+
+    static func run(_ arguments: inout ArgumentList) throws {
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let context = try LibraryContext.open()
+        let formatter = ISO8601DateFormatter()
+        let rows = try context.store.publications().map { publication -> Row in
+            let issues = try context.store.issues(publicationID: publication.id)
+            return Row(name: publication.name, title: publication.title, url: publication.feedURL.absoluteString,
+                       subscribed: publication.isSubscribed, autoDownload: publication.autoDownload.rawValue, keep: publication.keepNewest,
+                       lastRefresh: publication.lastRefresh.map(formatter.string(from:)), lastError: publication.lastError,
+                       issues: issues.count, downloaded: issues.filter { $0.state == .available }.count, new: issues.filter(\.isNew).count)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            FileHandle.standardOutput.write(try encoder.encode(rows))
+            print()
+            return
+        }
+        if rows.isEmpty { print("No subscriptions. Add one with: newsstand subscribe URL") }
+        for row in rows {
+            let policy = "auto-download \(row.autoDownload)" + (row.keep.map { ", keep \($0)" } ?? "")
+            let status = row.subscribed ? (row.lastError.map { "problem: \($0)" } ?? row.lastRefresh.map { "refreshed \($0)" } ?? "never refreshed") : "unsubscribed (downloads kept)"
+            print("\(row.name)\t\(row.title)\t\(row.new) new, \(row.downloaded) downloaded, \(row.issues) issues\t\(policy)\t\(status)\t\(row.url)")
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import NewsstandCore
+
+/// `newsstand sync`: refreshes every subscription, downloads new issues per policy, keeps to the
+/// storage limits, prints a summary and exits (non-zero when something failed). Made for cron and timers.
+enum SyncCommand {
+    static func run(_ arguments: inout ArgumentList) throws {
+        let quiet = arguments.flag("--quiet")
+        try arguments.finish()
+        let context = try LibraryContext.open()
+        let failures = FailureLog()
+        let downloads = DownloadQueue(store: context.store, paths: context.paths, maxConcurrent: context.configuration.maxDownloads) { event in
+            if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
+        }
+        let sync = SyncService(store: context.store, paths: context.paths)
+        downloads.resumeInterrupted()
+        let reports = sync.refreshAndQueue(into: downloads)
+        _ = downloads.waitUntilIdle()
+        let removed = sync.enforceLimits(budget: context.configuration.storageBudget)
+
+        var problems = 0
+        for report in reports {
+            let arrived = report.outcome.newIssueNames.count
+            var line = "\(report.publication.title): "
+            if let problem = report.outcome.problem {
+                line += problem.hasPrefix(report.publication.title + ": ") ? String(problem.dropFirst(report.publication.title.count + 2)) : problem
+                problems += 1
+            } else {
+                line += arrived == 0 ? "up to date" : "\(arrived) new issue\(arrived == 1 ? "" : "s")"
+            }
+            let queued = report.queued.map { issue in
+                failures.reason(for: issue.id).map { "\(issue.name) failed (\($0))" } ?? "\(issue.name) downloaded"
+            }
+            if !queued.isEmpty { line += "; " + queued.joined(separator: ", ") }
+            if !quiet || report.outcome.problem != nil { print(line) }
+        }
+        if !removed.isEmpty && !quiet {
+            print("Removed to keep within limits: " + removed.map(\.name).joined(separator: ", "))
+        }
+        let failedDownloads = failures.count
+        if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }
+        if problems > 0 || failedDownloads > 0 {
+            throw CommandFailure("sync finished with \(problems) feed problem\(problems == 1 ? "" : "s") and \(failedDownloads) failed download\(failedDownloads == 1 ? "" : "s")")
+        }
+    }
+
+    /// Download failures reported from the queue's thread.
+    final class FailureLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reasons: [Int64: String] = [:]
+        func add(issueID: Int64, reason: String) { lock.withLock { reasons[issueID] = reason } }
+        func reason(for issueID: Int64) -> String? { lock.withLock { reasons[issueID] } }
+        var count: Int { lock.withLock { reasons.count } }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import LocalHTTPServer
+import NewsstandTestSupport
+import XCTest
+
+/// `newsstand sync` against a real server whose catalog changes between runs.
+final class SyncEndToEndTests: XCTestCase {
+    var home: URL!
+    var server: LocalHTTPServer!
+
+    override func setUpWithError() throws {
+        home = try TestEnvironment.temporaryHome()
+        server = LocalHTTPServer(root: TestFiles.sampleLibrary)
+        try server.start()
+    }
+
+    override func tearDownWithError() throws {
+        server.stop()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// A catalog of some sample issues, served at /weekly.plist.
+    func publish(_ names: [String]) {
+        let items = names.enumerated().map { index, name in
+            "<dict><key>Name</key><string>\(name)</string><key>Title</key><string>Issue \(name)</string>" +
+            "<key>Date</key><date>2026-0\(index + 1)-01T00:00:00Z</date><key>Content</key><string>issues/\(name).epub</string></dict>"
+        }
+        let plist = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>Title</key><string>Weekly</string><key>Issues</key><array>"#
+            + items.joined() + "</array></dict></plist>"
+        server.setResource("/weekly.plist", data: Data(plist.utf8), contentType: "application/xml")
+    }
+
+    func rows(_ environment: [String: String]) throws -> [String: [String: Any]] {
+        let output = try TestEnvironment.run(["list", "--json"], environment: environment).output
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        // Keyed by "publication/name": names may repeat across publications.
+        return Dictionary(uniqueKeysWithValues: array.map { ("\($0["publication"] as? String ?? "")/\($0["name"] as? String ?? "")", $0) })
+    }
+
+    func testNewIssuesArriveDownloadMarkedNewAndOldOnesMakeRoom() throws {
+        let environment = TestEnvironment.environment(home: home)
+        publish(["2025-spring"])
+        let subscribed = try TestEnvironment.run(["subscribe", server.url(for: "weekly.plist").absoluteString, "--auto-download", "all", "--keep", "1"],
+                                                 environment: environment)
+        XCTAssertEqual(subscribed.status, 0, subscribed.errors)
+        XCTAssertEqual(try rows(environment)["weekly/2025-spring"]?["new"] as? Bool, false, "the first catalog is not new")
+
+        var sync = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(sync.status, 0, sync.errors)
+        XCTAssertEqual(sync.output, "Weekly: up to date\n")
+        XCTAssertEqual(try rows(environment)["weekly/2025-spring"]?["state"] as? String, "none", "nothing arrived, nothing to download")
+
+        XCTAssertEqual(try TestEnvironment.run(["download", "2025-spring"], environment: environment).status, 0)
+        publish(["2025-spring", "2025-summer"])
+        sync = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(sync.status, 0, sync.errors)
+        XCTAssertTrue(sync.output.hasPrefix("Weekly: 1 new issue; 2025-summer downloaded\n"), sync.output)
+        XCTAssertTrue(sync.output.contains("Removed to keep within limits: 2025-spring"), sync.output)
+        let after = try rows(environment)
+        XCTAssertEqual(after["weekly/2025-summer"]?["state"] as? String, "available")
+        XCTAssertEqual(after["weekly/2025-summer"]?["new"] as? Bool, true)
+        XCTAssertEqual(after["weekly/2025-spring"]?["state"] as? String, "none", "keep 1: the older download made room")
+
+        // Reading clears NEW; a second sync brings nothing and requests the catalog again.
+        XCTAssertEqual(try TestEnvironment.run(["read", "2025-summer", "--plain", "--article", "1"], environment: environment).status, 0)
+        XCTAssertEqual(try rows(environment)["weekly/2025-summer"]?["new"] as? Bool, false)
+    }
+
+    func testABrokenFeedFailsOnlyItsOwnSubscription() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        publish(["2025-spring"])
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", server.url(for: "weekly.plist").absoluteString], environment: environment).status, 0)
+        server.setResource("/weekly.plist", data: Data("<html>gone</html>".utf8), contentType: "text/html")
+        let sync = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(sync.status, 1)
+        XCTAssertTrue(sync.output.contains("Kettle & Compass: up to date"), sync.output)
+        XCTAssertTrue(sync.output.contains("Weekly: the catalog is not a property list"), sync.output)
+        XCTAssertTrue(sync.errors.contains("1 feed problem"), sync.errors)
+        XCTAssertNotNil(try rows(environment)["weekly/2025-spring"], "the last good issues are kept")
+        let subscriptions = try TestEnvironment.run(["subscriptions", "--json"], environment: environment)
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(subscriptions.output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(list.count, 2)
+        XCTAssertTrue((list.first { $0["title"] as? String == "Weekly" }?["last_error"] as? String ?? "").contains("not a property list"))
+    }
+
+    func testTheOpenShelfNoticesIssuesASyncAdded() throws {
+        let environment = TestEnvironment.environment(home: home)
+        publish(["2025-spring"])
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", server.url(for: "weekly.plist").absoluteString], environment: environment).status, 0)
+        var shelfEnvironment = environment
+        shelfEnvironment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, environment: shelfEnvironment)
+        try session.waitFor(text: "Issue 2025-spring")
+        publish(["2025-spring", "2026-autumn"])
+        XCTAssertEqual(try TestEnvironment.run(["sync"], environment: environment).status, 0)
+        let screen = try session.waitFor(text: "Issue 2026-autumn")
+        XCTAssertTrue(screen.contains("Weekly (1 new)"), screen)
+        try session.send("q")
+        session.waitForExit()
+    }
+}
