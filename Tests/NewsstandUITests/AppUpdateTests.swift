@@ -47,7 +47,7 @@ final class AppUpdateTests: XCTestCase {
     func testDownloadEventsDriveTheIssueState() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
-        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000)))
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000, bytesPerSecond: 100)))
         XCTAssertEqual(state.selectedIssueValue?.progress, 0.42)
         XCTAssertEqual(state.transferSizes[7], TransferSize(received: 420, total: 1000))
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "the disk is full")))
@@ -61,7 +61,7 @@ final class AppUpdateTests: XCTestCase {
     func testCancelledDownloadGoesBackToNotDownloadedQuietly() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .downloading)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)])
-        _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "cancelled")))
+        _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 7)))
         XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
         XCTAssertNil(state.message)
     }
