@@ -8,7 +8,8 @@ enum HelpText {
       newsstand subscribe URL                subscribe to a publication's catalog (http, https, file or a path)
       newsstand unsubscribe PUBLICATION      remove a publication and its downloaded issues
       newsstand list [--json]                list every issue and its state
-      newsstand download ISSUE               download an issue now (progress on stderr)
+      newsstand download ISSUE...            download issues now, continuing any partial download
+                                             (progress on stderr; exit status 1 if any fails)
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
       newsstand --help | --version
