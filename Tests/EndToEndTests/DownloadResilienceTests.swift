@@ -37,8 +37,12 @@ final class DownloadResilienceTests: XCTestCase {
         var random = SeededRandom(seed: 0x6E_65_77_73)
         var kills = 0
         var states: [String] = []
+        let errorsFile = home.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+        let errors = try FileHandle(forWritingTo: errorsFile)
+        defer { try? errors.close() }
         while kills < 20 {
-            let child = try TestEnvironment.start(["download"] + names, environment: environment)
+            let child = try TestEnvironment.start(["download"] + names, environment: environment, errors: errors)
             let deadline = Date(timeIntervalSinceNow: Double.random(in: 0.05...0.5, using: &random))
             while child.isRunning && Date() < deadline { usleep(5_000) }
             if child.isRunning {
@@ -67,6 +71,8 @@ final class DownloadResilienceTests: XCTestCase {
             return start > 0
         }
         XCTAssertFalse(resumed.isEmpty, "at least one download continued with a Range")
+        let messages = (try String(contentsOf: errorsFile, encoding: .utf8)) + final.errors
+        XCTAssertTrue(messages.contains(": resumed at "), "the command says when it resumes")
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory.appendingPathComponent("partial").path)) ?? [], [],
                        "no partial files are left once everything is installed")
         let store = try LibraryStore(file: dataDirectory.appendingPathComponent("library.sqlite"))

@@ -37,14 +37,14 @@ enum TestEnvironment {
         return environment
     }
 
-    /// Starts the command line without waiting for it; its output is thrown away.
-    static func start(_ arguments: [String], environment: [String: String]) throws -> Process {
+    /// Starts the command line without waiting for it; its output is thrown away, its errors go to `errors` if given.
+    static func start(_ arguments: [String], environment: [String: String], errors: FileHandle? = nil) throws -> Process {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         return process
