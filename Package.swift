@@ -47,6 +47,6 @@ let package = Package(
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandTestSupport"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandTestSupport"]),
     ]
 )

@@ -1,60 +1,95 @@
 import Foundation
 import NewsstandCore
 
-/// `newsstand download ISSUE`: downloads in the foreground with progress on stderr; non-zero exit on failure.
+/// `newsstand download ISSUE...`: downloads in the foreground with progress on stderr; exit status 1 if any fails.
+///
+/// A download that was interrupted (by a crash, a kill or a pause in the shelf) continues from its
+/// partial file and says "resumed at N%".
 enum DownloadCommand {
     static func run(_ arguments: inout ArgumentList) throws {
-        let reference = try arguments.positional("issue name")
+        var references = [try arguments.positional("issue name")]
+        while let more = try? arguments.positional("issue name") { references.append(more) }
         try arguments.finish()
         let context = try LibraryContext.open()
-        let issue = try context.issue(reference)
-        if issue.state == .available {
-            print("\(issue.title) is already downloaded.")
-            return
+        defer { context.store.close() }
+        // An issue marked available whose folder went missing is downloaded again, not skipped.
+        _ = try? context.store.reconcile(paths: context.paths)
+        var issues: [Issue] = []
+        for reference in references {
+            let issue = try context.issue(reference)
+            if !issues.contains(where: { $0.id == issue.id }) { issues.append(issue) }
         }
-        let isTerminal = isatty(STDERR_FILENO) == 1
-        let outcome = OutcomeBox()
-        let queue = DownloadQueue(store: context.store, paths: context.paths, maxConcurrent: context.configuration.maxDownloads) { event in
+        let wanted = issues.filter { issue in
+            if issue.state == .available { print("\(issue.title) is already downloaded.") }
+            return issue.state != .available
+        }
+        guard !wanted.isEmpty else { return }
+
+        let titles = Dictionary(uniqueKeysWithValues: wanted.map { ($0.id, $0.title) })
+        // Carriage-return progress only makes sense for one issue on a terminal; otherwise a line per 10%.
+        let inPlace = isatty(STDERR_FILENO) == 1 && wanted.count == 1
+        let outcomes = OutcomeBox()
+        let policy = DownloadPolicy(maxConcurrent: context.configuration.maxDownloads)
+        let queue = DownloadQueue(store: context.store, paths: context.paths, policy: policy) { event in
+            func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
             switch event {
-            case .progressed(let issueID, let fraction, _, _) where issueID == issue.id:
+            case .started(let issueID, let resumedAt?):
+                guard let title = titles[issueID] else { return }
+                say("\(inPlace ? "\r" : "")\(title): resumed at \(Int(resumedAt * 100))%\n")
+            case .progressed(let issueID, let fraction, _, _, _):
+                guard let title = titles[issueID] else { return }
                 let percent = Int(fraction * 100)
-                if isTerminal {
-                    FileHandle.standardError.write(Data("\r\(issue.title): \(percent)%   ".utf8))
-                } else if outcome.shouldPrintMilestone(percent) {
-                    FileHandle.standardError.write(Data("\(issue.title): \(percent)%\n".utf8))
+                if inPlace {
+                    say("\r\(title): \(percent)%   ")
+                } else if outcomes.shouldPrintMilestone(percent, issueID: issueID) {
+                    say("\(title): \(percent)%\n")
                 }
-            case .installed(let issueID) where issueID == issue.id:
-                outcome.set(nil)
-            case .failed(let issueID, let reason) where issueID == issue.id:
-                outcome.set(reason)
+            case .retrying(let issueID, let attempt, let delay, let reason):
+                guard let title = titles[issueID] else { return }
+                say("\(inPlace ? "\r" : "")\(title): retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt) of \(policy.maxAttempts)): \(reason)\n")
+            case .installed(let issueID):
+                guard let title = titles[issueID] else { return }
+                say("\(inPlace ? "\r" : "")\(title): 100%\n")
+                outcomes.set(issueID, failure: nil)
+            case .failed(let issueID, let reason):
+                guard titles[issueID] != nil else { return }
+                if inPlace { say("\r") }
+                outcomes.set(issueID, failure: reason)
             default:
                 break
             }
         }
-        queue.enqueue(issueID: issue.id)
+        for issue in wanted { queue.enqueue(issueID: issue.id) }
         _ = queue.waitUntilIdle()
-        if isTerminal { FileHandle.standardError.write(Data("\r".utf8)) }
-        if let failure = outcome.failure {
-            throw CommandFailure("\(issue.title): download failed: \(failure)")
+
+        var failures: [String] = []
+        for issue in wanted {
+            switch outcomes.outcome(issue.id) {
+            case .some(nil): print("Downloaded \(issue.title).")
+            case .some(let reason?): failures.append("\(issue.title): download failed: \(reason)")
+            case nil: failures.append("\(issue.title): download did not finish")
+            }
         }
-        FileHandle.standardError.write(Data("\(issue.title): 100%\n".utf8))
-        print("Downloaded \(issue.title).")
+        guard !failures.isEmpty else { return }
+        for failure in failures.dropLast() { FileHandle.standardError.write(Data("newsstand: \(failure)\n".utf8)) }
+        throw CommandFailure(failures.last!)
     }
 
-    /// The result of the download, set from the queue's thread.
+    /// What happened to each issue, set from the queue's thread.
     final class OutcomeBox: @unchecked Sendable {
         private let lock = NSLock()
-        private var reason: String?
-        private var lastMilestone = -1
+        private var outcomes: [Int64: String?] = [:]
+        private var milestones: [Int64: Int] = [:]
 
-        func set(_ failure: String?) { lock.withLock { reason = failure } }
-        var failure: String? { lock.withLock { reason } }
+        func set(_ issueID: Int64, failure: String?) { lock.withLock { outcomes[issueID] = .some(failure) } }
+        /// nil: no outcome; .some(nil): installed; .some(reason): failed.
+        func outcome(_ issueID: Int64) -> String?? { lock.withLock { outcomes[issueID] } }
 
-        /// True once per ten percent, for progress lines when stderr is not a terminal.
-        func shouldPrintMilestone(_ percent: Int) -> Bool {
+        /// True once per ten percent and issue, for progress lines when stderr is not a terminal.
+        func shouldPrintMilestone(_ percent: Int, issueID: Int64) -> Bool {
             lock.withLock {
-                guard percent / 10 > lastMilestone else { return false }
-                lastMilestone = percent / 10
+                guard percent / 10 > milestones[issueID, default: -1] else { return false }
+                milestones[issueID] = percent / 10
                 return true
             }
         }

@@ -15,7 +15,8 @@ enum HelpText {
       newsstand import FILE                  subscribe to every feed in an OPML file (newsboat's export works)
       newsstand export                       print the subscriptions as OPML
       newsstand list [--json]                list every issue and its state
-      newsstand download ISSUE               download an issue now (progress on stderr)
+      newsstand download ISSUE...            download issues now, continuing any partial download
+                                             (progress on stderr; exit status 1 if any fails)
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
       newsstand --help | --version

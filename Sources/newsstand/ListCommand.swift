@@ -40,7 +40,7 @@ enum ListCommand {
             return
         }
         for row in rows {
-            let state = row.state == "downloading" ? "downloading \(Int(row.progress * 100))%" : row.state
+            let state = row.state == "downloading" || row.state == "paused" ? "\(row.state) \(Int(row.progress * 100))%" : row.state
             print("\(row.publication)/\(row.name)\t\(row.date.prefix(10))\t\(state)\t\(row.new ? "NEW " : "")\(row.title)")
         }
     }

@@ -2,6 +2,9 @@ import Foundation
 import NewsstandCore
 
 /// The `newsstand` command: the shelf when run alone, or one of the subcommands in `HelpText`.
+// A file size limit (ulimit -f) must fail a write with EFBIG, which downloads report as a full disk,
+// rather than kill the process.
+signal(SIGXFSZ, SIG_IGN)
 var arguments = ArgumentList(Array(CommandLine.arguments.dropFirst()))
 do {
     if arguments.flag("--help") || arguments.flag("-h") {

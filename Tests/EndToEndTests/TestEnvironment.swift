@@ -37,10 +37,28 @@ enum TestEnvironment {
         return environment
     }
 
-    /// Runs the command line to completion.
-    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+    /// Starts the command line without waiting for it; its output is thrown away, its errors go to `errors` if given.
+    static func start(_ arguments: [String], environment: [String: String], errors: FileHandle? = nil) throws -> Process {
         let process = Process()
         process.executableURL = try binary()
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs the command line to completion.
+    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+        try run(executable: try binary(), arguments, environment: environment)
+    }
+
+    /// Runs a program (the command line, or a shell wrapping it) to completion.
+    static func run(executable: URL, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         let output = Pipe()

@@ -38,7 +38,7 @@ final class DownloadQueueTests: XCTestCase {
 
         func progress(of issueID: Int64) -> [(fraction: Double, received: Int64, total: Int64?)] {
             events(of: issueID).compactMap {
-                if case let .progressed(_, fraction, received, total) = $0 { return (fraction, received, total) }
+                if case let .progressed(_, fraction, received, total, _) = $0 { return (fraction, received, total) }
                 return nil
             }
         }
@@ -50,13 +50,23 @@ final class DownloadQueueTests: XCTestCase {
         var installedItems: [String] { TestFiles.listing(of: paths.issuesDirectory) }
     }
 
-    private func makeHarness(maxConcurrent: Int = 3) throws -> Harness {
+    /// Retries after a few milliseconds, so tests of backoff stay fast.
+    static let quickRetries = DownloadPolicy(maxAttempts: 5, backoffBase: 0.01, backoffCap: 0.05)
+
+    private func makeHarness(maxConcurrent: Int = 3, policy: DownloadPolicy = DownloadQueueTests.quickRetries,
+                             freeSpace: @escaping @Sendable (URL) -> Int64? = { _ in nil },
+                             also: @escaping @Sendable (DownloadEvent) -> Void = { _ in }) throws -> Harness {
         let (store, paths) = try TestSupport.store(for: self)
         let www = try TestFiles.scratchFolder(for: self)
         let server = try TestSupport.server(for: self, root: www)
         let publication = try store.addPublication(title: "Kettle & Compass", feedURL: server.url(for: "/catalog.plist"))
         let events = EventLog<DownloadEvent>()
-        let queue = DownloadQueue(store: store, paths: paths, maxConcurrent: maxConcurrent) { events.append($0) }
+        var policy = policy
+        policy.maxConcurrent = maxConcurrent
+        let queue = DownloadQueue(store: store, paths: paths, policy: policy, freeSpace: freeSpace) { event in
+            events.append(event)
+            also(event)
+        }
         // Runs before the server stops (teardown blocks run last-added first), so no transfer outlives the test.
         addTeardownBlock {
             server.stop()
@@ -98,7 +108,7 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
 
         let events = harness.events(of: issue.id)
-        XCTAssertEqual(events.first, .queued(issueID: issue.id))
+        XCTAssertEqual(Array(events.prefix(2)), [.queued(issueID: issue.id, position: 1), .started(issueID: issue.id, resumedAt: nil)])
         XCTAssertEqual(events.last, .installed(issueID: issue.id))
         let progress = harness.progress(of: issue.id)
         XCTAssertGreaterThanOrEqual(progress.count, 3, "a throttled download reports several steps")
@@ -159,7 +169,7 @@ final class DownloadQueueTests: XCTestCase {
         var mostAtOnce = 0
         for event in harness.events.all {
             switch event {
-            case .progressed(let id, _, _, _) where !finished.contains(id): transferring.insert(id)
+            case .progressed(let id, _, _, _, _) where !finished.contains(id): transferring.insert(id)
             case .installed(let id), .failed(let id, _):
                 transferring.remove(id)
                 finished.insert(id)
@@ -239,25 +249,16 @@ final class DownloadQueueTests: XCTestCase {
         assertNothingInstalled(harness, issue)
     }
 
-    func testDroppedConnectionFailsCleanly() throws {
-        let harness = try makeHarness()
-        let issue = try harness.addIssue("dropped", content: [try harness.serve(sample: "2025-winter", as: "d.epub")])
-        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 20_000; return plan }()
-        harness.queue.enqueue(issueID: issue.id)
-        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["stopped early", "connection"])
-        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
-        if case .failed? = try harness.store.issue(id: issue.id)?.state {} else { XCTFail("the store says failed") }
-        assertNothingInstalled(harness, issue)
-        XCTAssertEqual(harness.server.requestLog.first?.bodyBytesSent, 20_000, "the fault really cut the body short")
-    }
-
-    func testWrongContentLengthFails() throws {
-        let harness = try makeHarness()
+    func testWrongContentLengthFailsAfterItsAttempts() throws {
+        let harness = try makeHarness(policy: DownloadPolicy(maxAttempts: 3, backoffBase: 0.01, backoffCap: 0.02))
         let issue = try harness.addIssue("short", content: [try harness.serve(sample: "2025-autumn", as: "s.epub")])
         harness.server.faults = { var plan = FaultPlan(); plan.wrongContentLength = true; return plan }()
         harness.queue.enqueue(issueID: issue.id)
-        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["stopped early", "connection"])
-        assertNothingInstalled(harness, issue)
+        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["stopped early", "connection", "does not fit", "416"])
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(harness.events(of: issue.id).filter { if case .retrying = $0 { true } else { false } }.count, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.folder(of: issue).path))
+        XCTAssertNotEqual(try harness.store.issue(id: issue.id)?.state, .available)
     }
 
     func testSizeMismatchWithTheCatalogFails() throws {
@@ -284,16 +285,16 @@ final class DownloadQueueTests: XCTestCase {
     func testRedownloadAfterFailureSucceeds() throws {
         let harness = try makeHarness()
         let issue = try harness.addIssue("retry", content: [try harness.serve(sample: "2025-autumn", as: "r.epub")])
-        harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (1, 503, nil); return plan }()
+        harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (1, 403, nil); return plan }()
         harness.queue.enqueue(issueID: issue.id)
-        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["503"])
+        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["403"])
         XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
 
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertTrue(harness.events.wait { $0.contains(.installed(issueID: issue.id)) })
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
         XCTAssertTrue(FileManager.default.fileExists(atPath: harness.folder(of: issue).appendingPathComponent("META-INF/container.xml").path))
-        XCTAssertEqual(harness.server.requestLog.map(\.status), [503, 200])
+        XCTAssertEqual(harness.server.requestLog.map(\.status), [403, 200])
     }
 
     func testCancelReturnsTheIssueToNotDownloadedAndRemovesThePartial() throws {
@@ -301,7 +302,7 @@ final class DownloadQueueTests: XCTestCase {
         let issue = try harness.addIssue("cancelled", content: [try harness.serve(sample: "2025-winter", as: "c.epub")])
         harness.server.bytesPerSecond = 20_000 // about five seconds for the whole file
         harness.queue.enqueue(issueID: issue.id)
-        XCTAssertTrue(harness.events.wait { $0.contains { if case .progressed(issue.id, _, _, _) = $0 { true } else { false } } })
+        XCTAssertTrue(harness.events.wait { $0.contains { if case .progressed(issue.id, _, _, _, _) = $0 { true } else { false } } })
         XCTAssertTrue(FileManager.default.fileExists(atPath: harness.paths.partialFile(issueID: issue.id, asset: 0).path),
                       "a partial file exists while transferring")
 
@@ -313,6 +314,8 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: harness.paths.partialFile(issueID: issue.id, asset: 0).path))
         assertNothingInstalled(harness, issue)
         XCTAssertFalse(harness.events(of: issue.id).contains(.installed(issueID: issue.id)))
+        XCTAssertEqual(harness.events(of: issue.id).last, .cancelled(issueID: issue.id))
+        XCTAssertFalse(harness.events(of: issue.id).contains { if case .failed = $0 { true } else { false } })
 
         // And it can be downloaded again afterwards.
         harness.server.bytesPerSecond = nil
@@ -343,7 +346,7 @@ final class DownloadQueueTests: XCTestCase {
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
         XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
-        XCTAssertEqual(harness.events(of: issue.id).filter { $0 == .queued(issueID: issue.id) }.count, 1)
+        XCTAssertEqual(harness.events(of: issue.id).filter { $0 == .queued(issueID: issue.id, position: 1) }.count, 1)
 
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
@@ -359,16 +362,353 @@ final class DownloadQueueTests: XCTestCase {
         harness.server.bytesPerSecond = 30_000 // each takes well over a second
         issues.forEach { harness.queue.enqueue(issueID: $0.id) }
         XCTAssertTrue(harness.events.wait { $0.contains { if case .progressed = $0 { true } else { false } } })
-        XCTAssertEqual(Set(harness.events.all.compactMap { if case .progressed(let id, _, _, _) = $0 { id } else { nil } }).count, 1)
+        XCTAssertEqual(Set(harness.events.all.compactMap { if case .progressed(let id, _, _, _, _) = $0 { id } else { nil } }).count, 1)
         XCTAssertEqual(harness.queue.pendingIssueIDs, Set(issues.map(\.id)))
 
         harness.queue.setMaxConcurrent(3)
         XCTAssertTrue(harness.events.wait { events in
-            Set(events.compactMap { if case .progressed(let id, _, _, _) = $0 { id } else { nil } }).count == 3
+            Set(events.compactMap { if case .progressed(let id, _, _, _, _) = $0 { id } else { nil } }).count == 3
         }, "the waiting downloads start without waiting for the first to finish")
         XCTAssertFalse(harness.events.all.contains { $0.isTerminal })
         harness.server.bytesPerSecond = nil
         XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 30))
         XCTAssertTrue(issues.allSatisfy { harness.events(of: $0.id).last == .installed(issueID: $0.id) })
     }
+}
+
+// MARK: - Resuming, retrying, pausing, ordering, limits
+
+extension DownloadQueueTests {
+    private func retries(of harness: Harness, _ issueID: Int64) -> [(attempt: Int, delay: TimeInterval, reason: String)] {
+        harness.events(of: issueID).compactMap {
+            if case let .retrying(_, attempt, delay, reason) = $0 { return (attempt, delay, reason) }
+            return nil
+        }
+    }
+
+    private func requests(_ harness: Harness, _ path: String) -> [RequestRecord] {
+        harness.server.requestLog.filter { $0.path == path }
+    }
+
+    /// `bytes=N-` → N.
+    private func rangeStart(_ record: RequestRecord) -> Int? {
+        guard let range = record.range, range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
+        return Int(range.dropFirst(6).dropLast())
+    }
+
+    func testDroppedConnectionResumesWithARangeAndInstallsTheSameBytes() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2025-winter")
+        let url = try harness.serve(sample: "2025-winter", as: "d.epub")
+        let issue = try harness.addIssue("dropped", content: [url], size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 20_000; return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+
+        let log = requests(harness, "/d.epub")
+        XCTAssertEqual(log.map(\.status), [200, 206])
+        XCTAssertEqual(log.first?.bodyBytesSent, 20_000, "the fault really cut the body short")
+        XCTAssertNil(log.first?.range)
+        XCTAssertEqual(log.last.flatMap(rangeStart), 20_000, "the second request continues where the first stopped")
+        XCTAssertNotNil(log.last?.headers["if-range"], "and is conditional on the same representation")
+        XCTAssertEqual(log.last?.bodyBytesSent, Int(facts.size) - 20_000, "only the rest is fetched")
+        XCTAssertEqual(retries(of: harness, issue.id).map(\.attempt), [2])
+        // The catalog's SHA-256 was checked before installing: the appended file is byte for byte the original.
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
+        XCTAssertEqual(harness.partials, [])
+        let received = harness.progress(of: issue.id).map(\.received)
+        XCTAssertEqual(received, received.sorted(), "progress counts the bytes on disk and never goes back")
+    }
+
+    func testAFileThatChangedBetweenAttemptsIsFetchedAgainFromZero() throws {
+        let old = try Data(contentsOf: TestSupport.sampleIssue("2025-winter"))
+        let new = try Data(contentsOf: TestSupport.sampleIssue("2025-spring"))
+        let newFacts = try sampleFacts("2025-spring")
+        let box = ServerBox()
+        let harness = try makeHarness(also: { event in
+            // The publisher replaces the file while the download waits to retry (a new ETag).
+            if case .retrying = event { box.server?.setResource("/changing.epub", data: new, contentType: "application/epub+zip") }
+        })
+        box.server = harness.server
+        harness.server.setResource("/changing.epub", data: old, contentType: "application/epub+zip")
+        let issue = try harness.addIssue("changing", content: [harness.server.url(for: "/changing.epub")], sha256: newFacts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 30_000; return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+
+        let log = requests(harness, "/changing.epub")
+        XCTAssertEqual(log.map(\.status), [200, 200], "If-Range with the old ETag gets the whole new file")
+        XCTAssertEqual(log.last.flatMap(rangeStart), 30_000)
+        XCTAssertEqual(log.last?.bodyBytesSent, new.count)
+        // Installed only because the SHA-256 of the new file matched: nothing of the old file was kept.
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
+    }
+
+    func testAServerThatIgnoresRangeRestartsFromZeroAndStillInstalls() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2025-winter")
+        let issue = try harness.addIssue("no-ranges", content: [try harness.serve(sample: "2025-winter", as: "n.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 25_000; plan.ignoreRange = true; return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/n.epub")
+        XCTAssertEqual(log.map(\.status), [200, 200])
+        XCTAssertEqual(log.last.flatMap(rangeStart), 25_000, "a range was asked for")
+        XCTAssertEqual(log.last?.bodyBytesSent, Int(facts.size), "and the whole file came back")
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
+    }
+
+    func testA416ForACompletePartialFinishesWithoutFetchingAgain() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2025-autumn")
+        let data = try Data(contentsOf: TestSupport.sampleIssue("2025-autumn"))
+        harness.server.setResource("/complete.epub", data: data, contentType: "application/epub+zip", etag: "v1")
+        let url = harness.server.url(for: "/complete.epub")
+        let issue = try harness.addIssue("complete", content: [url], size: facts.size, sha256: facts.sha256)
+        // A previous run got every byte, then stopped before installing.
+        let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
+        try PartialDownload.write(PartialMetadata(url: url.absoluteString, validator: "\"v1\"", length: facts.size), of: partial)
+        try data.write(to: partial)
+        try harness.store.setState(.downloading, issueID: issue.id, progress: 0.99)
+
+        harness.queue.resumeInterrupted()
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/complete.epub")
+        XCTAssertEqual(log.map(\.status), [416])
+        XCTAssertEqual(log.first.flatMap(rangeStart), data.count)
+        guard case .started(_, let resumedAt?)? = harness.events(of: issue.id).first(where: { if case .started = $0 { true } else { false } }) else {
+            return XCTFail("expected a resumed start: \(harness.events(of: issue.id))")
+        }
+        XCTAssertGreaterThan(resumedAt, 0.99)
+        XCTAssertEqual(harness.partials, [])
+    }
+
+    func testFileURLsResumeByOffset() throws {
+        let harness = try makeHarness()
+        let source = TestSupport.sampleIssue("2025-winter")
+        let facts = try sampleFacts("2025-winter")
+        let issue = try harness.addIssue("local-resume", content: [source], size: facts.size, sha256: facts.sha256)
+        let attributes = try FileManager.default.attributesOfItem(atPath: source.path)
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
+        try PartialDownload.write(PartialMetadata(url: source.absoluteString, validator: "\(facts.size)-\(modified)", length: facts.size), of: partial)
+        try Data(try Data(contentsOf: source).prefix(Int(facts.size) / 2)).write(to: partial)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        guard case .started(_, let resumedAt?)? = harness.events(of: issue.id).first(where: { if case .started = $0 { true } else { false } }) else {
+            return XCTFail("expected a resumed start")
+        }
+        XCTAssertEqual(resumedAt, 0.5, accuracy: 0.01)
+        XCTAssertGreaterThanOrEqual(harness.progress(of: issue.id).first?.received ?? 0, facts.size / 2, "the first half was not copied again")
+    }
+
+    func testTwoServerErrorsAreRetriedWithBackoffThenItInstalls() throws {
+        let harness = try makeHarness()
+        let issue = try harness.addIssue("flaky", content: [try harness.serve(sample: "2025-autumn", as: "f.epub")])
+        harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (2, 503, nil); return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
+        XCTAssertEqual(requests(harness, "/f.epub").map(\.status), [503, 503, 200])
+        let retries = retries(of: harness, issue.id)
+        XCTAssertEqual(retries.map(\.attempt), [2, 3])
+        XCTAssertTrue(retries.allSatisfy { $0.delay >= 0 && $0.delay <= 0.05 }, "full jitter under the cap: \(retries.map(\.delay))")
+        XCTAssertTrue(retries.allSatisfy { $0.reason.contains("503") })
+    }
+
+    func testBackoffGrowsExponentiallyWithFullJitterUnderTheCap() {
+        let policy = DownloadPolicy(backoffBase: 1, backoffCap: 60)
+        XCTAssertEqual(policy.backoff(afterFailures: 1, retryAfter: nil, random: 1), 1)
+        XCTAssertEqual(policy.backoff(afterFailures: 3, retryAfter: nil, random: 1), 4)
+        XCTAssertEqual(policy.backoff(afterFailures: 10, retryAfter: nil, random: 1), 60)
+        XCTAssertEqual(policy.backoff(afterFailures: 3, retryAfter: nil, random: 0.5), 2)
+        XCTAssertEqual(policy.backoff(afterFailures: 1, retryAfter: 7, random: 0.1), 7, "Retry-After wins over a shorter backoff")
+        XCTAssertEqual(AssetTransfer.retryAfter("120"), 120)
+        let date = AssetTransfer.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: Date(timeIntervalSince1970: 1_445_412_470))
+        XCTAssertEqual(date ?? -1, 10, accuracy: 0.5, "an HTTP-date counts from now")
+    }
+
+    func testTooManyRequestsHonoursRetryAfter() throws {
+        let harness = try makeHarness()
+        let issue = try harness.addIssue("busy", content: [try harness.serve(sample: "2025-autumn", as: "b.epub")])
+        harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (1, 429, 1); return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
+        let retries = retries(of: harness, issue.id)
+        XCTAssertEqual(retries.count, 1)
+        XCTAssertGreaterThanOrEqual(retries.first?.delay ?? 0, 1, "Retry-After: 1 beats the 50 ms backoff cap")
+        XCTAssertTrue(retries.first?.reason.contains("429") ?? false)
+        XCTAssertEqual(requests(harness, "/b.epub").map(\.status), [429, 200])
+    }
+
+    func testRefusedAndGoneFailAtOnceWithoutRetrying() throws {
+        let harness = try makeHarness()
+        let url = try harness.serve(sample: "2025-autumn", as: "x.epub")
+        let cases: [(status: Int, reason: String)] = [
+            (403, "the server refused access (403 Forbidden)"),
+            (401, "the server refused access (401 Unauthorized)"),
+            (410, "the issue is no longer on the server (410 Gone)"),
+            (404, "the issue is no longer on the server (404 Not Found)"),
+        ]
+        for (index, (status, reason)) in cases.enumerated() {
+            let issue = try harness.addIssue("refused-\(index)", content: [status == 404 ? harness.server.url(for: "/missing.epub") : url])
+            harness.server.clearLog()
+            harness.server.faults = { var plan = FaultPlan(); if status != 404 { plan.failFirstRequests = (5, status, nil) }; return plan }()
+            harness.queue.enqueue(issueID: issue.id)
+            XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: reason))
+            XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
+            XCTAssertEqual(harness.server.requestLog.count, 1, "\(status): one request, no retry")
+            XCTAssertEqual(retries(of: harness, issue.id).count, 0)
+            XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .failed(reason: reason))
+        }
+    }
+
+    func testRunningOutOfAttemptsFailsWithTheLastReason() throws {
+        let harness = try makeHarness(policy: DownloadPolicy(maxAttempts: 3, backoffBase: 0.01, backoffCap: 0.02))
+        let issue = try harness.addIssue("down", content: [try harness.serve(sample: "2025-autumn", as: "down.epub")])
+        harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (10, 502, nil); return plan }()
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: "127.0.0.1 answered 502 Bad Gateway"))
+        XCTAssertEqual(requests(harness, "/down.epub").map(\.status), [502, 502, 502])
+        XCTAssertEqual(retries(of: harness, issue.id).map(\.attempt), [2, 3])
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .failed(reason: "127.0.0.1 answered 502 Bad Gateway"))
+    }
+
+    func testPauseKeepsThePartialAndIsNotResumedByItselfThenResumeContinuesWithARange() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2025-winter")
+        let issue = try harness.addIssue("paused", content: [try harness.serve(sample: "2025-winter", as: "p.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.bytesPerSecond = 40_000
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertTrue(harness.events.wait { $0.contains { if case .progressed(issue.id, let fraction, _, _, _) = $0 { fraction > 0.2 } else { false } } })
+        harness.queue.pause(issueID: issue.id)
+        XCTAssertTrue(harness.events.wait { $0.contains(.paused(issueID: issue.id)) })
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 5))
+        let stored = try XCTUnwrap(try harness.store.issue(id: issue.id))
+        XCTAssertEqual(stored.state, .paused)
+        XCTAssertGreaterThan(stored.progress, 0.1, "a paused issue keeps its progress")
+        let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
+        let kept = PartialDownload.size(of: partial)
+        XCTAssertGreaterThan(kept, 0, "the partial is kept")
+        XCTAssertNotNil(PartialDownload.metadata(of: partial), "with its sidecar")
+
+        // A relaunch does not resume a paused issue.
+        harness.queue.resumeInterrupted()
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(harness.queue.pendingIssueIDs, [])
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .paused)
+        XCTAssertEqual(harness.events(of: issue.id).last, .paused(issueID: issue.id))
+
+        harness.server.bytesPerSecond = nil
+        harness.queue.resume(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
+        let log = requests(harness, "/p.epub")
+        XCTAssertEqual(log.last?.status, 206)
+        XCTAssertEqual(log.last.flatMap(rangeStart), Int(kept), "resume asks for exactly what is missing")
+        let started = harness.events(of: issue.id).compactMap { if case .started(_, let resumedAt) = $0 { resumedAt } else { nil } }
+        XCTAssertEqual(started.count, 1)
+        XCTAssertEqual(started.first ?? 0, Double(kept) / Double(facts.size), accuracy: 0.001)
+    }
+
+    func testMovingAWaitingIssueChangesWhichStartsNext() throws {
+        let harness = try makeHarness(maxConcurrent: 1)
+        let issues = try ["a", "b", "c"].map { name in
+            try harness.addIssue(name, content: [try harness.serve(sample: "2025-autumn", as: "\(name).epub")])
+        }
+        harness.server.bytesPerSecond = 200_000
+        issues.forEach { harness.queue.enqueue(issueID: $0.id) }
+        harness.queue.move(issueID: issues[2].id, by: -1)   // c before b
+        harness.queue.move(issueID: issues[0].id, by: 1)    // a is running, not waiting: nothing happens
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 30))
+        let startOrder = harness.events.all.compactMap { if case .started(let id, _) = $0 { id } else { nil } }
+        XCTAssertEqual(startOrder, [issues[0].id, issues[2].id, issues[1].id])
+        let moves = harness.events.all.filter { if case .queued = $0 { true } else { false } }
+        XCTAssertTrue(moves.contains(.queued(issueID: issues[2].id, position: 1)))
+        XCTAssertTrue(moves.contains(.queued(issueID: issues[1].id, position: 2)))
+        XCTAssertEqual(harness.server.requestLog.map(\.path), ["/a.epub", "/c.epub", "/b.epub"])
+    }
+
+    func testTheRateLimitHoldsAllTransfersTogetherNearIt() throws {
+        let timeline = TimedLog()
+        let harness = try makeHarness(also: { timeline.append($0) })
+        let first = try harness.addIssue("r1", content: [try harness.serve(sample: "2025-winter", as: "r1.epub")])
+        let second = try harness.addIssue("r2", content: [try harness.serve(sample: "2025-summer", as: "r2.epub")])
+        let limit = 100_000
+        harness.queue.setRateLimit(bytesPerSecond: limit)
+        harness.queue.enqueue(issueID: first.id)
+        harness.queue.enqueue(issueID: second.id)
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 30))
+        XCTAssertEqual(harness.events(of: first.id).last, .installed(issueID: first.id))
+        XCTAssertEqual(harness.events(of: second.id).last, .installed(issueID: second.id))
+
+        let entries = timeline.all
+        let bytes = [first.id, second.id].map { id in
+            entries.compactMap { if case .progressed(id, _, let received, _, _) = $0.event { received } else { nil } }.max() ?? 0
+        }.reduce(0, +)
+        XCTAssertGreaterThan(bytes, 150_000)
+        let start = try XCTUnwrap(entries.first { if case .started = $0.event { true } else { false } }?.time)
+        let end = try XCTUnwrap(entries.last { if case .progressed = $0.event { true } else { false } }?.time)
+        let minimum = Double(bytes) / Double(limit) * 0.8
+        XCTAssertGreaterThanOrEqual(end - start, minimum, "\(bytes) bytes at \(limit) B/s cannot arrive sooner")
+        // Both transfers ran at the same time, sharing the limit.
+        let firstProgress = entries.filter { $0.event.issueID == first.id && { if case .progressed = $0 { true } else { false } }($0.event) }.map(\.time)
+        let secondProgress = entries.filter { $0.event.issueID == second.id && { if case .progressed = $0 { true } else { false } }($0.event) }.map(\.time)
+        XCTAssertLessThan(secondProgress.min() ?? .infinity, firstProgress.max() ?? 0, "the transfers overlap")
+    }
+
+    func testNotEnoughFreeSpaceFailsBeforeWriting() throws {
+        let harness = try makeHarness(freeSpace: { _ in 10_000 })
+        let issue = try harness.addIssue("big", content: [try harness.serve(sample: "2025-autumn", as: "big.epub")])
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: "not enough free space: need 0.1 MB, have 0.0 MB"))
+        XCTAssertEqual(retries(of: harness, issue.id).count, 0)
+        assertNothingInstalled(harness, issue)
+    }
+
+    func testAnAvailableIssueWithoutItsFolderGoesBackToNotDownloaded() throws {
+        let harness = try makeHarness()
+        let url = try harness.serve(sample: "2025-autumn", as: "gone.epub")
+        let lost = try harness.addIssue("lost", content: [url])
+        let kept = try harness.addIssue("kept", content: [url])
+        let stray = try harness.addIssue("stray", content: [url])
+        try harness.store.setState(.available, issueID: lost.id)
+        try harness.store.setState(.available, issueID: kept.id)
+        try FileManager.default.createDirectory(at: harness.folder(of: kept), withIntermediateDirectories: true)
+        // A partial of an issue that is not downloading any more, and an install that crashed half way.
+        try Data("x".utf8).write(to: harness.paths.partialFile(issueID: stray.id, asset: 0))
+        let staging = harness.folder(of: kept).deletingLastPathComponent().appendingPathComponent(".staging-99-x-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+
+        XCTAssertEqual(try harness.store.reconcile(paths: harness.paths, leftoverAge: 0), [lost.id])
+        XCTAssertEqual(try harness.store.issue(id: lost.id)?.state, .notDownloaded)
+        XCTAssertEqual(try harness.store.issue(id: kept.id)?.state, .available)
+        XCTAssertEqual(harness.partials, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: staging.path))
+
+        // The queue reconciles when it resumes interrupted downloads at start-up.
+        try harness.store.setState(.available, issueID: stray.id)
+        harness.queue.resumeInterrupted()
+        XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
+        XCTAssertEqual(try harness.store.issue(id: stray.id)?.state, .notDownloaded)
+        XCTAssertEqual(try harness.store.integrityCheck(), ["ok"])
+    }
+}
+
+/// Lets an event handler reach the server, which exists only after the harness is made.
+private final class ServerBox: @unchecked Sendable {
+    var server: LocalHTTPServer?
+}
+
+/// Events with the monotonic time they arrived.
+private final class TimedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(time: TimeInterval, event: DownloadEvent)] = []
+
+    func append(_ event: DownloadEvent) {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        lock.withLock { entries.append((now, event)) }
+    }
+
+    var all: [(time: TimeInterval, event: DownloadEvent)] { lock.withLock { entries } }
 }

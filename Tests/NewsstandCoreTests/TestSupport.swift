@@ -96,16 +96,15 @@ final class EventLog<Event: Sendable>: @unchecked Sendable {
 extension DownloadEvent {
     var issueID: Int64 {
         switch self {
-        case .queued(let id), .installed(let id): id
-        case .progressed(let id, _, _, _): id
-        case .failed(let id, _): id
+        case .queued(let id, _), .started(let id, _), .progressed(let id, _, _, _, _), .paused(let id),
+             .retrying(let id, _, _, _), .installing(let id), .installed(let id), .failed(let id, _), .cancelled(let id): id
         }
     }
 
-    /// Installed or failed.
+    /// Installed, failed or cancelled.
     var isTerminal: Bool {
         switch self {
-        case .installed, .failed: true
+        case .installed, .failed, .cancelled: true
         default: false
         }
     }

@@ -47,7 +47,7 @@ final class AppUpdateTests: XCTestCase {
     func testDownloadEventsDriveTheIssueState() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
-        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000)))
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000, bytesPerSecond: 100)))
         XCTAssertEqual(state.selectedIssueValue?.progress, 0.42)
         XCTAssertEqual(state.transferSizes[7], TransferSize(received: 420, total: 1000))
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "the disk is full")))
@@ -61,9 +61,31 @@ final class AppUpdateTests: XCTestCase {
     func testCancelledDownloadGoesBackToNotDownloadedQuietly() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .downloading)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)])
-        _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "cancelled")))
+        _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 7)))
         XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
         XCTAssertNil(state.message)
+    }
+
+    func testPausedResumedAndRetryingDownloadsAreShown() {
+        var state = Fixtures.state(width: 72, height: 22, issues: [Fixtures.issue(7, "Spring", state: .downloading, progress: 0.63)])
+        _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 7)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .paused)
+        XCTAssertEqual(state.selectedIssueValue?.progress, 0.63, "a paused issue keeps its progress")
+        XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("63%") && $0.contains("PAUSED") })
+
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.startDownload(issueID: 7)], "Enter resumes")
+        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        _ = AppUpdate.update(&state, .downloadReported(.started(issueID: 7, resumedAt: 0.63)))
+        XCTAssertEqual(state.message, StatusMessage("Resumed “Spring” at 63%"))
+        _ = AppUpdate.update(&state, .downloadReported(.retrying(issueID: 7, attempt: 2, delay: 3.2, reason: "127.0.0.1 answered 503 Service Unavailable")))
+        XCTAssertEqual(state.message, StatusMessage("Retrying “Spring” in 4 s (attempt 2 of 5): 127.0.0.1 answered 503 Service Unavailable"))
+        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+
+        _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 7)))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)], "a paused download can be cancelled")
+        _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 7)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertEqual(state.selectedIssueValue?.progress, 0)
     }
 
     func testTabSwitchesPublications() {

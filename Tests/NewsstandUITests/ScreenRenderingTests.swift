@@ -14,7 +14,7 @@ final class ScreenRenderingTests: XCTestCase {
         ], reading: 1)
         let request = CoverArtRequest(issueID: 1, columns: 12, rows: 8)
         _ = AppUpdate.update(&state, .coverReported(.rendered(request, Fixtures.art("#"))))
-        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 2, fraction: 0.42, receivedBytes: 440_402, totalBytes: 1_048_576)))
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 2, fraction: 0.42, receivedBytes: 440_402, totalBytes: 1_048_576, bytesPerSecond: 0)))
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines, [
             " NEWSSTAND  Kettle & Compass (1 new)",

@@ -3,30 +3,75 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Fetches one asset (one URL) of an issue into a partial file, streaming, and reports bytes as they land.
+/// Why a transfer stopped, and whether trying again could help.
+struct TransferFailure: Error, Equatable {
+    enum Kind: Equatable {
+        /// Worth another attempt (timeouts, dropped connections, 5xx, 408, 429), after at least `retryAfter` seconds if given.
+        case transient(retryAfter: TimeInterval?)
+        /// Trying again will not help (refused, gone, not an issue, disk full).
+        case permanent
+        /// Stopped on request (pause or cancel).
+        case cancelled
+    }
+
+    let reason: String
+    let kind: Kind
+
+    static func permanent(_ reason: String) -> TransferFailure { TransferFailure(reason: reason, kind: .permanent) }
+    static func transient(_ reason: String, retryAfter: TimeInterval? = nil) -> TransferFailure {
+        TransferFailure(reason: reason, kind: .transient(retryAfter: retryAfter))
+    }
+    static let cancelled = TransferFailure(reason: "cancelled", kind: .cancelled)
+}
+
+/// Fetches one asset (one URL) of an issue into its partial file, streaming, resuming what an earlier
+/// attempt left there when that is provably the same representation, and reports bytes as they land.
 ///
-/// http and https go through URLSession's data delegate so nothing is held in memory;
-/// file URLs are copied in chunks on a background queue. Callbacks arrive on a background queue.
+/// Before the first byte is written, the response's validator (strong ETag, else Last-Modified) and
+/// length go into the partial's sidecar (`PartialDownload`), fsynced. A later attempt asks for
+/// `Range: bytes=N-` with `If-Range`, and appends only to a 206 whose Content-Range starts at N (and
+/// whose total and validator agree); a 200, a changed validator or a range that does not fit start the
+/// file over from zero; a 416 for a partial that is already complete finishes it. file URLs resume by
+/// offset when the source's size and modification time are unchanged.
+///
+/// http and https go through URLSession's data delegate so nothing is held in memory; file URLs are
+/// copied in chunks on a background queue. Every file operation happens under `lock` after checking
+/// for cancellation, so once `cancel()` returns this transfer never touches the partial again.
+/// Callbacks arrive on a background queue.
 final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
-    typealias Completion = @Sendable (Result<Void, DownloadError>) -> Void
+    typealias Completion = @Sendable (Result<Void, TransferFailure>) -> Void
+
+    /// What transfers of one queue share.
+    struct Environment: Sendable {
+        let limiter: RateLimiter
+        /// Free bytes on the file system of a folder (statvfs; tests inject small figures).
+        let freeSpace: @Sendable (URL) -> Int64?
+        var requestTimeout: TimeInterval = 60
+    }
 
     private let url: URL
     private let destination: URL
+    private let environment: Environment
     private let onProgress: Progress
     private let onCompletion: Completion
     private let lock = NSLock()
     private var session: URLSession?
-    private var handle: FileHandle?
+    private var writer: PartialWriter?
     private var received: Int64 = 0
-    private var expected: Int64?
-    private var failure: DownloadError?
+    private var metadata: PartialMetadata?
+    private var resumeOffset: Int64 = 0
+    private var failure: TransferFailure?
     private var isCancelled = false
     private var isFinished = false
+    private var restartRequested = false
+    private var restarts = 0
+    private var isCompleteWithoutBody = false
 
-    init(url: URL, destination: URL, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
+    init(url: URL, destination: URL, environment: Environment, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
         self.url = url
         self.destination = destination
+        self.environment = environment
         self.onProgress = onProgress
         self.onCompletion = onCompletion
     }
@@ -36,134 +81,283 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         case "file":
             DispatchQueue.global(qos: .utility).async { self.copyFile() }
         case "http", "https":
-            let operations = OperationQueue()
-            operations.maxConcurrentOperationCount = 1
-            let configuration = URLSessionConfiguration.default
-            configuration.timeoutIntervalForRequest = 60
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            let session = URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
-            lock.withLock { self.session = session }
-            var request = URLRequest(url: url)
-            request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
-            session.dataTask(with: request).resume()
+            startRequest()
         default:
-            finish(.failure(DownloadError("cannot download from \(url.scheme ?? "a URL without a scheme"): only http, https and file are supported")))
+            finish(.failure(.permanent("cannot download from \(url.scheme ?? "a URL without a scheme"): only http, https and file are supported")))
         }
     }
 
+    /// Stops the transfer; the partial file stays as it is. Synchronous with respect to writes.
     func cancel() {
         let session: URLSession? = lock.withLock {
             isCancelled = true
+            writer?.close()
+            writer = nil
             return self.session
         }
         session?.invalidateAndCancel()
     }
 
-    private var cancelled: Bool { lock.withLock { isCancelled } }
+    private var host: String { url.host ?? "the server" }
 
     // MARK: file URLs
 
     private func copyFile() {
         do {
-            guard let input = FileHandle(forReadingAtPath: url.path) else {
-                throw DownloadError("cannot read \(url.path)")
+            let attributes: [FileAttributeKey: Any]
+            do {
+                attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            } catch {
+                throw TransferFailure.permanent("cannot read \(url.path)")
             }
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            guard let input = FileHandle(forReadingAtPath: url.path) else { throw TransferFailure.permanent("cannot read \(url.path)") }
             defer { try? input.close() }
-            let size = FileSize.of(url)
-            let output = try openDestination()
-            defer { try? output.close() }
-            var copied: Int64 = 0
-            while let chunk = try input.read(upToCount: 256 << 10), !chunk.isEmpty {
-                if cancelled { throw DownloadError("cancelled") }
-                try output.write(contentsOf: chunk)
-                copied += Int64(chunk.count)
-                onProgress(copied, size)
+            let current = PartialMetadata(url: url.absoluteString, validator: "\(size)-\(modified)", length: size)
+            let offset: Int64 = try lock.withLock {
+                guard !isCancelled else { throw TransferFailure.cancelled }
+                let onDisk = PartialDownload.size(of: destination)
+                let resume = onDisk > 0 && onDisk <= size && PartialDownload.metadata(of: destination) == current
+                let offset = resume ? onDisk : 0
+                try checkFreeSpace(needed: size - offset)
+                if !resume {
+                    PartialDownload.remove(destination)
+                    try PartialDownload.write(current, of: destination)
+                }
+                writer = try PartialWriter(url: destination, truncate: !resume)
+                metadata = current
+                received = offset
+                return offset
             }
-            try output.synchronize()
+            try input.seek(toOffset: UInt64(offset))
+            while let chunk = try input.read(upToCount: 64 << 10), !chunk.isEmpty {
+                pace(chunk.count)
+                let total: Int64 = try lock.withLock {
+                    guard !isCancelled, let writer else { throw TransferFailure.cancelled }
+                    try writer.write(chunk)
+                    received += Int64(chunk.count)
+                    return received
+                }
+                onProgress(total, size)
+            }
+            try lock.withLock {
+                guard !isCancelled, let writer else { throw TransferFailure.cancelled }
+                try writer.sync()
+                writer.close()
+                self.writer = nil
+            }
+            guard PartialDownload.size(of: destination) == size else {
+                throw TransferFailure.transient("\(url.lastPathComponent) changed while it was being copied")
+            }
             finish(.success(()))
-        } catch let error as DownloadError {
-            finish(.failure(error))
         } catch {
-            finish(.failure(DownloadError(Self.describe(writeError: error))))
+            finish(.failure(Self.failure(from: error)))
         }
     }
 
     // MARK: http and https
 
+    /// Starts a request: a ranged, conditional one when the partial file can be continued.
+    private func startRequest() {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: environment.requestTimeout)
+        request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let operations = OperationQueue()
+        operations.maxConcurrentOperationCount = 1
+        let configuration = URLSessionConfiguration.default
+        configuration.timeoutIntervalForRequest = environment.requestTimeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
+        let proceed = lock.withLock { () -> Bool in
+            guard !isCancelled else { return false }
+            let onDisk = PartialDownload.size(of: destination)
+            let stored = PartialDownload.metadata(of: destination)
+            if let stored, stored.url == url.absoluteString, onDisk > 0, stored.length.map({ onDisk <= $0 }) ?? true {
+                resumeOffset = onDisk
+                metadata = stored
+                request.setValue("bytes=\(onDisk)-", forHTTPHeaderField: "Range")
+                if let validator = stored.validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+            } else {
+                resumeOffset = 0
+                metadata = nil
+            }
+            received = resumeOffset
+            isCompleteWithoutBody = false
+            self.session = session
+            return true
+        }
+        guard proceed else {
+            session.invalidateAndCancel()
+            return finish(.failure(.cancelled))
+        }
+        session.dataTask(with: request).resume()
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         guard let http = response as? HTTPURLResponse else {
-            fail(DownloadError("unexpected reply from \(url.host ?? "the server")"))
+            fail(.transient("unexpected reply from \(host)"))
             return completionHandler(.cancel)
         }
-        guard (200..<300).contains(http.statusCode) else {
-            fail(DownloadError("\(url.host ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))"))
-            return completionHandler(.cancel)
-        }
-        let type = (http.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
-        if type.hasPrefix("text/html") || type.hasPrefix("text/plain") {
-            fail(DownloadError("the server sent a web page (\(type)) instead of the issue"))
-            return completionHandler(.cancel)
-        }
-        do {
-            let handle = try openDestination()
-            lock.withLock {
-                self.handle = handle
-                expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        let status = http.statusCode
+        let (offset, stored) = lock.withLock { (resumeOffset, metadata) }
+        let validator = Self.validator(etag: http.value(forHTTPHeaderField: "ETag"), lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+        let sameRepresentation = validator == nil || stored?.validator == nil || validator == stored?.validator
+        let contentRange = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)
+        switch status {
+        case 206:
+            guard offset > 0, let stored, let contentRange, contentRange.first == offset, sameRepresentation,
+                  contentRange.total == nil || stored.length == nil || contentRange.total == stored.length else {
+                return restart(completionHandler, reason: "\(host) sent a part of the issue that does not fit the download")
             }
-            completionHandler(.allow)
-        } catch {
-            fail(DownloadError(Self.describe(writeError: error)))
+            if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
+            var updated = stored
+            updated.length = contentRange.total ?? stored.length
+            accept(completionHandler, metadata: updated, append: true, remaining: contentRange.last - contentRange.first + 1)
+        case 200..<300:
+            if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
+            let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+            accept(completionHandler, metadata: PartialMetadata(url: url.absoluteString, validator: validator, length: length),
+                   append: false, remaining: length)
+        case 416:
+            if offset > 0, let length = stored?.length, offset == length, sameRepresentation,
+               contentRange?.total == nil || contentRange?.total == length {
+                lock.withLock { isCompleteWithoutBody = true }
+                return completionHandler(.cancel)
+            }
+            restart(completionHandler, reason: "\(host) could not continue the download (416 Range Not Satisfiable)")
+        case 401, 403:
+            fail(.permanent("the server refused access (\(status) \(Self.reasonPhrase(status)))"))
+            completionHandler(.cancel)
+        case 404, 410:
+            fail(.permanent("the issue is no longer on the server (\(status) \(Self.reasonPhrase(status)))"))
+            completionHandler(.cancel)
+        case 408, 429, 500...599:
+            fail(.transient("\(host) answered \(status) \(Self.reasonPhrase(status))",
+                            retryAfter: Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"))))
+            completionHandler(.cancel)
+        default:
+            fail(.permanent("\(host) answered \(status) \(Self.reasonPhrase(status))"))
             completionHandler(.cancel)
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (handle, expected) = lock.withLock { (self.handle, self.expected) }
-        guard let handle else { return }
+    /// Prepares the partial file for the body: sidecar first (fsynced), then the data file, appended or emptied.
+    private func accept(_ completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void,
+                        metadata: PartialMetadata, append: Bool, remaining: Int64?) {
         do {
-            try handle.write(contentsOf: data)
+            try lock.withLock {
+                guard !isCancelled else { throw TransferFailure.cancelled }
+                if let remaining { try checkFreeSpace(needed: remaining) }
+                if !append { PartialDownload.remove(destination) }
+                if !append || PartialDownload.metadata(of: destination) != metadata {
+                    try PartialDownload.write(metadata, of: destination)
+                }
+                writer = try PartialWriter(url: destination, truncate: !append)
+                self.metadata = metadata
+                received = append ? resumeOffset : 0
+            }
+            completionHandler(.allow)
         } catch {
-            fail(DownloadError(Self.describe(writeError: error)))
-            dataTask.cancel()
-            return
+            fail(Self.failure(from: error))
+            completionHandler(.cancel)
         }
-        let total = lock.withLock { () -> Int64 in
+    }
+
+    /// Abandons this response and asks again from zero (at most twice per transfer).
+    private func restart(_ completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void, reason: String) {
+        let allowed = lock.withLock { () -> Bool in
+            guard restarts < 2 else { return false }
+            restarts += 1
+            restartRequested = true
+            return true
+        }
+        if !allowed { fail(.transient(reason)) }
+        completionHandler(.cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        pace(data.count)
+        let outcome: Result<Int64, TransferFailure>? = lock.withLock {
+            guard !isCancelled, failure == nil, let writer else { return nil }
+            do {
+                try writer.write(data)
+            } catch {
+                return .failure(Self.failure(from: error))
+            }
             received += Int64(data.count)
-            return received
+            return .success(received)
         }
-        onProgress(total, expected)
+        switch outcome {
+        case .success(let total)?:
+            onProgress(total, lock.withLock { metadata?.length })
+        case .failure(let error)?:
+            fail(error)
+            dataTask.cancel()
+        case nil:
+            break
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         session.finishTasksAndInvalidate()
-        let (handle, received, expected, failure, cancelled) = lock.withLock { (self.handle, self.received, self.expected, self.failure, self.isCancelled) }
-        try? handle?.synchronize()
-        try? handle?.close()
-        if let failure { return finish(.failure(failure)) }
-        if cancelled { return finish(.failure(DownloadError("cancelled"))) }
-        if let error {
-            return finish(.failure(DownloadError("the connection to \(url.host ?? "the server") failed: \(error.localizedDescription)")))
+        enum Next { case again, done(Result<Void, TransferFailure>) }
+        let next: Next = lock.withLock {
+            if let writer {
+                do { try writer.sync() } catch { if failure == nil { failure = Self.failure(from: error) } }
+                writer.close()
+                self.writer = nil
+            }
+            if isCancelled { return .done(.failure(.cancelled)) }
+            if let failure { return .done(.failure(failure)) }
+            if restartRequested {
+                restartRequested = false
+                PartialDownload.remove(destination)
+                return .again
+            }
+            let onDisk = PartialDownload.size(of: destination)
+            if isCompleteWithoutBody {
+                return .done(onDisk == metadata?.length ? .success(()) : .failure(.transient("the partial download does not match the server's")))
+            }
+            if let error {
+                return .done(.failure(.transient("the connection to \(host) failed: \(error.localizedDescription)")))
+            }
+            if let length = metadata?.length, onDisk != length {
+                return .done(.failure(.transient("the download stopped early: \(onDisk) of \(length) bytes arrived")))
+            }
+            return .done(.success(()))
         }
-        if let expected, expected != received {
-            return finish(.failure(DownloadError("the download stopped early: \(received) of \(expected) bytes arrived")))
+        switch next {
+        case .again: startRequest()
+        case .done(let result): finish(result)
         }
-        finish(.success(()))
     }
 
     // MARK: helpers
 
-    private func openDestination() throws -> FileHandle {
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: destination.path, contents: nil)
-        return try FileHandle(forWritingTo: destination)
+    /// Waits as long as the shared rate limit asks, in short slices so a cancel is not held up.
+    private func pace(_ bytes: Int) {
+        var remaining = environment.limiter.reserve(bytes)
+        while remaining > 0 && !lock.withLock({ isCancelled }) {
+            let slice = min(remaining, 0.05)
+            Thread.sleep(forTimeInterval: slice)
+            remaining -= slice
+        }
     }
 
-    private func fail(_ error: DownloadError) {
+    /// Called with `lock` held.
+    private func checkFreeSpace(needed: Int64) throws {
+        guard needed > 0, let free = environment.freeSpace(destination.deletingLastPathComponent()), free < needed else { return }
+        throw TransferFailure.permanent("not enough free space: need \(FreeSpace.megabytes(needed)) MB, have \(FreeSpace.megabytes(free)) MB")
+    }
+
+    private func fail(_ error: TransferFailure) {
         lock.withLock { if failure == nil { failure = error } }
     }
 
-    private func finish(_ result: Result<Void, DownloadError>) {
+    private func finish(_ result: Result<Void, TransferFailure>) {
         let first = lock.withLock { () -> Bool in
             defer { isFinished = true }
             return !isFinished
@@ -171,11 +365,73 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         if first { onCompletion(result) }
     }
 
-    static func describe(writeError error: Error) -> String {
-        let nsError = error as NSError
-        if nsError.domain == NSPOSIXErrorDomain && nsError.code == Int(ENOSPC) || nsError.code == NSFileWriteOutOfSpaceError {
-            return "the disk is full"
+    static func failure(from error: Error) -> TransferFailure {
+        switch error {
+        case let failure as TransferFailure: failure
+        case let error as DownloadError: .permanent(error.description)
+        default: .permanent("cannot write the download: \(error.localizedDescription)")
         }
-        return "cannot write the download: \(nsError.localizedDescription)"
+    }
+
+    /// A text reply where an issue was expected (a captive portal, an error page sent with 200).
+    static func webPageProblem(_ response: HTTPURLResponse) -> String? {
+        let type = (response.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
+        guard type.hasPrefix("text/html") || type.hasPrefix("text/plain") else { return nil }
+        return "the server sent a web page (\(type)) instead of the issue"
+    }
+
+    /// The validator stored with a partial: a strong ETag, else Last-Modified.
+    static func validator(etag: String?, lastModified: String?) -> String? {
+        if let etag, !etag.isEmpty, !etag.hasPrefix("W/") { return etag }
+        if let lastModified, !lastModified.isEmpty { return lastModified }
+        return nil
+    }
+
+    /// Retry-After as seconds from now: delta-seconds or an HTTP-date.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
+    }
+
+    static func reasonPhrase(_ status: Int) -> String {
+        let phrases: [Int: String] = [
+            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+            408: "Request Timeout", 410: "Gone", 416: "Range Not Satisfiable", 429: "Too Many Requests",
+            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+        ]
+        return phrases[status] ?? HTTPURLResponse.localizedString(forStatusCode: status).capitalized
+    }
+}
+
+/// A `Content-Range: bytes FIRST-LAST/TOTAL` header (TOTAL may be `*`), or `bytes */TOTAL` for a 416.
+struct ContentRange: Equatable {
+    var first: Int64
+    var last: Int64
+    var total: Int64?
+
+    init?(_ header: String) {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes") else { return nil }
+        let spec = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        total = Int64(parts[1])
+        if parts[0] == "*" {
+            first = -1
+            last = -1
+            return
+        }
+        let bounds = parts[0].split(separator: "-", maxSplits: 1).map { Int64($0) }
+        guard bounds.count == 2, let first = bounds[0], let last = bounds[1], first <= last else { return nil }
+        self.first = first
+        self.last = last
     }
 }

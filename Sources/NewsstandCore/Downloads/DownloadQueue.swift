@@ -6,18 +6,31 @@ import Foundation
 /// queues and installs run on a separate serial queue, so nothing here ever blocks a caller.
 /// The library store is kept up to date (state, throttled progress, failure reasons), so
 /// another process sees the same picture; `onEvent` reports the same facts as they happen.
+///
+/// Partial files survive pauses, transient failures and crashes: a download that starts again
+/// continues from what is on disk (see `AssetTransfer`). Transient failures are retried with
+/// exponential backoff and full jitter (`DownloadPolicy`); an issue is installed first and only
+/// then marked available.
 public final class DownloadQueue: @unchecked Sendable {
+    private enum Phase { case transferring, backingOff, installing }
+
     private struct Job {
         let issue: Issue
         let publication: Publication
-        /// Tells this run apart from a later one for the same issue (after a cancel and re-enqueue),
-        /// so late callbacks of a cancelled transfer or install are ignored.
+        /// Tells this run apart from a later one for the same issue (after a pause, cancel or re-enqueue),
+        /// so late callbacks of an abandoned transfer or install are ignored.
         let runID = UUID()
+        var phase = Phase.transferring
         var assetIndex = 0
+        /// Bytes of the assets before `assetIndex`.
         var completedBytes: Int64 = 0
+        /// Attempts that failed with a transient error in this run.
+        var failures = 0
+        var fraction = 0.0
         var transfer: AssetTransfer?
         var progressThrottle = ProgressThrottle()
         var storeThrottle = ProgressThrottle(minimumStep: 0.05, minimumInterval: 1)
+        var rate = TransferRate()
     }
 
     private let store: LibraryStore
@@ -25,26 +38,66 @@ public final class DownloadQueue: @unchecked Sendable {
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let queue = DispatchQueue(label: "newsstand.downloads")
     private let installQueue = DispatchQueue(label: "newsstand.install")
-    private var maxConcurrent: Int
+    private let limiter: RateLimiter
+    private let environment: AssetTransfer.Environment
+    private var policy: DownloadPolicy
     private var active: [Int64: Job] = [:]
     private var waiting: [Job] = []
     private var idleWaiters: [DispatchSemaphore] = []
 
-    public init(store: LibraryStore, paths: LibraryPaths, maxConcurrent: Int = 3, onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
-        self.store = store
-        self.paths = paths
-        self.maxConcurrent = max(1, maxConcurrent)
-        self.onEvent = onEvent
+    public convenience init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy = DownloadPolicy(),
+                            onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+        self.init(store: store, paths: paths, policy: policy, freeSpace: FreeSpace.available(at:), onEvent: onEvent)
     }
 
-    /// Queues an issue for download (again, if it failed). Does nothing if it is already queued or running.
+    /// `freeSpace` tells the free bytes of the file system holding a folder (statvfs unless a test says otherwise).
+    init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy, freeSpace: @escaping @Sendable (URL) -> Int64?,
+         onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+        self.store = store
+        self.paths = paths
+        var policy = policy
+        policy.maxConcurrent = max(1, policy.maxConcurrent)
+        policy.maxAttempts = max(1, policy.maxAttempts)
+        self.policy = policy
+        self.onEvent = onEvent
+        limiter = RateLimiter(bytesPerSecond: policy.bytesPerSecondLimit)
+        environment = AssetTransfer.Environment(limiter: limiter, freeSpace: freeSpace)
+    }
+
+    /// Queues an issue for download: a new one, a failed one again, or a paused one from where it stopped.
+    /// Does nothing if it is already queued or running, or available.
     public func enqueue(issueID: Int64) {
         queue.async { self.enqueueOnQueue(issueID: issueID) }
     }
 
-    /// Queues every issue that was downloading when the last process stopped.
+    /// Stops an issue's download and keeps its partial files; the issue is stored as paused, so it is not
+    /// resumed by itself at the next start. Does nothing while the issue is being installed.
+    public func pause(issueID: Int64) {
+        queue.async {
+            if let index = self.waiting.firstIndex(where: { $0.issue.id == issueID }) {
+                let job = self.waiting.remove(at: index)
+                self.markPaused(job)
+                self.announcePositions(from: index)
+            } else if let job = self.active[issueID], job.phase != .installing {
+                self.active[issueID] = nil
+                job.transfer?.cancel()
+                self.markPaused(job)
+                self.startWaiting()
+            }
+            self.signalIfIdle()
+        }
+    }
+
+    /// Continues a paused (or failed) issue from its partial download; the same as `enqueue`.
+    public func resume(issueID: Int64) {
+        enqueue(issueID: issueID)
+    }
+
+    /// Queues every issue that was queued or downloading when the last process stopped (not paused ones),
+    /// after reconciling the library with the disk (`LibraryStore.reconcile(paths:)`). Each continues from its partial.
     public func resumeInterrupted() {
         queue.async {
+            _ = try? self.store.reconcile(paths: self.paths)
             for issue in (try? self.store.interruptedDownloads()) ?? [] {
                 self.enqueueOnQueue(issueID: issue.id)
             }
@@ -54,26 +107,53 @@ public final class DownloadQueue: @unchecked Sendable {
     /// Stops an issue's download and forgets its partial files; the issue goes back to not downloaded.
     public func cancel(issueID: Int64) {
         queue.async {
-            self.waiting.removeAll { $0.issue.id == issueID }
+            if let index = self.waiting.firstIndex(where: { $0.issue.id == issueID }) {
+                self.waiting.remove(at: index)
+                self.announcePositions(from: index)
+            }
             if let job = self.active.removeValue(forKey: issueID) {
                 job.transfer?.cancel()
-                self.removePartials(of: job)
             }
+            guard let issue = try? self.store.issue(id: issueID), issue.state != .available else { return self.signalIfIdle() }
+            self.removePartials(of: issue)
             try? self.store.setState(.notDownloaded, issueID: issueID)
+            self.onEvent(.cancelled(issueID: issueID))
             self.startWaiting()
             self.signalIfIdle()
         }
     }
 
-    /// Changes how many transfers run at once; takes effect immediately.
+    /// Moves a waiting issue `offset` places in the waiting line (negative: towards the front).
+    public func move(issueID: Int64, by offset: Int) {
+        queue.async {
+            guard let index = self.waiting.firstIndex(where: { $0.issue.id == issueID }) else { return }
+            let target = min(max(0, index + offset), self.waiting.count - 1)
+            guard target != index else { return }
+            let job = self.waiting.remove(at: index)
+            self.waiting.insert(job, at: target)
+            for position in min(index, target)...max(index, target) {
+                self.onEvent(.queued(issueID: self.waiting[position].issue.id, position: position + 1))
+            }
+        }
+    }
+
+    /// Changes how many transfers run at once; takes effect immediately (running ones are not stopped).
     public func setMaxConcurrent(_ count: Int) {
         queue.async {
-            self.maxConcurrent = max(1, count)
+            self.policy.maxConcurrent = max(1, count)
             self.startWaiting()
         }
     }
 
-    /// Issues queued or transferring right now.
+    /// Limits all transfers together to about this many bytes per second (nil: no limit); takes effect immediately.
+    public func setRateLimit(bytesPerSecond: Int?) {
+        queue.async {
+            self.policy.bytesPerSecondLimit = bytesPerSecond
+            self.limiter.setRate(bytesPerSecond)
+        }
+    }
+
+    /// Issues queued, transferring, waiting to retry or installing right now.
     public var pendingIssueIDs: Set<Int64> {
         queue.sync { Set(active.keys).union(waiting.map(\.issue.id)) }
     }
@@ -98,9 +178,11 @@ public final class DownloadQueue: @unchecked Sendable {
             guard let issue = try store.issue(id: issueID),
                   let publication = try store.publication(id: issue.publicationID) else { return }
             if issue.state == .available { return }
-            try store.setState(.downloading, issueID: issueID, progress: issue.state == .downloading ? issue.progress : 0)
-            waiting.append(Job(issue: issue, publication: publication))
-            onEvent(.queued(issueID: issueID))
+            var job = Job(issue: issue, publication: publication)
+            job.fraction = fractionOnDisk(of: issue)
+            try store.setState(.downloading, issueID: issueID, progress: job.fraction)
+            waiting.append(job)
+            onEvent(.queued(issueID: issueID, position: waiting.count))
             startWaiting()
         } catch {
             onEvent(.failed(issueID: issueID, reason: "the library could not be updated: \(error)"))
@@ -108,12 +190,24 @@ public final class DownloadQueue: @unchecked Sendable {
     }
 
     private func startWaiting() {
-        while active.count < maxConcurrent, !waiting.isEmpty {
+        var started = false
+        while active.count < policy.maxConcurrent, !waiting.isEmpty {
             var job = waiting.removeFirst()
-            job.assetIndex = 0
-            job.completedBytes = 0
+            started = true
+            let onDisk = fractionOnDisk(of: job.issue)
+            job.fraction = onDisk
+            job.phase = .transferring
             active[job.issue.id] = job
+            onEvent(.started(issueID: job.issue.id, resumedAt: onDisk > 0 ? onDisk : nil))
             startAsset(of: job.issue.id)
+        }
+        if started { announcePositions(from: 0) }
+    }
+
+    /// Tells the waiting issues from `index` on their (new) places in line.
+    private func announcePositions(from index: Int) {
+        for position in max(0, index)..<waiting.count {
+            onEvent(.queued(issueID: waiting[position].issue.id, position: position + 1))
         }
     }
 
@@ -124,7 +218,7 @@ public final class DownloadQueue: @unchecked Sendable {
         let index = job.assetIndex
         let runID = job.runID
         let transfer = AssetTransfer(
-            url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index),
+            url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index), environment: environment,
             onProgress: { [weak self] received, expected in
                 guard let self else { return }
                 self.queue.async { self.assetProgressed(issueID: issueID, runID: runID, asset: index, received: received, expected: expected) }
@@ -134,12 +228,13 @@ public final class DownloadQueue: @unchecked Sendable {
                 self.queue.async { self.assetFinished(issueID: issueID, runID: runID, asset: index, result: result) }
             })
         job.transfer = transfer
+        job.phase = .transferring
         active[issueID] = job
         transfer.start()
     }
 
     private func assetProgressed(issueID: Int64, runID: UUID, asset: Int, received: Int64, expected: Int64?) {
-        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset else { return }
+        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset, job.phase == .transferring else { return }
         let count = Double(job.issue.contentURLs.count)
         let fraction: Double
         let total: Int64?
@@ -152,8 +247,13 @@ public final class DownloadQueue: @unchecked Sendable {
             total = count == 1 ? expected : nil
         }
         let clamped = min(max(fraction, 0), 0.999)
+        let bytes = job.completedBytes + received
+        let now = DispatchTime.now().uptimeNanoseconds
+        job.rate.record(bytes: bytes, at: now)
+        job.fraction = clamped
         if job.progressThrottle.shouldReport(clamped) {
-            onEvent(.progressed(issueID: issueID, fraction: clamped, receivedBytes: job.completedBytes + received, totalBytes: total))
+            onEvent(.progressed(issueID: issueID, fraction: clamped, receivedBytes: bytes, totalBytes: total,
+                                bytesPerSecond: job.rate.bytesPerSecond(at: now)))
         }
         if job.storeThrottle.shouldReport(clamped) {
             try? store.setProgress(clamped, issueID: issueID)
@@ -161,35 +261,71 @@ public final class DownloadQueue: @unchecked Sendable {
         active[issueID] = job
     }
 
-    private func assetFinished(issueID: Int64, runID: UUID, asset: Int, result: Result<Void, DownloadError>) {
-        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset else { return }
+    private func assetFinished(issueID: Int64, runID: UUID, asset: Int, result: Result<Void, TransferFailure>) {
+        guard var job = active[issueID], job.runID == runID, job.assetIndex == asset, job.phase == .transferring else { return }
+        job.transfer = nil
         switch result {
-        case .failure(let error):
-            fail(job, reason: error.description)
         case .success:
-            let file = paths.partialFile(issueID: issueID, asset: asset)
-            job.completedBytes += FileSize.of(file) ?? 0
+            job.completedBytes += PartialDownload.size(of: paths.partialFile(issueID: issueID, asset: asset))
             job.assetIndex += 1
-            job.transfer = nil
             active[issueID] = job
             startAsset(of: issueID)
+        case .failure(let failure):
+            switch failure.kind {
+            case .cancelled:
+                // Pause and cancel take the job off first, so this is not expected; end the run rather than hang.
+                fail(job, reason: "the transfer stopped", keepPartials: true)
+            case .permanent:
+                fail(job, reason: failure.reason, keepPartials: false)
+            case .transient(let retryAfter):
+                job.failures += 1
+                guard job.failures < policy.maxAttempts else {
+                    return fail(job, reason: failure.reason, keepPartials: true)
+                }
+                let delay = policy.backoff(afterFailures: job.failures, retryAfter: retryAfter)
+                job.phase = .backingOff
+                job.rate = TransferRate()
+                active[issueID] = job
+                onEvent(.retrying(issueID: issueID, attempt: job.failures + 1, delay: delay, reason: failure.reason))
+                queue.asyncAfter(deadline: .now() + delay) {
+                    guard var job = self.active[issueID], job.runID == runID, job.phase == .backingOff else { return }
+                    job.phase = .transferring
+                    self.active[issueID] = job
+                    self.startAsset(of: issueID)
+                }
+            }
         }
     }
 
-    private func install(_ job: Job) {
+    private func install(_ ready: Job) {
+        var installing = ready
+        installing.phase = .installing
+        active[ready.issue.id] = installing
+        let job = installing
+        onEvent(.installing(issueID: job.issue.id))
         let issue = job.issue
+        let runID = job.runID
         let assets = issue.contentURLs.indices.map { paths.partialFile(issueID: issue.id, asset: $0) }
         let destination = paths.folder(for: issue, of: job.publication)
         installQueue.async {
             let result = Result { try IssueInstaller.install(assets: assets, sourceURLs: issue.contentURLs, for: issue, into: destination) }
             self.queue.async {
-                guard self.active[issue.id]?.runID == job.runID else { return } // cancelled meanwhile (and perhaps queued again)
+                guard self.active[issue.id]?.runID == runID else {
+                    // Cancelled meanwhile: take back what was installed, unless the issue was queued again.
+                    if case .success = result, self.active[issue.id] == nil, !self.waiting.contains(where: { $0.issue.id == issue.id }),
+                       (try? self.store.issue(id: issue.id))?.state != .available {
+                        try? FileManager.default.removeItem(at: destination)
+                    }
+                    return
+                }
                 switch result {
                 case .success:
                     self.active[issue.id] = nil
-                    self.removePartials(of: job)
                     do {
+                        // Installed first, then marked available, then the partials go: a crash in between
+                        // leaves a downloading issue that finishes from its partials, never an empty "available".
                         try self.store.setState(.available, issueID: issue.id)
+                        self.removePartials(of: issue)
                         self.onEvent(.installed(issueID: issue.id))
                     } catch {
                         self.onEvent(.failed(issueID: issue.id, reason: "the library could not be updated: \(error)"))
@@ -197,30 +333,73 @@ public final class DownloadQueue: @unchecked Sendable {
                     self.startWaiting()
                     self.signalIfIdle()
                 case .failure(let error):
-                    self.fail(job, reason: (error as? DownloadError)?.description ?? "\(error)")
+                    self.fail(job, reason: (error as? DownloadError)?.description ?? "\(error)", keepPartials: false)
                 }
             }
         }
     }
 
-    private func fail(_ job: Job, reason: String) {
+    /// Ends a run with a failure. Partials are kept only when a later retry could continue from them.
+    private func fail(_ job: Job, reason: String, keepPartials: Bool) {
         active[job.issue.id] = nil
-        removePartials(of: job)
+        if !keepPartials { removePartials(of: job.issue) }
         try? store.setState(.failed(reason: reason), issueID: job.issue.id)
         onEvent(.failed(issueID: job.issue.id, reason: reason))
         startWaiting()
         signalIfIdle()
     }
 
-    private func removePartials(of job: Job) {
-        for index in job.issue.contentURLs.indices {
-            try? FileManager.default.removeItem(at: paths.partialFile(issueID: job.issue.id, asset: index))
+    private func markPaused(_ job: Job) {
+        try? store.setState(.paused, issueID: job.issue.id, progress: job.fraction)
+        onEvent(.paused(issueID: job.issue.id))
+    }
+
+    private func removePartials(of issue: Issue) {
+        for index in issue.contentURLs.indices {
+            PartialDownload.remove(paths.partialFile(issueID: issue.id, asset: index))
         }
+    }
+
+    /// The fraction of an issue already in its partial files (0 when there are none).
+    private func fractionOnDisk(of issue: Issue) -> Double {
+        let partials = issue.contentURLs.indices.map { paths.partialFile(issueID: issue.id, asset: $0) }
+        let sizes = partials.map(PartialDownload.size(of:))
+        let onDisk = sizes.reduce(0, +)
+        guard onDisk > 0 else { return 0 }
+        let fraction: Double
+        if let size = issue.expectedSize, size > 0 {
+            fraction = Double(onDisk) / Double(size)
+        } else {
+            let perAsset = zip(partials, sizes).map { partial, size -> Double in
+                guard let length = PartialDownload.metadata(of: partial)?.length, length > 0 else { return 0 }
+                return Double(size) / Double(length)
+            }
+            fraction = perAsset.reduce(0, +) / Double(max(1, perAsset.count))
+        }
+        return min(max(fraction, 0), 0.999)
     }
 
     private func signalIfIdle() {
         guard active.isEmpty && waiting.isEmpty else { return }
         idleWaiters.forEach { $0.signal() }
         idleWaiters.removeAll()
+    }
+}
+
+/// Bytes per second over the last few seconds of a transfer.
+struct TransferRate {
+    private var samples: [(time: UInt64, bytes: Int64)] = []
+    private static let window: UInt64 = 3_000_000_000
+
+    mutating func record(bytes: Int64, at time: UInt64) {
+        if let last = samples.last, bytes < last.bytes { samples.removeAll() } // started over
+        samples.append((time, bytes))
+        while let first = samples.first, time - first.time > Self.window, samples.count > 2 { samples.removeFirst() }
+    }
+
+    func bytesPerSecond(at time: UInt64) -> Double {
+        guard let first = samples.first, let last = samples.last, last.time > first.time else { return 0 }
+        let seconds = Double(last.time - first.time) / 1e9
+        return seconds < 0.05 ? 0 : Double(last.bytes - first.bytes) / seconds
     }
 }

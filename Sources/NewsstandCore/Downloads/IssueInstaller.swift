@@ -7,13 +7,17 @@ import NewsstandContent
 /// renamed into place in one step, so an issue is never half installed: a crash leaves
 /// either the previous folder or the new one.
 public enum IssueInstaller {
+    /// Name prefixes of the folders an install works in beside the destination (see `LibraryStore.reconcile`).
+    static let stagingPrefix = ".staging-"
+    static let previousPrefix = ".previous-"
+
     /// Installs `assets` (downloaded files, in the issue's content order) as `destination`.
     public static func install(assets: [URL], sourceURLs: [URL], for issue: Issue, into destination: URL,
                                limits: ExtractionLimits = .default) throws {
         try verify(assets: assets, issue: issue)
         let parent = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".staging-\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
+        let staging = parent.appendingPathComponent("\(stagingPrefix)\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: staging) }
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
 
@@ -33,7 +37,7 @@ public enum IssueInstaller {
         }
         try validateContent(in: staging)
 
-        let previous = parent.appendingPathComponent(".previous-\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
+        let previous = parent.appendingPathComponent("\(previousPrefix)\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
         let hadPrevious = FileManager.default.fileExists(atPath: destination.path)
         if hadPrevious { try FileManager.default.moveItem(at: destination, to: previous) }
         do {

@@ -205,6 +205,13 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Issues in one state (by its stored name), in id order.
+    func issues(storedState: String) throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = ? ORDER BY id", [.text(storedState)]).map(Self.issue(from:))
+        }
+    }
+
     public func issue(id: Int64) throws -> Issue? {
         try locked {
             try database.query("SELECT \(Self.issueColumns) FROM issues WHERE id = ?", [.integer(id)]).first.map(Self.issue(from:))
@@ -227,19 +234,21 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
-    /// Sets an issue's state (and progress: 1 when available, 0 when not downloaded).
+    /// Sets an issue's state (and progress: 1 when available, 0 when not downloaded or failed;
+    /// a paused issue keeps its stored progress unless one is given).
     public func setState(_ state: IssueState, issueID: Int64, progress: Double? = nil) throws {
-        let progressValue: Double = progress ?? {
+        let progressValue: Double? = progress ?? {
             switch state {
             case .available: 1
             case .notDownloaded, .failed: 0
             case .downloading: 0
+            case .paused: nil
             }
         }()
         let reason: SQLiteValue = if case .failed(let reason) = state { .text(reason) } else { .null }
         try locked {
-            try database.query("UPDATE issues SET state = ?, progress = ?, failure_reason = ? WHERE id = ?",
-                               [.text(state.storedName), .real(progressValue), reason, .integer(issueID)])
+            try database.query("UPDATE issues SET state = ?, progress = COALESCE(?, progress), failure_reason = ? WHERE id = ?",
+                               [.text(state.storedName), progressValue.map { .real($0) } ?? .null, reason, .integer(issueID)])
         }
     }
 
@@ -250,7 +259,15 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
-    /// Issues whose download was under way when the last process stopped.
+    /// SQLite's own consistency check of the database file: `["ok"]` when it is sound.
+    public func integrityCheck() throws -> [String] {
+        try locked {
+            try database.query("PRAGMA integrity_check").compactMap { $0.first?.string }
+        }
+    }
+
+    /// Issues whose download was under way (queued or transferring) when the last process stopped.
+    /// Paused issues are not among them: they wait for the user.
     public func interruptedDownloads() throws -> [Issue] {
         try locked {
             try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = 'downloading' ORDER BY id").map(Self.issue(from:))

@@ -4,6 +4,9 @@ public enum IssueState: Sendable, Equatable {
     case notDownloaded
     /// Queued or transferring; progress is kept on the issue.
     case downloading
+    /// Stopped by the user with its partial download kept; not resumed by itself at the next start.
+    /// Progress is kept on the issue.
+    case paused
     /// Complete and installed: TAP TO READ.
     case available
     /// The last download or install failed; the reason is in plain words.
@@ -14,6 +17,7 @@ public enum IssueState: Sendable, Equatable {
         switch self {
         case .notDownloaded: "none"
         case .downloading: "downloading"
+        case .paused: "paused"
         case .available: "available"
         case .failed: "failed"
         }
@@ -23,6 +27,7 @@ public enum IssueState: Sendable, Equatable {
     public init(storedName: String, reason: String?) {
         switch storedName {
         case "downloading": self = .downloading
+        case "paused": self = .paused
         case "available": self = .available
         case "failed": self = .failed(reason: reason ?? "unknown error")
         default: self = .notDownloaded

@@ -20,6 +20,8 @@ public struct AppState: Equatable, Sendable {
     public var requestedCovers: Set<CoverArtRequest> = []
     /// Bytes received and expected for running downloads, for the progress text.
     public var transferSizes: [Int64: TransferSize] = [:]
+    /// Attempts per download (the queue's `DownloadPolicy.maxAttempts`), for "attempt 2 of 5".
+    public var maxDownloadAttempts = DownloadPolicy().maxAttempts
     public var screens: [ScreenKind] = [.shelf]
     /// List or grid; remembered between runs.
     public var shelfViewMode: ShelfViewMode = .list

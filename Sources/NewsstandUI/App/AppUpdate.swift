@@ -141,7 +141,7 @@ public enum AppUpdate {
             state.screens = [.shelf, .detail]
             return coverEffects(&state)
         case .cancelDownload:
-            guard let issue = state.selectedIssueValue, issue.state == .downloading else {
+            guard let issue = state.selectedIssueValue, issue.state == .downloading || issue.state == .paused else {
                 state.message = StatusMessage("Nothing is downloading here.")
                 return []
             }
@@ -204,6 +204,10 @@ public enum AppUpdate {
         case .notDownloaded, .failed:
             updateIssue(issue.id, &state) { $0.state = .downloading; $0.progress = 0 }
             state.message = StatusMessage("Downloading “\(issue.title)”…")
+            return [.startDownload(issueID: issue.id)]
+        case .paused:
+            updateIssue(issue.id, &state) { $0.state = .downloading }
+            state.message = StatusMessage("Resuming “\(issue.title)”…")
             return [.startDownload(issueID: issue.id)]
         case .downloading:
             state.message = StatusMessage("“\(issue.title)” is downloading (x cancels).")
@@ -318,14 +322,31 @@ public enum AppUpdate {
 
     private static func handleDownload(_ event: DownloadEvent, _ state: inout AppState) -> [Effect] {
         switch event {
-        case .queued(let issueID):
+        case .queued(let issueID, _):
             updateIssue(issueID, &state) { $0.state = .downloading }
-        case .progressed(let issueID, let fraction, let received, let total):
+        case .started(let issueID, let resumedAt):
+            updateIssue(issueID, &state) {
+                $0.state = .downloading
+                if let resumedAt { $0.progress = resumedAt }
+            }
+            if let resumedAt, let issue = state.issue(id: issueID) {
+                state.message = StatusMessage("Resumed “\(issue.title)” at \(Int(resumedAt * 100))%")
+            }
+        case .progressed(let issueID, let fraction, let received, let total, _):
             updateIssue(issueID, &state) {
                 $0.state = .downloading
                 $0.progress = fraction
             }
             state.transferSizes[issueID] = TransferSize(received: received, total: total)
+        case .paused(let issueID):
+            updateIssue(issueID, &state) { $0.state = .paused }
+        case .retrying(let issueID, let attempt, let delay, let reason):
+            if let issue = state.issue(id: issueID) {
+                let seconds = max(1, Int(delay.rounded(.up)))
+                state.message = StatusMessage("Retrying “\(issue.title)” in \(seconds) s (attempt \(attempt) of \(state.maxDownloadAttempts)): \(reason)")
+            }
+        case .installing:
+            break
         case .installed(let issueID):
             updateIssue(issueID, &state) {
                 $0.state = .available
@@ -335,13 +356,19 @@ public enum AppUpdate {
             if let issue = state.issue(id: issueID) { state.message = StatusMessage("“\(issue.title)” is ready to read.") }
         case .failed(let issueID, let reason):
             updateIssue(issueID, &state) {
-                $0.state = reason == "cancelled" ? .notDownloaded : .failed(reason: reason)
+                $0.state = .failed(reason: reason)
                 $0.progress = 0
             }
             state.transferSizes[issueID] = nil
-            if reason != "cancelled", let issue = state.issue(id: issueID) {
+            if let issue = state.issue(id: issueID) {
                 state.message = StatusMessage("“\(issue.title)” failed: \(reason)", isError: true)
             }
+        case .cancelled(let issueID):
+            updateIssue(issueID, &state) {
+                $0.state = .notDownloaded
+                $0.progress = 0
+            }
+            state.transferSizes[issueID] = nil
         }
         return []
     }

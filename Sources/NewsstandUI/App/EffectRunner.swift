@@ -24,7 +24,7 @@ public final class EffectRunner: @unchecked Sendable {
         self.paths = paths
         self.storageBudget = storageBudget
         self.send = send
-        downloads = DownloadQueue(store: store, paths: paths, maxConcurrent: maxConcurrentDownloads) { send(.downloadReported($0)) }
+        downloads = DownloadQueue(store: store, paths: paths, policy: DownloadPolicy(maxConcurrent: maxConcurrentDownloads)) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
     }
 

@@ -132,8 +132,9 @@ public enum ShelfScreen {
             buffer.write("TAP TO DOWNLOAD", x: area.x, y: area.y, style: style(.stateDownload), maxWidth: area.width)
         case .available:
             buffer.write("TAP TO READ", x: area.x, y: area.y, style: style(.stateRead), maxWidth: area.width)
-        case .downloading:
-            let sizeText = showsBytes ? transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? "" : ""
+        case .downloading, .paused:
+            let sizeText = (issue.state == .paused ? " PAUSED" : "")
+                + (showsBytes ? transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? "" : "")
             let barWidth = min(40, max(min(10, area.width), area.width - sizeText.count - 1))
             ProgressBar(fraction: issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
                 .render(in: Rect(x: area.x, y: area.y, width: min(barWidth, area.width), height: 1), into: &buffer)
