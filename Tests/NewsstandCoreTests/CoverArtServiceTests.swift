@@ -54,13 +54,14 @@ final class CoverArtServiceTests: XCTestCase {
             XCTAssertEqual(art.columns, request.columns)
             XCTAssertEqual(art.rows, request.rows)
             XCTAssertEqual(art.lines.count, request.rows)
-            XCTAssertEqual(art.colors.count, request.rows * request.columns)
+            XCTAssertEqual(art.foreground.count, request.rows * request.columns)
             arts[request.issueID] = art
         }
         XCTAssertEqual(Set(arts.keys), Set(requests.map(\.issueID)), "every issue got its own answer")
-        XCTAssertEqual(Set(arts.values.map(\.colors)).count, covers.count, "different covers draw differently")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: harness.paths.coverCacheDirectory.path).count, covers.count,
-                       "fetched covers are kept in the disk cache")
+        XCTAssertEqual(Set(arts.values.map(\.lines)).count, covers.count, "different covers draw differently")
+        let cached = try FileManager.default.contentsOfDirectory(atPath: harness.paths.coverCacheDirectory.path)
+        XCTAssertEqual(cached.filter { !$0.hasSuffix(".validators") }.count, covers.count, "fetched covers are kept in the disk cache")
+        XCTAssertEqual(cached.filter { $0.hasSuffix(".validators") }.count, covers.count, "with their validators beside them")
     }
 
     func testCorruptCoverFailsWithAReason() throws {
