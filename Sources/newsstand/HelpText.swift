@@ -11,6 +11,7 @@ enum HelpText {
       newsstand download ISSUE               download an issue now (progress on stderr)
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
+      newsstand cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]   print a cover as text art
       newsstand --help | --version
 
     ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications.

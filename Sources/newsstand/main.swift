@@ -21,6 +21,7 @@ do {
     case "unsubscribe": try SubscriptionCommands.unsubscribe(&arguments)
     case "download": try DownloadCommand.run(&arguments)
     case "read": try ReadCommand.run(&arguments)
+    case "cover": try CoverCommand.run(&arguments)
     case "help": print(HelpText.usage)
     case let other?: throw UsageError("unknown command '\(other)'")
     }
