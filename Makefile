@@ -2,6 +2,8 @@
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev tmux
+# Only `make bench` needs these: the tools the cover benchmark compares with, and curl for the download baseline.
+BENCH_PACKAGES := chafa jp2a curl
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: setup run demo test bench clean
@@ -29,8 +31,13 @@ test: setup
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 
-## bench: run the benchmarks in a release build
+## bench: run the benchmarks in a release build (installs chafa, jp2a and curl when missing, to compare with)
 bench: setup
+	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 	swift run -c release newsstand-bench
 
 clean:

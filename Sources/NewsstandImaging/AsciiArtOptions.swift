@@ -6,16 +6,21 @@ public struct AsciiArtOptions: Sendable, Equatable {
     public var rows: Int
     /// Cell height divided by cell width (about 2 for most terminal fonts). Non-positive or non-finite means 2.
     public var cellAspect: Double
-    /// Terminal background: decides whether bright or dark pixels get dense glyphs.
+    /// Terminal background: decides whether bright or dark pixels get dense glyphs (ASCII modes), and what
+    /// transparent pixels are composited over.
     public var background: TerminalBackground
-    /// Spread each cell's brightness rounding error to its neighbours (Floyd–Steinberg) in flat areas.
+    /// Spread each cell's brightness rounding error to its neighbours (Floyd–Steinberg) in flat areas (ASCII modes).
     public var ditherErrors: Bool
+    /// ASCII, ASCII with a colour per cell, or half blocks.
+    public var mode: CoverArtMode
 
-    public init(columns: Int, rows: Int, cellAspect: Double = 2.0, background: TerminalBackground = .dark, ditherErrors: Bool = false) {
+    public init(columns: Int, rows: Int, cellAspect: Double = 2.0, background: TerminalBackground = .dark,
+                ditherErrors: Bool = false, mode: CoverArtMode = .ascii) {
         self.columns = columns
         self.rows = rows
         self.cellAspect = cellAspect
         self.background = background
         self.ditherErrors = ditherErrors
+        self.mode = mode
     }
 }

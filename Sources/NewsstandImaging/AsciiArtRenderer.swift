@@ -41,39 +41,85 @@ public enum AsciiArtRenderer {
         return (columns, rows)
     }
 
+    /// The upper half block: foreground paints the top half of the cell, background the bottom half.
+    public static let upperHalfBlock: Character = "\u{2580}"
+
     /// Fits the image inside columns×rows keeping its aspect (given cellAspect), centres it, pads with spaces.
-    /// Zero or negative columns or rows give `TextArt.empty`. Padding cells get the background colour
-    /// (black for `.dark`, white for `.light`).
+    /// Zero or negative columns or rows give `TextArt.empty`. Padding cells are spaces in the default colours.
+    ///
+    /// - `ascii`: glyphs only, every colour nil.
+    /// - `asciiColor`: the same glyphs; each picture cell's foreground is its linear-light average colour,
+    ///   composited over the background (black for `.dark`, white for `.light`).
+    /// - `blocks`: every picture cell is "▀" with the top pixel as foreground and the bottom pixel as background
+    ///   (the picture sampled at 1 × 2 pixels per cell, composited over the background).
     public static func render(_ image: RasterImage, options: AsciiArtOptions) -> TextArt {
         let columns = options.columns, rows = options.rows
         guard columns > 0, rows > 0 else { return .empty }
-        let backgroundColor: RGBColor = options.background == .dark ? .black : .white
         var grid = [Character](repeating: " ", count: columns * rows)
-        var colors = [RGBColor](repeating: backgroundColor, count: columns * rows)
+        var foreground = [RGBColor?](repeating: nil, count: columns * rows)
+        var background = [RGBColor?](repeating: nil, count: columns * rows)
 
         let fit = fittedSize(imageWidth: image.width, imageHeight: image.height, options: options)
         if fit.columns > 0 && fit.rows > 0 {
             let left = (columns - fit.columns) / 2
             let top = (rows - fit.rows) / 2
-            let cells = renderCells(image, fit: fit, options: options)
-            for row in 0..<fit.rows {
-                for column in 0..<fit.columns {
-                    let index = (top + row) * columns + left + column
-                    grid[index] = cells.glyphs[row * fit.columns + column]
-                    colors[index] = cells.colors[row * fit.columns + column]
+            func place(_ row: Int, _ column: Int) -> Int { (top + row) * columns + left + column }
+            switch options.mode {
+            case .ascii, .asciiColor:
+                let cells = renderCells(image, fit: fit, options: options, withColors: options.mode == .asciiColor)
+                for row in 0..<fit.rows {
+                    for column in 0..<fit.columns {
+                        let index = place(row, column), source = row * fit.columns + column
+                        grid[index] = cells.glyphs[source]
+                        if !cells.colors.isEmpty { foreground[index] = cells.colors[source] }
+                    }
+                }
+            case .blocks:
+                let pixels = compositedColors(Resampler.areaAverage(image, width: fit.columns, height: fit.rows * 2),
+                                              over: options.background)
+                for row in 0..<fit.rows {
+                    for column in 0..<fit.columns {
+                        let index = place(row, column)
+                        grid[index] = upperHalfBlock
+                        foreground[index] = pixels[(row * 2) * fit.columns + column]
+                        background[index] = pixels[(row * 2 + 1) * fit.columns + column]
+                    }
                 }
             }
         }
 
         let lines = (0..<rows).map { row in String(grid[(row * columns)..<((row + 1) * columns)]) }
-        return TextArt(columns: columns, rows: rows, lines: lines, colors: colors)
+        return TextArt(columns: columns, rows: rows, lines: lines, foreground: foreground, background: background)
+    }
+
+    /// Each pixel's colour composited over the terminal background (black for `.dark`, white for `.light`) in linear light.
+    static func compositedColors(_ image: RasterImage, over background: TerminalBackground) -> [RGBColor] {
+        let toLinear = SRGB.toLinear
+        let backgroundLinear: Float = background == .dark ? 0 : 1
+        var colors: [RGBColor] = []
+        colors.reserveCapacity(image.width * image.height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for p in stride(from: 0, to: pixels.count, by: 4) {
+                let alpha = pixels[p + 3]
+                if alpha == 255 {
+                    colors.append(RGBColor(red: pixels[p], green: pixels[p + 1], blue: pixels[p + 2]))
+                    continue
+                }
+                let a = Float(alpha) / 255
+                func channel(_ value: UInt8) -> UInt8 {
+                    SRGB.encodeByte(toLinear[Int(value)] * a + backgroundLinear * (1 - a))
+                }
+                colors.append(RGBColor(red: channel(pixels[p]), green: channel(pixels[p + 1]), blue: channel(pixels[p + 2])))
+            }
+        }
+        return colors
     }
 
     private static func cellAspect(_ options: AsciiArtOptions) -> Double {
         options.cellAspect.isFinite && options.cellAspect > 0 ? options.cellAspect : 2.0
     }
 
-    private static func renderCells(_ image: RasterImage, fit: (columns: Int, rows: Int), options: AsciiArtOptions)
+    private static func renderCells(_ image: RasterImage, fit: (columns: Int, rows: Int), options: AsciiArtOptions, withColors: Bool)
         -> (glyphs: [Character], colors: [RGBColor])
     {
         let sx = GlyphShapes.columns, sy = GlyphShapes.rows
@@ -99,18 +145,9 @@ public enum AsciiArtRenderer {
         }
 
         // Cell colours: linear-light average of the cell, composited over the background.
-        let cellImage = Resampler.areaAverage(sampled, width: fit.columns, height: fit.rows)
-        var colors: [RGBColor] = []
-        colors.reserveCapacity(fit.columns * fit.rows)
-        for i in 0..<(fit.columns * fit.rows) {
-            let p = i * 4
-            let alpha = Float(cellImage.pixels[p + 3]) / 255
-            func channel(_ value: UInt8) -> UInt8 {
-                SRGB.encodeByte(toLinear[Int(value)] * alpha + backgroundLinear * (1 - alpha))
-            }
-            colors.append(RGBColor(red: channel(cellImage.pixels[p]), green: channel(cellImage.pixels[p + 1]),
-                                   blue: channel(cellImage.pixels[p + 2])))
-        }
+        let colors = withColors
+            ? compositedColors(Resampler.areaAverage(sampled, width: fit.columns, height: fit.rows), over: options.background)
+            : []
 
         // Glyph choice.
         let shapes = GlyphShapes.standard

@@ -24,6 +24,7 @@ do {
     case "unsubscribe": try SubscriptionCommands.unsubscribe(&arguments)
     case "download": try DownloadCommand.run(&arguments)
     case "read": try ReadCommand.run(&arguments)
+    case "cover": try CoverCommand.run(&arguments)
     case "sync": try SyncCommand.run(&arguments)
     case "subscriptions": try SubscriptionsCommand.run(&arguments)
     case "storage": try StorageCommand.run(&arguments)

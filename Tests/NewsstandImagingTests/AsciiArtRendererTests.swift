@@ -11,7 +11,8 @@ final class AsciiArtRendererTests: XCTestCase {
         XCTAssertEqual(art.columns, columns, file: file, line: line)
         XCTAssertEqual(art.rows, rows, file: file, line: line)
         XCTAssertEqual(art.lines.count, rows, file: file, line: line)
-        XCTAssertEqual(art.colors.count, columns * rows, file: file, line: line)
+        XCTAssertEqual(art.foreground.count, columns * rows, file: file, line: line)
+        XCTAssertEqual(art.background.count, columns * rows, file: file, line: line)
         for text in art.lines {
             XCTAssertEqual(text.count, columns, "line length", file: file, line: line)
             XCTAssertEqual(text.utf8.count, columns, "line must be single-byte ASCII", file: file, line: line)
@@ -140,13 +141,15 @@ final class AsciiArtRendererTests: XCTestCase {
         XCTAssertTrue(AsciiArtRenderer.fittedSize(imageWidth: 100, imageHeight: 100, options: AsciiArtOptions(columns: 40, rows: 20, cellAspect: 1)) == (20, 20))
     }
 
-    func testPaddingCellsTakeTheBackgroundColourAndPictureCellsTheirAverage() {
+    func testPaddingCellsHaveNoColourAndPictureCellsTheirAverage() {
         let red = SyntheticImages.solid(width: 100, height: 200, red: 255, green: 0, blue: 0)
-        let art = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20))
-        XCTAssertEqual(art.color(column: 0, row: 0), .black)
-        XCTAssertEqual(art.color(column: 20, row: 10), RGBColor(red: 255, green: 0, blue: 0))
-        let light = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20, background: .light))
-        XCTAssertEqual(light.color(column: 0, row: 0), .white)
+        let art = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20, mode: .asciiColor))
+        XCTAssertNil(art.foreground(column: 0, row: 0))
+        XCTAssertNil(art.background(column: 0, row: 0))
+        XCTAssertEqual(art.foreground(column: 20, row: 10), RGBColor(red: 255, green: 0, blue: 0))
+        XCTAssertNil(art.background(column: 20, row: 10))
+        let plain = AsciiArtRenderer.render(red, options: AsciiArtOptions(columns: 40, rows: 20))
+        XCTAssertFalse(plain.hasColors, "ascii mode carries no colour")
     }
 
     func testDegenerateSizesNeverCrash() {

@@ -29,7 +29,6 @@ enum Fixtures {
 
     /// Art whose every character is `symbol`, to see where a cover lands.
     static func art(_ symbol: Character, columns: Int = 12, rows: Int = 8) -> TextArt {
-        TextArt(columns: columns, rows: rows, lines: Array(repeating: String(repeating: symbol, count: columns), count: rows),
-                colors: Array(repeating: RGBColor(red: 0, green: 0, blue: 0), count: columns * rows))
+        TextArt(columns: columns, rows: rows, lines: Array(repeating: String(repeating: symbol, count: columns), count: rows))
     }
 }

@@ -3,47 +3,73 @@ import NewsstandImaging
 
 /// Fetches, decodes and draws issue covers as text art, off the caller's thread.
 ///
-/// Cover files are cached on disk (under the cache directory, by issue); rendered art is kept
-/// in a bounded in-memory LRU cache keyed by the request. Requests no longer wanted (rows
-/// scrolled away) are dropped with `keepOnly(_:)` before they start.
+/// Cover files are cached on disk (under the cache directory, by issue) and revalidated with their
+/// `ETag` / `Last-Modified` (see `CoverFileCache`); rendered art is kept in a bounded in-memory LRU
+/// cache keyed by the request (issue, size, background, mode).
+///
+/// Scheduling: every call to `request(_:)` outranks all earlier ones, and within one call the requests
+/// go in the order given, so the rows the user is looking at now are drawn first; asking again for a
+/// request still waiting raises it to the new rank. `keepOnly(_:)` drops waiting requests for rows no
+/// longer in view (work already started finishes, is cached and reported). Every event names the
+/// request it answers.
 public final class CoverArtService: @unchecked Sendable {
     private let store: LibraryStore
-    private let cacheDirectory: URL
+    private let files: CoverFileCache
     private let onEvent: @Sendable (CoverArtEvent) -> Void
+    private let concurrency: Int
     private let queue = DispatchQueue(label: "newsstand.covers")
     private let workers = DispatchQueue(label: "newsstand.covers.work", qos: .utility, attributes: .concurrent)
-    private let slots = DispatchSemaphore(value: 2)
-    private var pending: [CoverArtRequest] = []
+    /// Waiting requests and their rank (higher goes first).
+    private var pending: [CoverArtRequest: UInt64] = [:]
+    private var nextRank: UInt64 = 0
     private var running: Set<CoverArtRequest> = []
     private var cache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 512)
 
-    public init(store: LibraryStore, cacheDirectory: URL, onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
+    /// - Parameters:
+    ///   - concurrency: covers rendered at once (at least 1).
+    ///   - revalidationInterval: a cached cover file checked more than this long ago is revalidated again
+    ///     (besides once per service, that is once per process run).
+    public init(store: LibraryStore, cacheDirectory: URL, concurrency: Int = 2, revalidationInterval: TimeInterval = 86_400,
+                onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
         self.store = store
-        self.cacheDirectory = cacheDirectory
+        self.files = CoverFileCache(directory: cacheDirectory, revalidationInterval: revalidationInterval)
+        self.concurrency = max(1, concurrency)
         self.onEvent = onEvent
     }
 
-    /// Asks for covers; cached art is reported at once, the rest is worked on newest request first.
+    /// Asks for covers; cached art is reported at once, the rest is worked on newest call first,
+    /// in the given order within a call.
     public func request(_ requests: [CoverArtRequest]) {
         queue.async {
+            var rank = self.nextRank + UInt64(requests.count)
+            self.nextRank = rank
             for request in requests {
                 if let art = self.cache.value(for: request) {
                     self.onEvent(.rendered(request, art))
-                } else if !self.running.contains(request) && !self.pending.contains(request) {
-                    self.pending.append(request)
+                } else if !self.running.contains(request) {
+                    self.pending[request] = rank
                 }
+                rank -= 1
             }
             self.startNext()
         }
     }
 
-    /// Drops queued requests that are not in `wanted` (work already started finishes and is cached).
+    /// Drops waiting requests that are not in `wanted` (work already started finishes and is cached).
     public func keepOnly(_ wanted: Set<CoverArtRequest>) {
-        queue.async { self.pending.removeAll { !wanted.contains($0) } }
+        queue.async { self.pending = self.pending.filter { wanted.contains($0.key) } }
+    }
+
+    /// The cover file of an issue, through the same disk cache and revalidation as the shelf. Blocking.
+    public func coverData(issueID: Int64) throws -> Data {
+        guard let issue = try store.issue(id: issueID) else { throw FetchError("the issue is no longer in the library") }
+        guard let coverURL = issue.coverURL else { throw FetchError("the catalog gives no cover") }
+        return try files.data(issueID: issue.id, url: coverURL)
     }
 
     private func startNext() {
-        while running.count < 2, let request = pending.popLast() {
+        while running.count < concurrency, let request = pending.max(by: { $0.value < $1.value })?.key {
+            pending[request] = nil
             running.insert(request)
             workers.async {
                 let event = self.render(request)
@@ -59,28 +85,13 @@ public final class CoverArtService: @unchecked Sendable {
 
     private func render(_ request: CoverArtRequest) -> CoverArtEvent {
         do {
-            guard let issue = try store.issue(id: request.issueID) else {
-                return .failed(request, reason: "the issue is no longer in the library")
-            }
-            guard let coverURL = issue.coverURL else { return .failed(request, reason: "the catalog gives no cover") }
-            let data = try cachedCover(for: issue, from: coverURL)
+            let data = try coverData(issueID: request.issueID)
             // Sub-pixels per cell are small; decode no larger than a few times the cell grid.
             let image = try ImageDecoder.decode(data, targetSize: (request.columns * 4, request.rows * 8))
-            let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: request.columns, rows: request.rows, background: request.background))
-            return .rendered(request, art)
+            let options = AsciiArtOptions(columns: request.columns, rows: request.rows, background: request.background, mode: request.mode)
+            return .rendered(request, AsciiArtRenderer.render(image, options: options))
         } catch {
             return .failed(request, reason: "cover: \(error)")
         }
-    }
-
-    /// The cover file, from the disk cache when this URL was fetched before.
-    private func cachedCover(for issue: Issue, from url: URL) throws -> Data {
-        let key = "\(issue.id)-\(PathComponent.safe(url.lastPathComponent))"
-        let file = cacheDirectory.appendingPathComponent(key)
-        if let data = FileManager.default.contents(atPath: file.path), !data.isEmpty { return data }
-        let data = try ResourceFetcher.fetch(url, maxBytes: 32 << 20)
-        try? FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-        try? data.write(to: file, options: .atomic)
-        return data
     }
 }

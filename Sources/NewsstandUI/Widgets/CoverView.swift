@@ -1,15 +1,36 @@
 import NewsstandImaging
 
 /// A cover thumbnail: the text art when it has arrived, a framed placeholder until then.
+///
+/// ASCII art is drawn in the theme's cover style; coloured art (`ascii-color`, `blocks`) with each
+/// cell's own foreground and background as 24-bit colours (the backend maps them to what the terminal
+/// has), falling back to the cover style's colours where a cell has none.
 public struct CoverView {
     public var art: TextArt?
     public var hasFailed: Bool
 
+    public init(art: TextArt?, hasFailed: Bool) {
+        self.art = art
+        self.hasFailed = hasFailed
+    }
+
     public func render(in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
         if let art {
-            for (row, line) in art.lines.prefix(area.height).enumerated() {
-                buffer.write(line, x: area.x, y: area.y + row, style: theme[.cover], maxWidth: area.width)
+            let base = theme[.cover]
+            guard art.hasColors else {
+                for (row, line) in art.lines.prefix(area.height).enumerated() {
+                    buffer.write(line, x: area.x, y: area.y + row, style: base, maxWidth: area.width)
+                }
+                return
+            }
+            for (row, line) in art.lines.prefix(min(area.height, art.rows)).enumerated() {
+                for (column, character) in line.prefix(min(area.width, art.columns)).enumerated() {
+                    var style = base
+                    if let color = art.foreground(column: column, row: row) { style.foreground = .rgb(color.red, color.green, color.blue) }
+                    if let color = art.background(column: column, row: row) { style.background = .rgb(color.red, color.green, color.blue) }
+                    buffer.write(String(character), x: area.x + column, y: area.y + row, style: style, maxWidth: 1)
+                }
             }
             return
         }

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Cover image files on disk, kept fresh with HTTP validators.
+///
+/// Each cover is stored as `ISSUEID-NAME` in the cache folder, with its validators beside it in
+/// `ISSUEID-NAME.validators` (the source URL, `ETag`, `Last-Modified`, and when it was last checked).
+/// A cached file is revalidated (`If-None-Match` / `If-Modified-Since`) at most once per instance
+/// (one per process run) per cover, and again once its last check is older than `revalidationInterval`.
+/// `304 Not Modified` keeps the file; `200` replaces it; if the source cannot be reached the cached
+/// file is used as it is. `file:` URLs use the file's size and modification time as their validator.
+/// Thread-safe; concurrent callers for the same cover wait for one fetch.
+final class CoverFileCache: @unchecked Sendable {
+    struct Validators: Equatable {
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var checked: Date
+
+        init(url: String, etag: String?, lastModified: String?, checked: Date) {
+            self.url = url
+            self.etag = etag
+            self.lastModified = lastModified
+            self.checked = checked
+        }
+
+        init?(text: String) {
+            var fields: [String: String] = [:]
+            for line in text.split(separator: "\n") {
+                guard let space = line.firstIndex(of: " ") else { continue }
+                fields[String(line[..<space])] = String(line[line.index(after: space)...])
+            }
+            guard let url = fields["url"], let checked = fields["checked"].flatMap(Double.init) else { return nil }
+            self.init(url: url, etag: fields["etag"], lastModified: fields["last-modified"], checked: Date(timeIntervalSince1970: checked))
+        }
+
+        var text: String {
+            var lines = ["url \(url)"]
+            if let etag { lines.append("etag \(etag)") }
+            if let lastModified { lines.append("last-modified \(lastModified)") }
+            lines.append("checked \(checked.timeIntervalSince1970)")
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    enum FetchResult {
+        case notModified
+        case fetched(Data, etag: String?, lastModified: String?)
+    }
+
+    let directory: URL
+    let revalidationInterval: TimeInterval
+    private let condition = NSCondition()
+    private var inFlight: Set<String> = []
+    /// When each cover was last checked by this instance.
+    private var checkedThisRun: [String: Date] = [:]
+
+    static let maximumBytes = 32 << 20
+
+    init(directory: URL, revalidationInterval: TimeInterval) {
+        self.directory = directory
+        self.revalidationInterval = revalidationInterval
+    }
+
+    /// The cover bytes for `issueID` from `url`: cached, revalidated or fetched as the rules above say.
+    func data(issueID: Int64, url: URL) throws -> Data {
+        let key = "\(issueID)-\(PathComponent.safe(url.lastPathComponent))"
+        condition.lock()
+        while inFlight.contains(key) { condition.wait() }
+        inFlight.insert(key)
+        let lastCheck = checkedThisRun[key]
+        condition.unlock()
+        defer {
+            condition.lock()
+            inFlight.remove(key)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        let file = directory.appendingPathComponent(key)
+        let validatorFile = directory.appendingPathComponent(key + ".validators")
+        let cached = FileManager.default.contents(atPath: file.path).flatMap { $0.isEmpty ? nil : $0 }
+        let stored = (try? String(contentsOf: validatorFile, encoding: .utf8)).flatMap(Validators.init(text:))
+            .flatMap { $0.url == url.absoluteString ? $0 : nil }
+        let now = Date()
+
+        if let cached, let lastCheck, now.timeIntervalSince(lastCheck) < revalidationInterval {
+            return cached
+        }
+        let conditional = cached == nil ? nil : stored
+        let result: FetchResult
+        do {
+            result = try Self.fetch(url, validators: conditional)
+        } catch {
+            guard let cached else { throw error }
+            remember(key, now) // offline: use the cached copy, and do not retry on every row redraw
+            return cached
+        }
+        remember(key, now)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        switch result {
+        case .notModified:
+            guard let cached else { throw FetchError("the server said not modified for a cover that is not cached") }
+            var validators = conditional ?? Validators(url: url.absoluteString, etag: nil, lastModified: nil, checked: now)
+            validators.checked = now
+            try? Data(validators.text.utf8).write(to: validatorFile, options: .atomic)
+            return cached
+        case .fetched(let data, let etag, let lastModified):
+            try? data.write(to: file, options: .atomic)
+            let validators = Validators(url: url.absoluteString, etag: etag, lastModified: lastModified, checked: now)
+            try? Data(validators.text.utf8).write(to: validatorFile, options: .atomic)
+            return data
+        }
+    }
+
+    private func remember(_ key: String, _ date: Date) {
+        condition.lock()
+        checkedThisRun[key] = date
+        condition.unlock()
+    }
+
+    // MARK: Fetching
+
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Fetches `url`, conditionally when `validators` are given.
+    static func fetch(_ url: URL, validators: Validators?, timeout: TimeInterval = 30) throws -> FetchResult {
+        switch url.scheme?.lowercased() {
+        case "file":
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let size = attributes?[.size] as? Int
+            let modified = (attributes?[.modificationDate] as? Date).map { "\(size ?? -1)@\($0.timeIntervalSince1970)" }
+            if let validators, let modified, validators.lastModified == modified { return .notModified }
+            let data = try ResourceFetcher.fetch(url, maxBytes: maximumBytes, timeout: timeout)
+            return .fetched(data, etag: nil, lastModified: modified)
+        case "http", "https":
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+            request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
+            if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let lastModified = validators?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+            let result = BlockingResult<(Data?, URLResponse?, Error?)>()
+            session.dataTask(with: request) { data, response, error in result.set((data, response, error)) }.resume()
+            let (data, response, error) = result.wait()
+            if let error { throw FetchError("cannot reach \(url.host ?? url.absoluteString): \(error.localizedDescription)") }
+            guard let http = response as? HTTPURLResponse else { throw FetchError("no answer from \(url.absoluteString)") }
+            if http.statusCode == 304, validators != nil { return .notModified }
+            guard (200..<300).contains(http.statusCode) else {
+                throw FetchError("\(url.host ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode)) for \(url.path)")
+            }
+            guard let data else { throw FetchError("no data from \(url.absoluteString)") }
+            if data.count > maximumBytes { throw FetchError("\(url.lastPathComponent) is larger than \(maximumBytes >> 20) MB") }
+            return .fetched(data, etag: header(http, "ETag"), lastModified: header(http, "Last-Modified"))
+        default:
+            throw FetchError("unsupported URL scheme in \(url.absoluteString)")
+        }
+    }
+
+    private static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
+        }
+        return nil
+    }
+}
