@@ -11,6 +11,7 @@ enum HelpText {
       newsstand download ISSUE               download an issue now (progress on stderr)
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
+      newsstand read ISSUE --toc             print an issue's table of contents, numbered as for --article
       newsstand --help | --version
 
     ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications.
