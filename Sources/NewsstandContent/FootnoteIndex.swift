@@ -6,7 +6,8 @@ import Foundation
 /// A reference is an `<a>` whose `href` is a fragment of the same document and which is marked
 /// `epub:type="noteref"` (or `role="doc-noteref"`), or points at an element marked as a note
 /// (`epub:type` footnote, endnote, rearnote or note; `role` doc-footnote or doc-endnote), or is a
-/// short marker (at most 6 characters, or inside `<sup>`) pointing at an element with short text.
+/// short marker (at most 6 characters, or inside `<sup>`) pointing forward at an element with short
+/// text. Anchors inside notes (links back to the reference) are never references.
 /// Elements are named by their path of child indices from the root.
 struct FootnoteIndex {
     /// Anchor path → the path of the element holding the note's text.
@@ -52,7 +53,9 @@ struct FootnoteIndex {
                 let markerText = WhitespaceCollapsing.collapse(TextBlockBuilder.readableText(of: anchor.element))
                 let looksLikeMarker = anchor.insideSup || anchor.element.firstDescendant(where: { $0.name == "sup" }) != nil
                     || (!markerText.isEmpty && markerText.count <= 6)
-                guard explicit || looksLikeMarker else { continue }
+                // A plain marker points forward to its note; one pointing back is a note's way back to its reference.
+                guard explicit || looksLikeMarker && targetPath.lexicographicallyPrecedes(anchor.path) == false else { continue }
+                if notes.contains(where: { anchor.path.starts(with: $0) }) { continue }
                 container = Self.container(for: targetPath, in: root)
                 if let found = container {
                     let text = WhitespaceCollapsing.collapse(TextBlockBuilder.readableText(of: Self.element(at: found, in: root)))

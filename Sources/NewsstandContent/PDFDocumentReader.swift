@@ -145,7 +145,8 @@ public struct PDFDocumentReader: Sendable {
         do {
             output = try Subprocess.run(executable, arguments, timeout: timeout)
         } catch Subprocess.Failure.timedOut(let seconds) {
-            throw PDFError("\(tool) took longer than \(Int(seconds)) seconds on \(file.lastPathComponent) and was stopped")
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            throw PDFError("\(tool) took longer than \(shown) seconds on \(file.lastPathComponent) and was stopped")
         } catch {
             throw PDFError("\(tool) could not be started: \(error)")
         }
