@@ -75,17 +75,74 @@ public struct PDFDocumentReader: Sendable {
         return picture
     }
 
-    /// Turns one page of `pdftotext -layout` text into blocks. Chunks between blank lines become
-    /// paragraphs: lines that run to about the chunk's full width are joined (and a word broken
-    /// with a hyphen at a line's end is rejoined); a short line ends with a line break, so
-    /// headings, addresses and verse keep their lines. A chunk whose lines are mostly split into
-    /// columns by wide gaps (a table, or two columns of text side by side) stays verbatim as
-    /// `.preformatted`. A page number alone at the foot of the page is dropped.
+    /// Turns one page of `pdftotext -layout` text into blocks. A region set in two columns (a
+    /// gutter of blank columns running down several lines with text on both sides) is read left
+    /// column first, then right. Chunks between blank lines become paragraphs, split where the
+    /// indentation marks a new one: lines that run to about the chunk's full width are joined (a
+    /// word broken with a hyphen at a line's end is rejoined); a short line ends with a line break,
+    /// so headings, addresses and verse keep their lines. A chunk whose lines are mostly split by
+    /// wide gaps (a table) stays verbatim as `.preformatted`. A page number alone at the foot of the
+    /// page is dropped.
     public static func blocks(fromPageText pageText: String) -> [TextBlock] {
+        var lines = TextSanitizer.sanitize(pageText).split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            var line = String(line)
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        if let last = lines.last, last.trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { lines.removeLast() }
+        return blocks(lines: lines, depth: 0)
+    }
+
+    private static func blocks(lines: [String], depth: Int) -> [TextBlock] {
+        guard depth < 4, let region = twoColumnRegion(lines) else { return chunkBlocks(lines) }
+        let columns = lines[region.start..<region.end]
+        let left = columns.map { line -> String in
+            var left = String(line.prefix(region.gutter))
+            while left.last == " " { left.removeLast() }
+            return left
+        }
+        let right = columns.map { String($0.dropFirst(region.gutter)) }
+        return blocks(lines: Array(lines[..<region.start]), depth: depth + 1) + chunkBlocks(left) + chunkBlocks(right)
+            + blocks(lines: Array(lines[region.end...]), depth: depth + 1)
+    }
+
+    /// The longest run of lines split by a common gutter (two blank columns) with text on both
+    /// sides of it in at least four lines.
+    private static func twoColumnRegion(_ lines: [String]) -> (start: Int, end: Int, gutter: Int)? {
+        let characters = lines.map(Array.init)
+        let longest = characters.map(\.count).max() ?? 0
+        guard longest >= 40 else { return nil }
+        var best: (score: Int, start: Int, end: Int, gutter: Int)?
+        for gutter in 16..<(longest - 12) {
+            var start = 0
+            var score = 0
+            func close(at end: Int) {
+                if score >= 4, score > (best?.score ?? 0) { best = (score, start, end, gutter) }
+                start = end + 1
+                score = 0
+            }
+            for (index, line) in characters.enumerated() {
+                let compatible = line.count < gutter || line[gutter - 1] == " " && (line.count == gutter || line[gutter] == " ")
+                guard compatible else {
+                    close(at: index)
+                    continue
+                }
+                if line.count > gutter + 1, line[..<gutter].contains(where: { $0 != " " }), line[gutter...].contains(where: { $0 != " " }) {
+                    score += 1
+                }
+            }
+            close(at: characters.count)
+        }
+        guard let best else { return nil }
+        return (best.start, min(best.end, lines.count), best.gutter)
+    }
+
+    /// Blocks of lines in one column: chunks between blank lines, each a table or paragraphs.
+    private static func chunkBlocks(_ lines: [String]) -> [TextBlock] {
         var chunks: [[String]] = []
         var current: [String] = []
-        for rawLine in TextSanitizer.sanitize(pageText).split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = String(rawLine)
+        for line in lines {
             if line.trimmingCharacters(in: .whitespaces).isEmpty {
                 if !current.isEmpty { chunks.append(current); current = [] }
             } else {
@@ -93,16 +150,35 @@ public struct PDFDocumentReader: Sendable {
             }
         }
         if !current.isEmpty { chunks.append(current) }
-        if let last = chunks.last, last.count == 1, last[0].trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) {
-            chunks.removeLast()
-        }
-        return chunks.map { chunk in
+        return chunks.flatMap { chunk -> [TextBlock] in
             let columned = chunk.filter(hasColumnGap).count
             if chunk.count > 1 && columned * 2 > chunk.count || chunk.count == 1 && columned == 1 {
-                return .preformatted(commonIndentRemoved(chunk).joined(separator: "\n"))
+                return [.preformatted(commonIndentRemoved(chunk).joined(separator: "\n"))]
             }
-            return .paragraph(StyledText(reflowed(chunk)))
+            return paragraphs(chunk).map { .paragraph(StyledText(reflowed($0.lines, widest: $0.widest, least: $0.least))) }
         }
+    }
+
+    /// A chunk split where indentation starts a paragraph: a line indented beyond the rest when
+    /// most lines are flush (first-line indents), or a flush line when most are indented (hanging indents).
+    private static func paragraphs(_ chunk: [String]) -> [(lines: [String], widest: Int, least: Int)] {
+        let indents = chunk.map { $0.prefix(while: { $0 == " " }).count }
+        let least = indents.min() ?? 0
+        let flush = indents.filter { $0 <= least + 1 }.count
+        let firstLineIndents = flush * 2 >= chunk.count
+        let widest = chunk.map { DisplayWidth.of($0) }.max() ?? 0
+        var result: [(lines: [String], widest: Int, least: Int)] = []
+        var current: [String] = []
+        for (index, line) in chunk.enumerated() {
+            let starts = index > 0 && (firstLineIndents ? indents[index] >= least + 2 : indents[index] <= least + 1)
+            if starts, !current.isEmpty {
+                result.append((current, widest, least))
+                current = []
+            }
+            current.append(line)
+        }
+        if !current.isEmpty { result.append((current, widest, least)) }
+        return result
     }
 
     /// Whether a line has a gap of three or more spaces between two pieces of text.
@@ -120,15 +196,17 @@ public struct PDFDocumentReader: Sendable {
         }
     }
 
-    private static func reflowed(_ chunk: [String]) -> String {
+    /// Lines joined with spaces while they run to about `widest` columns (their raw width, indent
+    /// included) and the next line starts near the chunk's left edge (`least`); otherwise (short
+    /// lines, centred lines) a line break.
+    private static func reflowed(_ chunk: [String], widest: Int, least: Int) -> String {
         let lines = chunk.map { WhitespaceCollapsing.collapse($0) }
-        let widest = lines.map { DisplayWidth.of($0) }.max() ?? 0
         var text = ""
         for (index, line) in lines.enumerated() {
             text += line
             guard index + 1 < lines.count else { break }
             let next = lines[index + 1]
-            let full = DisplayWidth.of(line) * 4 >= widest * 3
+            let full = DisplayWidth.of(chunk[index]) * 4 >= widest * 3 && chunk[index + 1].prefix(while: { $0 == " " }).count <= least + 4
             if full, line.count > 1, line.hasSuffix("-"), line.dropLast().last?.isLowercase == true, next.first?.isLowercase == true {
                 text.removeLast()
             } else {

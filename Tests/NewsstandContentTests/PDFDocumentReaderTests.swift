@@ -44,6 +44,18 @@ final class PDFDocumentReaderTests: XCTestCase {
         XCTAssertTrue(outline.contains("Contents") && outline.contains("Foo") && outline.contains("Baz"), outline)
     }
 
+    func testTwoColumnPagesAreReadLeftColumnFirst() throws {
+        let page = try sample("026-latex-multicolumn/multicolumn.pdf").blocks(page: 1)
+        let text = page.map(\.plainText).joined(separator: "\n")
+        XCTAssertTrue(text.hasPrefix("Two-Column Document with Lorem Ipsum\nYour Name\nJanuary 3, 2024"), text)
+        let abstract = try XCTUnwrap(text.range(of: "This is a sample document with two columns filled with Lorem Ipsum text."), text)
+        let leftLorem = try XCTUnwrap(text.range(of: "Lorem ipsum dolor sit amet, consectetuer adipiscing elit."), text)
+        let rightColumn = try XCTUnwrap(text.range(of: "pellentesque ante. Phasellus adipiscing semper elit."), text)
+        XCTAssertLessThan(abstract.lowerBound, leftLorem.lowerBound)
+        XCTAssertLessThan(leftLorem.lowerBound, rightColumn.lowerBound, "the left column is read before the right")
+        XCTAssertFalse(page.contains { if case .preformatted = $0 { return true } else { return false } }, "prose is not kept verbatim")
+    }
+
     func testBothArabicCMapLayoutsGiveTheSameSafeText() throws {
         let one = try sample("015-arabic/habibi.pdf").pageText(1)
         let other = try sample("015-arabic/habibi-oneline-cmap.pdf").pageText(1)
