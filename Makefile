@@ -1,7 +1,7 @@
 # Newsstand: the two README commands (`make run`, `make test`) and a few helpers.
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
-PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev tmux
+PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev tmux poppler-utils
 # Only `make bench` needs these: the tools the cover benchmark compares with, and curl for the download baseline.
 BENCH_PACKAGES := chafa jp2a curl
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)

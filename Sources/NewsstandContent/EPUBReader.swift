@@ -15,7 +15,7 @@ public enum EPUBReader {
         let package = try EPUBPackageDocument.load(packagePath, resolver: resolver)
 
         let articleItems = try readingOrder(package)
-        let tableOfContents = contents(package, resolver: resolver)
+        let tableOfContents = contents(package, resolver: resolver).map(sanitized)
         let tocTitles = firstTitles(in: tableOfContents)
 
         var articles: [EPUBArticle] = []
@@ -25,12 +25,13 @@ public enum EPUBReader {
             if title == nil, isMarkup(item.mediaType) {
                 title = EPUBNavigationParser.documentTitle(file)
             }
-            articles.append(EPUBArticle(title: title ?? "Section \(index + 1)", file: file, mediaType: item.mediaType))
+            let safeTitle = title.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+            articles.append(EPUBArticle(title: safeTitle ?? "Section \(index + 1)", file: file, mediaType: item.mediaType))
         }
 
         return EPUBBook(
-            title: package.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled",
-            creator: package.creator,
+            title: package.title.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled",
+            creator: package.creator.map(TextSanitizer.singleLine),
             language: package.language,
             version: package.version.isEmpty ? "2.0" : package.version,
             articles: articles,
@@ -39,6 +40,13 @@ public enum EPUBReader {
                 : tableOfContents,
             coverImage: coverImage(package).map { resolver.url(for: $0.components) }
         )
+    }
+
+    /// The entry with its title (and its children's) safe for a terminal.
+    private static func sanitized(_ entry: EPUBTableOfContentsEntry) -> EPUBTableOfContentsEntry {
+        let title = TextSanitizer.singleLine(entry.title)
+        return EPUBTableOfContentsEntry(title: title.isEmpty ? "Untitled" : title, file: entry.file, fragment: entry.fragment,
+                                        children: entry.children.map(sanitized))
     }
 
     /// The package document named by META-INF/container.xml (the first OPF rootfile).

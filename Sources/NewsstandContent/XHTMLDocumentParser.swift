@@ -3,8 +3,10 @@ import Foundation
 /// Turns an XHTML or HTML document into `TextBlock`s for reading in a terminal.
 public enum XHTMLDocumentParser {
     /// Turns an XHTML/HTML document into blocks: whitespace collapsed inside paragraphs, block
-    /// elements (p, div, h1–h6, li, blockquote, pre, figure/figcaption, img, hr, br) mapped to
-    /// blocks, script/style/head dropped, entities decoded. `baseURL` resolves image sources.
+    /// elements (p, div, h1–h6, li, blockquote, pre, figure/figcaption, table, img, hr, br) mapped
+    /// to blocks, inline b/strong, i/em, u and code kept as `InlineStyle`s, links to other
+    /// resources numbered, footnotes collected at the end as `.footnote` blocks, script/style/head
+    /// dropped, entities decoded, and all text sanitised. `baseURL` resolves image sources and links.
     ///
     /// Well-formed documents are read with XMLParser; anything else (unclosed tags, HTML-only
     /// entities such as `&nbsp;`, stray `<`) goes through a lenient tag-soup pass that still
@@ -23,8 +25,7 @@ public enum XHTMLDocumentParser {
 
     static func blocks(from tree: MarkupElement, baseURL: URL?) -> [TextBlock] {
         var builder = TextBlockBuilder(baseURL: baseURL)
-        builder.add(tree)
-        builder.flush()
+        builder.addDocument(tree)
         return builder.blocks
     }
 }

@@ -19,7 +19,9 @@ enum HelpText {
                                              (progress on stderr; exit status 1 if any fails)
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
-      newsstand cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]   print a cover as text art
+      newsstand read ISSUE --toc             print an issue's table of contents, numbered as for --article
+      newsstand cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]
+                                             print a cover as text art
       newsstand --help | --version
 
     ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications.

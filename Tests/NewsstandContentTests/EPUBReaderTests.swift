@@ -57,7 +57,7 @@ final class EPUBReaderTests: XCTestCase {
         XCTAssertTrue(book.tableOfContents.contains { $0.title == "Chapter 1. Loomings." })
         let loomings = try XCTUnwrap(book.articles.first { $0.title == "Chapter 1. Loomings." })
         let blocks = XHTMLDocumentParser.blocks(from: try Data(contentsOf: loomings.file), baseURL: loomings.file)
-        XCTAssertTrue(blocks.contains { if case .paragraph(let text) = $0 { return text.hasPrefix("Call me Ishmael.") } else { return false } })
+        XCTAssertTrue(blocks.contains { if case .paragraph(let text) = $0 { return text.plainText.hasPrefix("Call me Ishmael.") } else { return false } })
     }
 
     // MARK: EPUB 2 samples from epubcheck

@@ -26,7 +26,8 @@ final class XHTMLDocumentParserTests: XCTestCase {
             """))
         XCTAssertEqual(result, [
             .heading(level: 1, text: "Chapter One"),
-            .paragraph("Call me Ishmael. Some years ago — never mind how long precisely."),
+            .paragraph(StyledText([StyledRun("Call me Ishmael. Some years ago — never mind how long "),
+                                   StyledRun("precisely", style: .italic), StyledRun(".")])),
             .heading(level: 3, text: "A smaller heading"),
         ])
     }
@@ -79,7 +80,7 @@ final class XHTMLDocumentParserTests: XCTestCase {
             """), baseURL: base)
         XCTAssertEqual(result, [
             .image(source: URL(fileURLWithPath: "/books/moby/OPS/images/whale one.jpg"), alt: "A whale"),
-            .paragraph("The whale."),
+            .caption("The whale."),
             .paragraph("Before"),
             .image(source: URL(fileURLWithPath: "/books/moby/cover.png"), alt: ""),
             .paragraph("after"),
@@ -124,7 +125,11 @@ final class XHTMLDocumentParserTests: XCTestCase {
 
     func testMismatchedXHTMLFallsBackWithoutLosingText() {
         let result = blocks(xhtml("<p>One <b>bold <i>both</b> after</i></p><p>Two</p>"))
-        XCTAssertEqual(result, [.paragraph("One bold both after"), .paragraph("Two")])
+        XCTAssertEqual(result, [
+            .paragraph(StyledText([StyledRun("One "), StyledRun("bold ", style: .bold), StyledRun("both", style: [.bold, .italic]),
+                                   StyledRun(" after")])),
+            .paragraph("Two"),
+        ])
     }
 
     func testEmptyAndGarbageInputDoNotCrash() {
@@ -141,7 +146,7 @@ final class XHTMLDocumentParserTests: XCTestCase {
         let body = String(repeating: paragraph, count: 11_000)
         let result = blocks(xhtml(body))
         XCTAssertEqual(result.count, 11_000)
-        XCTAssertEqual(result.first, .paragraph(String(repeating: "word ", count: 200).trimmingCharacters(in: .whitespaces)))
+        XCTAssertEqual(result.first, .paragraph(StyledText(String(repeating: "word ", count: 200).trimmingCharacters(in: .whitespaces))))
     }
 
     func testRomanAndLetterMarkers() {

@@ -119,7 +119,7 @@ final class AppUpdateTests: XCTestCase {
         let effects = AppUpdate.update(&state, .issueOpened(issueID: 7, .success(book), resumeAt: ReadingPosition(articleIndex: 1, blockIndex: 30)))
         XCTAssertEqual(effects, [.loadArticle(issueID: 7, articleIndex: 1)])
         XCTAssertEqual(state.screen, .article)
-        let blocks = (0..<60).map { TextBlock.paragraph("Paragraph \($0) " + String(repeating: "word ", count: 30)) }
+        let blocks = (0..<60).map { TextBlock.paragraph(StyledText("Paragraph \($0) " + String(repeating: "word ", count: 30))) }
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 1, .success(blocks)))
         XCTAssertEqual(state.reader?.position, ReadingPosition(articleIndex: 1, blockIndex: 30))
         _ = AppUpdate.update(&state, .resized(width: 50, height: 24))

@@ -1,18 +1,36 @@
+import Foundation
 import NewsstandContent
 
-/// An article's blocks set as lines for a given width: a centred measure, wrapped paragraphs,
-/// headings, indented lists and quotes, verbatim preformatted text.
+/// An article's blocks set as lines for a given width: a centred measure, wrapped styled
+/// paragraphs, headings, indented lists and quotes, verbatim preformatted text, tables in
+/// columns, and the article's notes and links collected at the end.
 ///
 /// Each line remembers the block it came from, so a position can be kept as "block N"
 /// and found again after the width changes.
 public struct ArticleLayout: Equatable, Sendable {
-    /// One line of set text.
+    /// One line of set text: styled spans over the theme element `element`.
     public struct Line: Equatable, Sendable {
-        public var text: String
+        /// The line's text in runs; a run's `style` adds attributes to the element's style, a run
+        /// with a `link` is drawn as the theme's `link`.
+        public var spans: [StyledRun]
         public var element: ThemeElement
         /// Columns from the measure's left edge.
         public var indent: Int
         public var blockIndex: Int
+        /// Set on every line of an image's placeholder: a front end may paint the picture over
+        /// these lines (from `indent`, `measure - indent` columns wide); until then they show `[picture: alt]`.
+        public var imageSource: URL?
+
+        public init(spans: [StyledRun], element: ThemeElement, indent: Int = 0, blockIndex: Int, imageSource: URL? = nil) {
+            self.spans = spans
+            self.element = element
+            self.indent = indent
+            self.blockIndex = blockIndex
+            self.imageSource = imageSource
+        }
+
+        /// The line's text without styles.
+        public var text: String { spans.map(\.text).joined() }
     }
 
     public let width: Int
@@ -21,66 +39,57 @@ public struct ArticleLayout: Equatable, Sendable {
     /// Left margin that centres the measure in the width.
     public let margin: Int
     public let lines: [Line]
+    /// The article's numbered links: link N (`text[N]`) is `links[N - 1]`.
+    public let links: [URL]
     private let firstLineOfBlock: [Int]
 
     /// The longest comfortable line.
     public static let defaultMeasure = 72
 
-    public init(blocks: [TextBlock], width: Int, maximumMeasure: Int = ArticleLayout.defaultMeasure) {
+    /// Sets `blocks` for a window `width` columns wide, in a measure of at most `maximumMeasure`
+    /// columns. An image with a source takes `pictureHeight` lines (at least its label's).
+    public init(blocks: [TextBlock], width: Int, maximumMeasure: Int = ArticleLayout.defaultMeasure, pictureHeight: Int = 1) {
         self.width = width
-        measure = max(1, min(width - 2, maximumMeasure))
+        let measure = max(1, min(width - 2, maximumMeasure))
+        self.measure = measure
         margin = max(0, (width - measure) / 2)
-        var lines: [Line] = []
-        var firstLines: [Int] = []
-        let measure = self.measure
-        func add(_ text: String, _ element: ThemeElement, indent: Int = 0, block: Int) {
-            lines.append(Line(text: text, element: element, indent: indent, blockIndex: block))
-        }
-        func blank(_ block: Int) {
-            if let last = lines.last, !last.text.isEmpty || last.element == .code { add("", .text, block: block) }
-        }
+        var setter = Setter(measure: measure, pictureHeight: max(1, pictureHeight))
+        var firstLines = Array(repeating: 0, count: blocks.count)
+        var notes: [(Int, Int, StyledText)] = []
         for (index, block) in blocks.enumerated() {
-            firstLines.append(lines.count)
-            switch block {
-            case .heading(let level, let text):
-                if !lines.isEmpty { blank(index) }
-                let wrapped = TextWrapper.wrap(level == 1 ? text.uppercased() : text, width: measure)
-                for line in wrapped { add(line, .heading, block: index) }
-                if level <= 2 {
-                    let ruleWidth = min(measure, wrapped.map { DisplayWidth.of($0) }.max() ?? 0)
-                    add(String(repeating: level == 1 ? "━" : "─", count: ruleWidth), .heading, block: index)
-                }
-                add("", .text, block: index)
-            case .paragraph(let text):
-                for line in TextWrapper.wrap(text, width: measure) { add(line, .text, block: index) }
-                add("", .text, block: index)
-            case .listItem(let depth, let marker, let text):
-                let indent = min(measure / 2, 2 * max(0, depth))
-                let hanging = DisplayWidth.of(marker) + 1
-                let wrapped = TextWrapper.wrap(text, width: max(1, measure - indent - hanging))
-                for (offset, line) in wrapped.enumerated() {
-                    add((offset == 0 ? marker + " " : String(repeating: " ", count: hanging)) + line, .text, indent: indent, block: index)
-                }
-                if index + 1 >= blocks.count || !Self.isListItem(blocks[index + 1]) { add("", .text, block: index) }
-            case .quote(let text):
-                for line in TextWrapper.wrap(text, width: max(1, measure - 4)) { add("│ " + line, .quote, indent: 2, block: index) }
-                add("", .text, block: index)
-            case .preformatted(let text):
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    add(String(line).replacingOccurrences(of: "\t", with: "    "), .code, indent: 2, block: index)
-                }
-                add("", .text, block: index)
-            case .image(_, let alt):
-                let label = alt.isEmpty ? "[picture]" : "[picture: \(alt)]"
-                for line in TextWrapper.wrap(label, width: measure) { add(line, .quote, block: index) }
-                add("", .text, block: index)
-            case .rule:
-                let rule = "*   *   *"
-                add(String(repeating: " ", count: max(0, (measure - rule.count) / 2)) + rule, .text, block: index)
-                add("", .text, block: index)
+            if case .footnote(let number, let text) = block {
+                notes.append((index, number, text))
+                continue
+            }
+            firstLines[index] = setter.lines.count
+            let next = index + 1 < blocks.count ? blocks[index + 1] : nil
+            setter.set(block, index: index, followedByListItem: next.map(Self.isListItem) ?? false)
+        }
+        let lastBlock = max(0, blocks.count - 1)
+        if !notes.isEmpty {
+            setter.sectionTitle("Notes", block: notes[0].0)
+            for (index, number, text) in notes.sorted(by: { $0.1 < $1.1 }) {
+                firstLines[index] = setter.lines.count
+                setter.hanging(StyledRun("[^\(number)]", footnote: number), text, element: .text, block: index)
             }
         }
-        while let last = lines.last, last.text.isEmpty { lines.removeLast() }
+        var linkTable: [Int: URL] = [:]
+        for block in blocks {
+            for run in Self.runs(of: block) { if let link = run.link, linkTable[link.number] == nil { linkTable[link.number] = link.url } }
+        }
+        let numbers = linkTable.keys.sorted()
+        links = numbers.map { linkTable[$0]! }
+        if !numbers.isEmpty {
+            setter.sectionTitle("Links", block: lastBlock)
+            for number in numbers {
+                let url = linkTable[number]!
+                let shown = TextSanitizer.singleLine(url.absoluteString)
+                setter.hanging(StyledRun("[\(number)]"), StyledText([StyledRun(shown, link: TextLink(number: number, url: url))]),
+                               element: .text, block: lastBlock)
+            }
+        }
+        var lines = setter.lines
+        while let last = lines.last, last.text.isEmpty, last.imageSource == nil { lines.removeLast() }
         self.lines = lines
         firstLineOfBlock = firstLines
     }
@@ -88,6 +97,16 @@ public struct ArticleLayout: Equatable, Sendable {
     private static func isListItem(_ block: TextBlock) -> Bool {
         if case .listItem = block { return true }
         return false
+    }
+
+    private static func runs(of block: TextBlock) -> [StyledRun] {
+        switch block {
+        case .heading(_, let text), .paragraph(let text), .listItem(_, _, let text), .quote(let text), .caption(let text),
+             .footnote(_, let text):
+            return text.runs
+        case .table(let table): return table.rows.flatMap { $0.flatMap(\.runs) }
+        case .preformatted, .image, .rule: return []
+        }
     }
 
     /// The block shown on a line (the last block for lines past the end).
@@ -105,5 +124,171 @@ public struct ArticleLayout: Equatable, Sendable {
     /// The set text without styles, one string per line, indented but not centred (for `read --plain`).
     public var plainLines: [String] {
         lines.map { String(repeating: " ", count: $0.indent) + $0.text }
+    }
+}
+
+/// Sets blocks into lines, one after another.
+private struct Setter {
+    let measure: Int
+    let pictureHeight: Int
+    var lines: [ArticleLayout.Line] = []
+
+    mutating func add(_ spans: [StyledRun], _ element: ThemeElement, indent: Int = 0, block: Int, image: URL? = nil) {
+        lines.append(ArticleLayout.Line(spans: spans, element: element, indent: indent, blockIndex: block, imageSource: image))
+    }
+
+    mutating func add(_ text: String, _ element: ThemeElement, indent: Int = 0, block: Int) {
+        add(text.isEmpty ? [] : [StyledRun(text)], element, indent: indent, block: block)
+    }
+
+    mutating func blank(_ block: Int) {
+        if let last = lines.last, !last.text.isEmpty || last.element == .code || last.imageSource != nil { add("", .text, block: block) }
+    }
+
+    mutating func set(_ block: TextBlock, index: Int, followedByListItem: Bool) {
+        switch block {
+        case .heading(let level, let text):
+            if !lines.isEmpty { blank(index) }
+            let wrapped = StyledTextWrapper.wrap(level == 1 ? text.mapText { $0.uppercased() } : text, width: measure)
+            for line in wrapped { add(line, .heading, block: index) }
+            if level <= 2 {
+                let ruleWidth = min(measure, wrapped.map { DisplayWidth.of($0.map(\.text).joined()) }.max() ?? 0)
+                add(String(repeating: level == 1 ? "━" : "─", count: ruleWidth), .heading, block: index)
+            }
+            add("", .text, block: index)
+        case .paragraph(let text):
+            for line in StyledTextWrapper.wrap(text, width: measure) { add(line, .text, block: index) }
+            add("", .text, block: index)
+        case .listItem(let depth, let marker, let text):
+            let indent = min(measure / 2, 2 * max(0, depth))
+            let hanging = DisplayWidth.of(marker) + 1
+            let wrapped = StyledTextWrapper.wrap(text, width: max(1, measure - indent - hanging))
+            for (offset, line) in wrapped.enumerated() {
+                let lead = offset == 0 ? marker + " " : String(repeating: " ", count: hanging)
+                add([StyledRun(lead)] + line, .text, indent: indent, block: index)
+            }
+            if !followedByListItem { add("", .text, block: index) }
+        case .quote(let text):
+            for line in StyledTextWrapper.wrap(text, width: max(1, measure - 4)) { add([StyledRun("│ ")] + line, .quote, indent: 2, block: index) }
+            add("", .text, block: index)
+        case .caption(let text):
+            for line in StyledTextWrapper.wrap(text, width: max(1, measure - 4)) { add(line, .quote, indent: 2, block: index) }
+            add("", .text, block: index)
+        case .preformatted(let text):
+            // Verbatim: never wrapped; the screen clips what does not fit.
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                add(String(line).replacingOccurrences(of: "\t", with: "    "), .code, indent: 2, block: index)
+            }
+            add("", .text, block: index)
+        case .image(let source, let alt):
+            let label = alt.isEmpty ? "[picture]" : "[picture: \(alt)]"
+            let wrapped = TextWrapper.wrap(label, width: measure)
+            let height = source == nil ? wrapped.count : max(pictureHeight, wrapped.count)
+            for row in 0..<height {
+                add(row < wrapped.count ? [StyledRun(wrapped[row])] : [], .quote, block: index, image: source)
+            }
+            add("", .text, block: index)
+        case .table(let table):
+            setTable(table, block: index)
+            add("", .text, block: index)
+        case .footnote(let number, let text):
+            hanging(StyledRun("[^\(number)]", footnote: number), text, element: .text, block: index)
+        case .rule:
+            let rule = "*   *   *"
+            add(String(repeating: " ", count: max(0, (measure - rule.count) / 2)) + rule, .text, block: index)
+            add("", .text, block: index)
+        }
+    }
+
+    /// A heading for the notes or links at the end of the article.
+    mutating func sectionTitle(_ title: String, block: Int) {
+        if !lines.isEmpty { blank(block) }
+        add(title, .heading, block: block)
+        add(String(repeating: "─", count: min(measure, DisplayWidth.of(title))), .heading, block: block)
+    }
+
+    /// `label` then `text` wrapped beside it with a hanging indent.
+    mutating func hanging(_ label: StyledRun, _ text: StyledText, element: ThemeElement, block: Int) {
+        let hang = DisplayWidth.of(label.text) + 1
+        let fits = hang < measure / 2
+        let wrapped = StyledTextWrapper.wrap(text, width: max(1, fits ? measure - hang : measure))
+        if !fits { add([label], element, block: block) }
+        for (offset, line) in wrapped.enumerated() {
+            let lead: [StyledRun] = !fits ? [] : offset == 0 ? [label, StyledRun(" ")] : [StyledRun(String(repeating: " ", count: hang))]
+            add(lead + line, element, block: block)
+        }
+    }
+
+    /// Columns sized from their content, shrunk to the measure when too wide, cells wrapped inside
+    /// their column, and a rule under the header rows.
+    mutating func setTable(_ table: TextTable, block: Int) {
+        let columns = table.columnCount
+        guard columns > 0 else { return }
+        let gap = 2
+        let widths = Self.columnWidths(table, available: max(columns, measure - gap * (columns - 1)))
+        let totalWidth = widths.reduce(0, +) + gap * (columns - 1)
+        for (rowIndex, row) in table.rows.enumerated() {
+            let cells = (0..<columns).map { column in
+                column < row.count ? StyledTextWrapper.wrap(row[column], width: widths[column]) : [[]]
+            }
+            let height = cells.map(\.count).max() ?? 1
+            for lineIndex in 0..<height {
+                var spans: [StyledRun] = []
+                var used = 0
+                var start = 0
+                for column in 0..<columns {
+                    let cellLine = lineIndex < cells[column].count ? cells[column][lineIndex] : []
+                    if !cellLine.isEmpty {
+                        if used < start { spans.append(StyledRun(String(repeating: " ", count: start - used))) }
+                        spans += cellLine
+                        used = max(used, start) + DisplayWidth.of(cellLine.map(\.text).joined())
+                    }
+                    start += widths[column] + gap
+                }
+                add(StyledText(spans).runs, .text, block: block)
+            }
+            if rowIndex + 1 == table.headerRowCount {
+                add(String(repeating: "─", count: min(totalWidth, max(1, measure))), .text, block: block)
+            }
+        }
+    }
+
+    /// Natural widths when they fit; otherwise narrow columns keep theirs and the rest share what
+    /// is left in proportion to their natural widths.
+    static func columnWidths(_ table: TextTable, available: Int) -> [Int] {
+        let columns = table.columnCount
+        var natural = Array(repeating: 1, count: columns)
+        for row in table.rows {
+            for (column, cell) in row.enumerated() {
+                let widest = cell.plainText.split(separator: "\n").map { DisplayWidth.of($0) }.max() ?? 0
+                natural[column] = max(natural[column], widest)
+            }
+        }
+        if natural.reduce(0, +) <= available { return natural }
+        var widths = Array(repeating: 0, count: columns)
+        let fairShare = available / columns
+        var remaining = available
+        var wide: [Int] = []
+        for column in 0..<columns {
+            if natural[column] <= fairShare {
+                widths[column] = natural[column]
+                remaining -= natural[column]
+            } else {
+                wide.append(column)
+            }
+        }
+        let wideTotal = wide.map { natural[$0] }.reduce(0, +)
+        var given = 0
+        for column in wide {
+            widths[column] = max(1, natural[column] * remaining / max(1, wideTotal))
+            given += widths[column]
+        }
+        // Hand out the columns lost to rounding, widest first.
+        var leftover = remaining - given
+        for column in wide.sorted(by: { natural[$0] > natural[$1] }) where leftover > 0 {
+            widths[column] += 1
+            leftover -= 1
+        }
+        return widths
     }
 }
