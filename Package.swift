@@ -30,14 +30,14 @@ let package = Package(
         .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
-        .target(name: "NewsstandUI", dependencies: ["NewsstandCore"]),
+        .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandImaging"]),
         // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
-        .target(name: "NewsstandTerminal", dependencies: ["NewsstandUI", "CNcursesw"]),
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandUI", "NewsstandImaging", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer"),
 
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders.
@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandTestSupport"]),
     ]

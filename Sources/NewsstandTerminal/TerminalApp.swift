@@ -2,6 +2,7 @@ import CNcursesw
 import Dispatch
 import Foundation
 import NewsstandCore
+import NewsstandImaging
 import NewsstandUI
 
 /// Runs the interactive newsstand: owns the terminal and the UI loop on the main thread.
@@ -22,10 +23,12 @@ public final class TerminalApp: @unchecked Sendable {
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
-        backend = CursesBackend(colorMode: colorsEnabled ? ColorModeDetector.detect() : .none)
+        let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
+        backend = CursesBackend(colorMode: colorMode)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
+        state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
         state.shelfViewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: configuration.maxDownloads,

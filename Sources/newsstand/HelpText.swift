@@ -4,7 +4,8 @@ enum HelpText {
     newsstand — a terminal newsstand: a shelf of magazine issues to download and read.
 
     USAGE
-      newsstand [--theme NAME] [--demo]      open the shelf (keys: press ? inside)
+      newsstand [--theme NAME] [--cover-mode MODE] [--demo]
+                                             open the shelf (keys: press ? inside)
       newsstand subscribe URL [--auto-download none|latest|all] [--keep N]
                                              subscribe to a publication's catalog (http, https, file or a path)
       newsstand unsubscribe PUBLICATION [--keep-downloads]
@@ -28,6 +29,7 @@ enum HelpText {
 
     OPTIONS
       --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono)
+      --cover-mode   auto, ascii, ascii-color or blocks (default: auto, from the terminal's colours)
       --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
 
     FILES

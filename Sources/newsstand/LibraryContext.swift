@@ -5,7 +5,7 @@ import NewsstandCore
 /// with the sample publication subscribed on the very first run.
 struct LibraryContext {
     let paths: LibraryPaths
-    let configuration: Configuration
+    var configuration: Configuration
     let store: LibraryStore
 
     /// Setting remembered once the sample library has been offered, so unsubscribing it sticks.

@@ -1,6 +1,7 @@
 import Foundation
 import LocalHTTPServer
 import NewsstandCore
+import NewsstandImaging
 import NewsstandTerminal
 import NewsstandUI
 
@@ -8,6 +9,11 @@ import NewsstandUI
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
         let themeOption = try arguments.option("--theme")
+        let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverArtMode? in
+            if text == "auto" { return nil }
+            guard let mode = CoverArtMode(rawValue: text) else { throw UsageError("--cover-mode takes auto, ascii, ascii-color or blocks, not '\(text)'") }
+            return mode
+        }
         let demo = arguments.flag("--demo")
         try arguments.finish()
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
@@ -20,7 +26,8 @@ enum ShelfCommand {
             environment = demoEnvironment
             server = demoServer
         }
-        let context = try LibraryContext.open(environment: environment)
+        var context = try LibraryContext.open(environment: environment)
+        if let coverModeOption { context.configuration.coverMode = coverModeOption }
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration,

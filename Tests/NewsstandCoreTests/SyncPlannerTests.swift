@@ -52,6 +52,8 @@ final class SyncPlannerTests: XCTestCase {
         XCTAssertEqual(Configuration.parseSize("1.5gb"), Int64(1.5 * Double(1 << 30)))
         XCTAssertEqual(Configuration.parseSize("4096"), 4096)
         XCTAssertNil(Configuration.parseSize("lots"))
+        XCTAssertEqual(Configuration.parse("cover-mode blocks").coverMode, .blocks)
+        XCTAssertNil(Configuration.parse("cover-mode blocks\ncover-mode auto").coverMode)
         let configuration = Configuration.parse("storage-budget 1G\nrefresh-interval 0\nrefresh-interval soon\n")
         XCTAssertEqual(configuration.storageBudget, 1 << 30)
         XCTAssertEqual(configuration.refreshIntervalMinutes, 0)

@@ -54,6 +54,15 @@ final class GridAndDetailTests: XCTestCase {
         XCTAssertEqual(small.message?.text, "The window is too small for the grid; showing the list.")
     }
 
+    func testCoverRequestsCarryTheChosenMode() {
+        var state = Fixtures.state(width: 80, height: 40, issues: issues)
+        state.coverMode = .blocks
+        state.requestedCovers = []
+        let effects = AppUpdate.update(&state, .resized(width: 80, height: 40))
+        guard case .requestCovers(let requests)? = effects.first else { return XCTFail("covers are asked for: \(effects)") }
+        XCTAssertTrue(requests.allSatisfy { $0.mode == .blocks })
+    }
+
     func testIssuePageShowsTheLargeCoverAndDetailsAndMovesBetweenIssues() {
         var state = Fixtures.state(width: 90, height: 30, issues: issues)
         _ = AppUpdate.update(&state, .keyPressed(.down))

@@ -17,6 +17,14 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(theme[.selection], TextStyle(foreground: .indexed(208), background: .default, attributes: .reverse))
     }
 
+    func testThemesMayChooseTheCoverMode() throws {
+        XCTAssertEqual(try ThemeParser.parse("cover-mode ascii-color", name: "t").coverMode, .asciiColor)
+        XCTAssertNil(try ThemeParser.parse("background dark", name: "t").coverMode)
+        XCTAssertThrowsError(try ThemeParser.parse("cover-mode sixel", name: "t")) { XCTAssertTrue("\($0)".contains("cover-mode")) }
+        XCTAssertEqual(try ThemeLoader(searchDirectories: [Self.themesDirectory]).load("mono").coverMode, .ascii, "the colourless theme keeps covers colourless")
+        XCTAssertEqual(Theme(name: "x", styles: [:]).withoutColors().coverMode, .ascii)
+    }
+
     func testErrorsNameTheLine() {
         XCTAssertThrowsError(try ThemeParser.parse("background dark\ncolor titel red default", name: "bad")) {
             XCTAssertEqual("\($0)", "theme bad, line 2: unknown element 'titel'")

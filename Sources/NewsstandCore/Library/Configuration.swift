@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandImaging
 
 /// The user's settings, read from `$XDG_CONFIG_HOME/newsstand/config`.
 ///
@@ -17,6 +18,8 @@ public struct Configuration: Equatable, Sendable {
     public var storageBudget: Int64?
     /// Minutes between catalog refreshes while the shelf is open; 0 turns them off.
     public var refreshIntervalMinutes = 60
+    /// How covers are drawn; nil chooses from the terminal (and theme).
+    public var coverMode: CoverArtMode?
 
     public init() {}
 
@@ -49,6 +52,14 @@ public struct Configuration: Equatable, Sendable {
                     configuration.storageBudget = bytes
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): storage-budget takes a size such as 500M or 2G")
+                }
+            case "cover-mode":
+                if value == "auto" {
+                    configuration.coverMode = nil
+                } else if let mode = CoverArtMode(rawValue: value) {
+                    configuration.coverMode = mode
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): cover-mode takes auto, ascii, ascii-color or blocks")
                 }
             case "refresh-interval":
                 if let minutes = Int(value), (0...10_080).contains(minutes) {

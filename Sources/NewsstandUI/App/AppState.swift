@@ -31,6 +31,8 @@ public struct AppState: Equatable, Sendable {
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false
     public var isLightBackground = false
+    /// How covers (and pictures) are drawn: chosen from the terminal's capabilities, or by the user.
+    public var coverMode: CoverArtMode = .ascii
     public var isRunning = true
 
     /// The library setting that remembers the shelf's view.
@@ -65,6 +67,11 @@ public struct AppState: Equatable, Sendable {
     public var continueReadingIssue: Issue? {
         guard let id = library.currentlyReadingIssueID, let issue = currentIssues.first(where: { $0.id == id }), issue.state == .available else { return nil }
         return issue
+    }
+
+    /// The cover request for an issue at a size, in this state's mode and background.
+    public func coverRequest(issueID: Int64, columns: Int, rows: Int) -> CoverArtRequest {
+        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode)
     }
 
     /// Finds an issue anywhere in the library.

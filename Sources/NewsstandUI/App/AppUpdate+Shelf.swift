@@ -159,7 +159,7 @@ extension AppUpdate {
         if state.screen == .detail {
             guard let issue = state.selectedIssueValue, issue.coverURL != nil else { return [] }
             let size = DetailScreen.coverSize(width: state.width, height: state.height)
-            return [CoverArtRequest(issueID: issue.id, columns: size.columns, rows: size.rows, background: state.isLightBackground ? .light : .dark)]
+            return [state.coverRequest(issueID: issue.id, columns: size.columns, rows: size.rows)]
         }
         let layout = ShelfLayout(state: state)
         guard layout.coverColumns > 0, let publication = state.currentPublication else { return [] }
@@ -168,7 +168,7 @@ extension AppUpdate {
         let last = min(issues.count, first + layout.visibleItemCount)
         guard first < last else { return [] }
         return issues[first..<last].filter { $0.coverURL != nil }.map {
-            CoverArtRequest(issueID: $0.id, columns: layout.coverColumns, rows: layout.coverRows, background: state.isLightBackground ? .light : .dark)
+            state.coverRequest(issueID: $0.id, columns: layout.coverColumns, rows: layout.coverRows)
         }
     }
 }

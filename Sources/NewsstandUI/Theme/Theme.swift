@@ -1,8 +1,12 @@
+import NewsstandImaging
+
 /// A colour theme: a style for each interface element, and whether the terminal background is light.
 public struct Theme: Equatable, Sendable {
     public var name: String
     /// Light themes invert cover art density (dark ink on a light page).
     public var isLight: Bool
+    /// How the theme wants covers drawn (`cover-mode` in the file); nil leaves it to the terminal.
+    public var coverMode: CoverArtMode?
     public var styles: [ThemeElement: TextStyle]
 
     public init(name: String, isLight: Bool = false, styles: [ThemeElement: TextStyle] = [:]) {
@@ -20,6 +24,7 @@ public struct Theme: Equatable, Sendable {
     /// terminal's default, and elements that relied on a background colour get reverse video instead.
     public func withoutColors() -> Theme {
         var plain = Theme(name: name, isLight: isLight)
+        plain.coverMode = .ascii
         for (element, style) in styles {
             var attributes = style.attributes
             if style.background != .default && style.background != styles[.background]?.background { attributes.insert(.reverse) }

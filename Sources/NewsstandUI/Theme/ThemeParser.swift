@@ -1,3 +1,5 @@
+import NewsstandImaging
+
 /// A theme file that could not be read, with the line at fault.
 public struct ThemeError: Error, Equatable, CustomStringConvertible {
     public let description: String
@@ -6,6 +8,7 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
 /// Reads theme files: plain text, one directive per line; a word starting with `#` (other than a colour) starts a comment.
 ///
 ///     background dark|light
+///     cover-mode ascii|ascii-color|blocks
 ///     color ELEMENT FOREGROUND BACKGROUND [bold] [dim] [italic] [underline] [reverse]
 ///
 /// Colours are `default`, the eight names `black red green yellow blue magenta cyan white`,
@@ -24,6 +27,11 @@ public enum ThemeParser {
             case "background":
                 guard words.count == 2, ["dark", "light"].contains(words[1]) else { throw fail("expected `background dark` or `background light`") }
                 theme.isLight = words[1] == "light"
+            case "cover-mode":
+                guard words.count == 2, let mode = CoverArtMode(rawValue: words[1]) else {
+                    throw fail("expected `cover-mode ascii`, `cover-mode ascii-color` or `cover-mode blocks`")
+                }
+                theme.coverMode = mode
             case "color":
                 guard words.count >= 4 else { throw fail("expected `color ELEMENT FOREGROUND BACKGROUND [ATTRIBUTES]`") }
                 guard let element = ThemeElement(rawValue: words[1]) else { throw fail("unknown element '\(words[1])'") }
