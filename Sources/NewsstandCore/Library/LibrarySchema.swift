@@ -44,6 +44,21 @@ enum LibrarySchema {
             value TEXT NOT NULL
         );
         """,
+        // 2: feeds — HTTP validators for conditional refreshes, and headlines (feed items without downloadable content).
+        """
+        ALTER TABLE publications ADD COLUMN etag TEXT;
+        ALTER TABLE publications ADD COLUMN last_modified TEXT;
+        CREATE TABLE headlines (
+            id INTEGER PRIMARY KEY,
+            publication_id INTEGER NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            link TEXT,
+            date REAL,
+            summary TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX headlines_by_publication ON headlines (publication_id, position);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }
