@@ -215,7 +215,7 @@ struct ExpectClause {
         case .id(let n): actual = item(n).flatMap { $0.id ?? $0.about }
         case .summary(let n): actual = item(n).flatMap { $0.summary ?? $0.alternateSummary }
         case .content(let n): actual = item(n)?.content
-        case .published(let n): actual = item(n)?.published
+        case .published(let n): actual = item(n).flatMap { $0.published ?? $0.issued }
         case .updated(let n): actual = item(n)?.updated
         case .created(let n): actual = item(n)?.created
         case .expired(let n): actual = item(n)?.expired

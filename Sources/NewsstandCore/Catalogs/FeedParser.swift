@@ -157,7 +157,7 @@ public enum FeedParser {
             let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
                 ?? item.alternateSummary ?? ""
             let link = item.link ?? alternateLink(item) ?? item.guidLink
-            let date = item.published ?? item.updated ?? item.created
+            let date = item.published ?? item.updated ?? item.issued ?? item.created
             let assets = contentAssets(item)
 
             if !assets.isEmpty || format == .newsstandAtom {

@@ -46,6 +46,8 @@ struct FeedDocument {
         var published: Date?
         var updated: Date?
         var created: Date?
+        /// `dcterms:issued`: in OPDS the book's own publication date, so it ranks after `updated`.
+        var issued: Date?
         var expired: Date?
         var endDate: Date?
         var summary: String?
@@ -282,7 +284,11 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
             } else if inFeed, document.id == nil {
                 document.id = value
             }
-        case "pubdate", "published", "issued", "dcterms:issued":
+        case "dcterms:issued":
+            if let date = FlexibleDateParser.parse(raw) {
+                if inItem { item?.issued = date } else if inFeed { document.published = date }
+            }
+        case "pubdate", "published", "issued":
             if let date = FlexibleDateParser.parse(raw) {
                 if inItem { item?.published = date } else if inFeed { document.published = date }
             }
