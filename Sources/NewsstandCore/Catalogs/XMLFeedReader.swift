@@ -83,6 +83,7 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
     private var acquisitionIndex: Int?
     private let feedURL: URL
     private var rootNamespace: String?
+    private(set) var rootClosed = false
 
     init(feedURL: URL) {
         self.feedURL = feedURL
@@ -95,9 +96,11 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        if parser.parse() { return (reader.document, nil) }
+        let succeeded = parser.parse()
+        if succeeded && reader.rootClosed { return (reader.document, nil) }
         let line = parser.lineNumber
-        let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+        // A stream that stops inside the root element is truncated, even when XMLParser reports success.
+        let reason = succeeded ? "it ends before the root element is closed" : parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
         if reader.document.items.isEmpty && reader.document.title == nil {
             throw CatalogError("the feed is not well-formed XML (line \(line): \(reason))")
         }
@@ -254,6 +257,7 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
         }
         captureDepth = 0
         guard let frame = stack.popLast() else { return }
+        if stack.isEmpty { rootClosed = true }
         let parent = stack.last?.key
         let inItem = item != nil && (parent == "item" || parent == "entry")
         let inFeed = item == nil && (parent == "channel" || parent == "feed" || parent == "rdf:rdf")
