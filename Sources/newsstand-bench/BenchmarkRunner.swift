@@ -256,10 +256,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, covers, downloads
+        case shelf, covers, feeds, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [covers] [--downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [--downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -267,6 +267,7 @@ enum BenchmarkRunner {
             switch argument {
             case "shelf": selected.append(.shelf)
             case "covers": selected.append(.covers)
+            case "feeds": selected.append(.feeds)
             case "--downloads", "downloads": selected.append(.downloads)
             case "-h", "--help":
                 print(usage)
@@ -276,7 +277,7 @@ enum BenchmarkRunner {
             }
         }
         // With only --downloads, run just that; with nothing, the default cases.
-        if selected.isEmpty { selected = [.shelf, .covers] }
+        if selected.isEmpty { selected = [.shelf, .covers, .feeds] }
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -285,6 +286,7 @@ enum BenchmarkRunner {
                 switch benchmark {
                 case .shelf: try ShelfBenchmark().run()
                 case .covers: try CoverBenchmark().run()
+                case .feeds: try FeedBenchmark().run()
                 case .downloads: try DownloadBaseline().run()
                 }
             }

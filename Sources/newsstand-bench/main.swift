@@ -2,9 +2,10 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 the default cases: shelf and covers
+///     newsstand-bench                 the default cases: shelf, covers and feeds
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench covers          cover rendering only
+///     newsstand-bench feeds           feed parsing only (10,000-entry Atom and RSS; Python's feedparser when installed)
 ///     newsstand-bench --downloads     adds the download baseline (alone: `newsstand-bench --downloads`)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:

@@ -74,7 +74,7 @@ final class CommandLineTests: XCTestCase {
         try Data("this is not a property list".utf8).write(to: junk)
         let result = try TestEnvironment.run(["subscribe", junk.path], environment: environment)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.errors.contains("not a property list"), result.errors)
+        XCTAssertTrue(result.errors.contains("not a feed"), result.errors)
         XCTAssertEqual(try TestEnvironment.run(["list", "--json"], environment: environment).output.trimmingCharacters(in: .whitespacesAndNewlines), "[\n\n]")
     }
 

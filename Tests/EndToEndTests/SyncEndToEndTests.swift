@@ -74,13 +74,13 @@ final class SyncEndToEndTests: XCTestCase {
         let sync = try TestEnvironment.run(["sync"], environment: environment)
         XCTAssertEqual(sync.status, 1)
         XCTAssertTrue(sync.output.contains("Kettle & Compass: up to date"), sync.output)
-        XCTAssertTrue(sync.output.contains("Weekly: the catalog is not a property list"), sync.output)
+        XCTAssertTrue(sync.output.contains("Weekly: not a feed: expected RSS, Atom, OPDS or a property-list catalog"), sync.output)
         XCTAssertTrue(sync.errors.contains("1 feed problem"), sync.errors)
         XCTAssertNotNil(try rows(environment)["weekly/2025-spring"], "the last good issues are kept")
         let subscriptions = try TestEnvironment.run(["subscriptions", "--json"], environment: environment)
         let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(subscriptions.output.utf8)) as? [[String: Any]])
         XCTAssertEqual(list.count, 2)
-        XCTAssertTrue((list.first { $0["title"] as? String == "Weekly" }?["last_error"] as? String ?? "").contains("not a property list"))
+        XCTAssertTrue((list.first { $0["title"] as? String == "Weekly" }?["last_error"] as? String ?? "").contains("not a feed"))
     }
 
     func testTheOpenShelfNoticesIssuesASyncAdded() throws {

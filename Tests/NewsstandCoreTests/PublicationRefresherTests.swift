@@ -47,7 +47,7 @@ final class PublicationRefresherTests: XCTestCase {
 
         let garbage = folder.appendingPathComponent("catalog.plist")
         try Data("this is not a plist at all".utf8).write(to: garbage)
-        XCTAssertThrowsError(try refresher.subscribe(to: garbage)) { XCTAssertTrue("\($0)".contains("not a property list"), "\($0)") }
+        XCTAssertThrowsError(try refresher.subscribe(to: garbage)) { XCTAssertTrue("\($0)".contains("not a feed"), "\($0)") }
 
         var onlyBad = TestSupport.catalogItem("x", content: "x.epub")
         onlyBad["Date"] = nil
@@ -74,7 +74,7 @@ final class PublicationRefresherTests: XCTestCase {
         let outcome = refresher.refresh(publication)
         XCTAssertEqual(outcome.newIssueNames, [])
         let problem = try XCTUnwrap(outcome.problem)
-        XCTAssertTrue(problem.contains("not a property list"), problem)
+        XCTAssertTrue(problem.contains("not a feed"), problem)
         XCTAssertEqual(try store.issues(publicationID: publication.id), stateBefore, "issues and states untouched")
         let after = try XCTUnwrap(try store.publication(id: publication.id))
         XCTAssertEqual(after.lastError, problem)

@@ -11,6 +11,15 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
     }
 
+    func testAnIssueWithNothingToDownloadSaysSoInsteadOfDownloading() {
+        var issue = Fixtures.issue(7, "Metadata Only")
+        issue.contentURLs = []
+        var state = Fixtures.state(issues: [issue])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [])
+        XCTAssertEqual(state.message?.text, "The feed lists “Metadata Only” without anything to download.")
+        XCTAssertTrue(AppView.render(state, theme: .fallback).lines().contains { $0.hasSuffix("NOTHING TO DOWNLOAD") })
+    }
+
     func testTapOnAFailedIssueRetries() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .failed(reason: "404"))])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.startDownload(issueID: 7)])

@@ -1,36 +1,170 @@
 import Foundation
 
 /// Parses the date formats catalogs and feeds use in practice: ISO 8601 / RFC 3339 (with or
-/// without time and fractions), RFC 822 / 1123, and "yyyy-MM-dd HH:mm:ss Z".
+/// without time, seconds, fractions or zone; `T` or a space between date and time), RFC 822 / 1123
+/// (with or without weekday and seconds, two-digit years, zone names such as GMT, EST, PDT, or
+/// offsets such as -0700 and +05:30), and "yyyy-MM-dd HH:mm:ss Z" as rack-newsstand writes it.
+///
+/// The common forms are read by hand (fast: feeds hold thousands of dates); the rest fall back to
+/// `DateFormatter` patterns. A date without a zone is taken as UTC.
 public enum FlexibleDateParser {
     public static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
-        for formatter in isoFormatters {
-            if let date = formatter.date(from: trimmed) { return date }
+        let bytes = Array(trimmed.utf8)
+        if let date = parseISO(bytes) ?? parseRFC822(bytes) { return date }
+        return lock.withLock {
+            for formatter in formatters {
+                if let date = formatter.date(from: trimmed) { return date }
+            }
+            return nil
         }
-        for format in patterns {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
-        }
-        return nil
     }
 
-    private nonisolated(unsafe) static let isoFormatters: [ISO8601DateFormatter] = {
-        let full = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let dateOnly = ISO8601DateFormatter()
-        dateOnly.formatOptions = [.withFullDate]
-        return [full, fractional, dateOnly]
-    }()
+    // MARK: ISO 8601 / RFC 3339
+
+    /// `YYYY-MM-DD`, optionally `[T ]hh:mm[:ss[.fff]]`, optionally `Z`, `±hh:mm`, `±hhmm`, `±hh` (space allowed before the zone).
+    /// Also the basic forms `YYYYMMDD` and `YYYYMMDDThhmmss`.
+    static func parseISO(_ s: [UInt8]) -> Date? {
+        var i = 0
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                guard s[k] >= 48 && s[k] <= 57 else { return nil }
+                value = value * 10 + Int(s[k] - 48)
+            }
+            i += count
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            if i < s.count && s[i] == byte { i += 1; return true }
+            return false
+        }
+        guard let year = digits(4) else { return nil }
+        let extended = skip(UInt8(ascii: "-"))
+        guard let month = digits(2) else { return nil }
+        if extended && !skip(UInt8(ascii: "-")) { return nil }
+        guard let day = digits(2) else { return nil }
+        var hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        var offset = 0
+        if i < s.count {
+            guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else { return nil }
+            i += 1
+            guard let h = digits(2) else { return nil }
+            _ = skip(UInt8(ascii: ":"))
+            guard let m = digits(2) else { return nil }
+            hour = h
+            minute = m
+            if skip(UInt8(ascii: ":")) || (i < s.count && s[i] >= 48 && s[i] <= 57) {
+                guard let sec = digits(2) else { return nil }
+                second = sec
+                if skip(UInt8(ascii: ".")) || skip(UInt8(ascii: ",")) {
+                    var scale = 0.1
+                    while i < s.count, s[i] >= 48 && s[i] <= 57 {
+                        fraction += Double(s[i] - 48) * scale
+                        scale /= 10
+                        i += 1
+                    }
+                }
+            }
+            _ = skip(UInt8(ascii: " "))
+            if i < s.count {
+                if s[i] == UInt8(ascii: "Z") || s[i] == UInt8(ascii: "z") {
+                    i += 1
+                } else if s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
+                    let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
+                    i += 1
+                    guard let oh = digits(2) else { return nil }
+                    _ = skip(UInt8(ascii: ":"))
+                    let om = i < s.count ? (digits(2) ?? 0) : 0
+                    offset = sign * (oh * 3600 + om * 60)
+                } else {
+                    return nil
+                }
+            }
+            guard i == s.count else { return nil }
+        }
+        return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                        fraction: fraction, offset: offset)
+    }
+
+    // MARK: RFC 822 / 1123
+
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let zones: [String: Int] = [
+        "ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
+        "pst": -8, "pdt": -7, "a": -1, "m": -12, "n": 1, "y": 12, "cet": 1, "cest": 2, "bst": 1, "jst": 9,
+    ]
+
+    /// `[Weekday,] D Mon YYYY hh:mm[:ss] [zone]`: tolerant of missing commas, two-digit years
+    /// (1950–2049), single-digit days and hours, and a missing zone (UTC).
+    static func parseRFC822(_ s: [UInt8]) -> Date? {
+        let words = String(decoding: s, as: UTF8.self).lowercased()
+            .split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+        var index = 0
+        guard !words.isEmpty else { return nil }
+        if words[0].count >= 3, words[0].first!.isLetter { index = 1 } // weekday
+        guard words.count >= index + 4 else { return nil }
+        var dayWord = words[index], monthWord = words[index + 1]
+        if Int(dayWord) == nil, Int(monthWord) != nil { swap(&dayWord, &monthWord) } // "Jan 01 2004"
+        guard let day = Int(dayWord), let month = months.firstIndex(of: String(monthWord.prefix(3))),
+              var year = Int(words[index + 2]) else { return nil }
+        if words[index + 2].count == 2 { year += year < 50 ? 2000 : 1900 }
+        let time = words[index + 3].split(separator: ":").map { Int($0) }
+        guard time.count >= 2, time.allSatisfy({ $0 != nil }) else { return nil }
+        var offset = 0
+        if words.count > index + 4 {
+            let zone = words[index + 4]
+            if let hours = zones[zone] {
+                offset = hours * 3600
+            } else if let first = zone.first, first == "+" || first == "-" {
+                let number = zone.dropFirst().replacingOccurrences(of: ":", with: "")
+                guard number.count == 4 || number.count == 2, let value = Int(number) else { return nil }
+                let minutes = number.count == 4 ? (value / 100) * 60 + value % 100 : value * 60
+                offset = (first == "-" ? -1 : 1) * minutes * 60
+            } else if zone.hasPrefix("gmt") || zone.hasPrefix("utc") {
+                offset = 0
+            } else {
+                return nil
+            }
+        }
+        return makeDate(year: year, month: month + 1, day: day, hour: time[0]!, minute: time[1]!,
+                        second: time.count > 2 ? time[2]! : 0, fraction: 0, offset: offset)
+    }
+
+    private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                                 fraction: Double, offset: Int) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour), (0...59).contains(minute),
+              (0...60).contains(second) else { return nil }
+        // Days from civil (Howard Hinnant's algorithm), proleptic Gregorian, UTC.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    // MARK: Fallback patterns
+
+    private static let lock = NSLock()
+    private nonisolated(unsafe) static let formatters: [DateFormatter] = patterns.map { pattern in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = pattern
+        return formatter
+    }
 
     private static let patterns = [
         "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, d MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss zzz",
         "EEE, dd MMM yyyy HH:mm zzz", "yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss",
-        "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd",
+        "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd", "EEE MMM d HH:mm:ss zzz yyyy", "EEE MMM d HH:mm:ss yyyy",
+        "MMMM d, yyyy", "MMM d, yyyy", "d MMMM yyyy",
     ]
 }

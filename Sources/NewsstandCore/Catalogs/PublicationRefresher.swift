@@ -1,14 +1,20 @@
 import Foundation
 
-/// Fetches publications' catalogs and brings their issues into the library.
+/// Fetches publications' feeds (any format `FeedParser` reads) and brings their issues and
+/// headlines into the library.
 ///
-/// Blocking: run it on a background queue. A catalog that fails leaves that publication's
-/// issues and title as they were and records the reason; other publications are unaffected.
+/// Blocking: run it on a background queue. A feed that fails leaves that publication's issues,
+/// headlines and title as they were and records the reason; other publications are unaffected.
+/// Refreshes are conditional (`If-None-Match` / `If-Modified-Since` with the validators of the last
+/// good fetch), and paginated feeds are followed through `rel="next"` for at most `maxPages` pages.
 public struct PublicationRefresher: Sendable {
     public let store: LibraryStore
+    /// How many pages of a paginated feed are read, the first included.
+    public var maxPages: Int
 
-    public init(store: LibraryStore) {
+    public init(store: LibraryStore, maxPages: Int = 10) {
         self.store = store
+        self.maxPages = max(1, maxPages)
     }
 
     /// What one refresh did.
@@ -16,47 +22,121 @@ public struct PublicationRefresher: Sendable {
         public var publicationID: Int64
         public var issueCount: Int
         public var newIssueNames: [String]
-        /// Problems in plain words: the whole catalog failed, or some entries were skipped.
+        /// Problems in plain words: the whole feed failed, or some entries were skipped.
         public var problem: String?
+        /// The server said the feed had not changed (HTTP 304): nothing was parsed or written.
+        public var notModified: Bool
+        /// How many headlines (items without downloadable content) the feed has now.
+        public var headlineCount: Int
 
         public init(publicationID: Int64, issueCount: Int, newIssueNames: [String], problem: String?) {
+            self.init(publicationID: publicationID, issueCount: issueCount, newIssueNames: newIssueNames, problem: problem,
+                      notModified: false, headlineCount: 0)
+        }
+
+        public init(publicationID: Int64, issueCount: Int, newIssueNames: [String], problem: String?,
+                    notModified: Bool, headlineCount: Int) {
             self.publicationID = publicationID
             self.issueCount = issueCount
             self.newIssueNames = newIssueNames
             self.problem = problem
+            self.notModified = notModified
+            self.headlineCount = headlineCount
         }
     }
 
-    /// Fetches and validates a catalog, then subscribes to it. Nothing is saved when the catalog is unusable.
+    /// Fetches and validates a feed, then subscribes to it. Nothing is saved when the feed is unusable.
     public func subscribe(to url: URL, title: String? = nil) throws -> Publication {
-        let catalog = try CatalogParser.parse(try ResourceFetcher.fetch(url), catalogURL: url)
-        let publication = try store.addPublication(title: title ?? catalog.title ?? Self.fallbackTitle(for: url), feedURL: url)
-        try apply(catalog, to: publication, markingNewArrivals: false)
+        guard let (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        let publication = try store.addPublication(title: title ?? feed.title ?? Self.fallbackTitle(for: url), feedURL: url)
+        try apply(feed, validators: validators, to: publication, markingNewArrivals: false)
         return try store.publication(id: publication.id) ?? publication
+    }
+
+    /// Fetches a feed and its following pages (at most `maxPages`), merged, without touching the library:
+    /// for a browser view of OPDS catalogs. `Feed.nextPage` is set when pages were left unread.
+    public func loadFeed(at url: URL) throws -> Feed {
+        guard let (feed, _) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        return feed
     }
 
     /// Refreshes one publication.
     @discardableResult
     public func refresh(_ publication: Publication) -> Outcome {
         do {
-            let catalog = try CatalogParser.parse(try ResourceFetcher.fetch(publication.feedURL), catalogURL: publication.feedURL)
-            return try apply(catalog, to: publication, markingNewArrivals: true)
+            let validators = try store.feedValidators(publicationID: publication.id)
+            guard let (feed, newValidators) = try fetch(publication.feedURL, validators: validators) else {
+                let current = try store.publication(id: publication.id)
+                try store.recordRefresh(publicationID: publication.id, title: nil, error: current?.lastError)
+                return Outcome(publicationID: publication.id, issueCount: try store.issues(publicationID: publication.id).count,
+                               newIssueNames: [], problem: nil, notModified: true,
+                               headlineCount: try store.headlines(publicationID: publication.id).count)
+            }
+            return try apply(feed, validators: newValidators, to: publication, markingNewArrivals: true)
         } catch {
             let reason = "\(publication.title): \(error)"
             try? store.recordRefreshFailure(publicationID: publication.id, error: reason)
+            // The next refresh asks for the whole feed again rather than trusting a 304.
+            try? store.setFeedValidators(nil, publicationID: publication.id)
             return Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [], problem: reason)
         }
     }
 
+    /// The feed at `url` and the pages after it, or nil when the first page is unchanged since `validators`.
+    private func fetch(_ url: URL, validators: FetchValidators?) throws -> (Feed, FetchValidators?)? {
+        let first: Data
+        var newValidators: FetchValidators?
+        switch try ResourceFetcher.fetchConditionally(url, validators: validators) {
+        case .notModified: return nil
+        case .fetched(let data, let fetchedValidators):
+            first = data
+            newValidators = fetchedValidators.isEmpty ? nil : fetchedValidators
+        }
+        var feed = try FeedParser.parse(first, url: url)
+        var visited: Set<URL> = [url]
+        var names = Set(feed.entries.map(\.name))
+        var page = 1
+        while let next = feed.nextPage {
+            guard page < maxPages else { break }
+            guard visited.insert(next).inserted else {
+                feed.nextPage = nil
+                break
+            }
+            page += 1
+            feed.nextPage = nil
+            do {
+                let more = try FeedParser.parse(try ResourceFetcher.fetch(next), url: next)
+                for entry in more.entries {
+                    if names.insert(entry.name).inserted {
+                        feed.entries.append(entry)
+                    } else {
+                        feed.problems.append("issue '\(entry.name)' is listed twice; the first is kept")
+                    }
+                }
+                feed.headlines += more.headlines
+                feed.navigation += more.navigation
+                feed.problems += more.problems
+                feed.nextPage = more.nextPage
+            } catch {
+                feed.problems.append("page \(page) (\(next.absoluteString)) was not read: \(error)")
+                break
+            }
+        }
+        return (feed, newValidators)
+    }
+
     @discardableResult
-    private func apply(_ catalog: Catalog, to publication: Publication, markingNewArrivals: Bool) throws -> Outcome {
+    private func apply(_ feed: Feed, validators: FetchValidators?, to publication: Publication, markingNewArrivals: Bool) throws -> Outcome {
         let known = Set(try store.issues(publicationID: publication.id).map(\.name))
-        let issues = try store.upsertIssues(catalog.entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
-        let problem = catalog.problems.isEmpty ? nil
-            : "\(publication.title): skipped \(catalog.problems.count) of \(catalog.problems.count + catalog.entries.count) issues: " + catalog.problems.joined(separator: "; ")
-        try store.recordRefresh(publicationID: publication.id, title: catalog.title, error: problem)
+        let issues = try store.upsertIssues(feed.entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
+        try store.replaceHeadlines(feed.headlines, publicationID: publication.id)
+        let problem = feed.problems.isEmpty ? nil
+            : "\(publication.title): skipped \(feed.problems.count) of \(feed.problems.count + feed.entries.count) issues: " + feed.problems.joined(separator: "; ")
+        try store.recordRefresh(publicationID: publication.id, title: feed.title, error: problem)
+        try store.setFeedValidators(validators, publicationID: publication.id)
         return Outcome(publicationID: publication.id, issueCount: issues.count,
-                       newIssueNames: catalog.entries.map(\.name).filter { !known.contains($0) }, problem: problem)
+                       newIssueNames: feed.entries.map(\.name).filter { !known.contains($0) }, problem: problem, notModified: false,
+                       headlineCount: feed.headlines.count)
     }
 
     static func fallbackTitle(for url: URL) -> String {

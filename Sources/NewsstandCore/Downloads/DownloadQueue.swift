@@ -178,6 +178,10 @@ public final class DownloadQueue: @unchecked Sendable {
             guard let issue = try store.issue(id: issueID),
                   let publication = try store.publication(id: issue.publicationID) else { return }
             if issue.state == .available { return }
+            guard issue.isDownloadable else {
+                onEvent(.failed(issueID: issueID, reason: "the feed lists this issue without anything to download"))
+                return
+            }
             var job = Job(issue: issue, publication: publication)
             job.fraction = fractionOnDisk(of: issue)
             try store.setState(.downloading, issueID: issueID, progress: job.fraction)

@@ -44,7 +44,22 @@ enum LibrarySchema {
             value TEXT NOT NULL
         );
         """,
-        // Subscriptions: policies, unsubscribing while keeping issues, and NEW for issues that arrive later.
+        // 2: feeds — HTTP validators for conditional refreshes, and headlines (feed items without downloadable content).
+        """
+        ALTER TABLE publications ADD COLUMN etag TEXT;
+        ALTER TABLE publications ADD COLUMN last_modified TEXT;
+        CREATE TABLE headlines (
+            id INTEGER PRIMARY KEY,
+            publication_id INTEGER NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            link TEXT,
+            date REAL,
+            summary TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX headlines_by_publication ON headlines (publication_id, position);
+        """,
+        // 3: subscriptions — policies, unsubscribing while keeping issues, and NEW for issues that arrive later.
         """
         ALTER TABLE publications ADD COLUMN is_subscribed INTEGER NOT NULL DEFAULT 1;
         ALTER TABLE publications ADD COLUMN auto_download TEXT NOT NULL DEFAULT 'none';

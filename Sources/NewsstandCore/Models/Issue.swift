@@ -47,6 +47,9 @@ public struct Issue: Sendable, Equatable, Identifiable {
         self.arrivedNew = arrivedNew
     }
 
+    /// False for issues a feed lists without content to fetch (Apple's Newsstand feeds give only metadata and covers).
+    public var isDownloadable: Bool { !contentURLs.isEmpty }
+
     /// Arrived since the reader last looked and not opened yet: the shelf marks it NEW until it is opened.
     public var isNew: Bool { arrivedNew && openedAt == nil }
 }

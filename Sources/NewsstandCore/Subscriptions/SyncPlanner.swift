@@ -6,7 +6,7 @@ public enum SyncPlanner {
     /// Issues to download now. `issues` are the publication's, newest first; `arrived` names those the last refresh added.
     public static func issuesToDownload(for publication: Publication, issues: [Issue], arrived: Set<String>) -> [Issue] {
         guard publication.isSubscribed else { return [] }
-        func wanted(_ issue: Issue) -> Bool { issue.state == .notDownloaded }
+        func wanted(_ issue: Issue) -> Bool { issue.state == .notDownloaded && issue.isDownloadable }
         switch publication.autoDownload {
         case .none: return []
         case .latest: return issues.first.map { wanted($0) && arrived.contains($0.name) ? [$0] : [] } ?? []

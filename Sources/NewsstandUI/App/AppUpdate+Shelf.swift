@@ -104,6 +104,9 @@ extension AppUpdate {
     static func tap(_ state: inout AppState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         switch issue.state {
+        case .notDownloaded where !issue.isDownloadable:
+            state.message = StatusMessage("The feed lists “\(issue.title)” without anything to download.")
+            return []
         case .notDownloaded, .failed:
             updateIssue(issue.id, &state) { $0.state = .downloading; $0.progress = 0 }
             state.message = StatusMessage("Downloading “\(issue.title)”…")

@@ -128,6 +128,8 @@ public enum ShelfScreen {
     static func renderState(_ issue: Issue, in area: Rect, transfer: TransferSize?, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
                             theme: Theme, into buffer: inout CellBuffer) {
         switch issue.state {
+        case .notDownloaded where !issue.isDownloadable:
+            buffer.write("NOTHING TO DOWNLOAD", x: area.x, y: area.y, style: style(.summary), maxWidth: area.width)
         case .notDownloaded:
             buffer.write("TAP TO DOWNLOAD", x: area.x, y: area.y, style: style(.stateDownload), maxWidth: area.width)
         case .available:

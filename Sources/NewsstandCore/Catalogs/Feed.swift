@@ -1,0 +1,76 @@
+import Foundation
+
+/// The kinds of publication feed `FeedParser` reads, named by what the content is (never by file name).
+public enum FeedFormat: String, Sendable, CaseIterable {
+    /// The seed's property-list catalog (XML or binary), read by `CatalogParser`.
+    case propertyList = "plist"
+    /// RSS 2.0, and RSS 0.9x / 1.0 (RDF).
+    case rss
+    /// Atom 1.0 (and 0.3).
+    case atom
+    /// OPDS 1.x: an Atom feed with `http://opds-spec.org/...` links or `profile=opds-catalog` types.
+    case opds1 = "opds"
+    /// OPDS 2.0 JSON.
+    case opds2
+    /// Apple's Newsstand Atom feed (`news:` namespace http://itunes.apple.com/2011/Newsstand).
+    case newsstandAtom = "newsstand-atom"
+}
+
+/// A feed item without downloadable content: shown as a headline, never as an issue.
+public struct Headline: Sendable, Equatable {
+    public var title: String
+    public var link: URL?
+    public var date: Date?
+    public var summary: String
+
+    public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "") {
+        self.title = title
+        self.link = link
+        self.date = date
+        self.summary = summary
+    }
+}
+
+/// An OPDS navigation entry (or OPDS 2 navigation / catalog link): another feed to browse.
+public struct NavigationLink: Sendable, Equatable {
+    public var title: String
+    public var url: URL
+    public var summary: String
+
+    public init(title: String, url: URL, summary: String = "") {
+        self.title = title
+        self.url = url
+        self.summary = summary
+    }
+}
+
+/// A parsed feed of any format: its issues, headlines, navigation links, the next page, and what was skipped.
+public struct Feed: Sendable, Equatable {
+    public var format: FeedFormat
+    /// The publication's title when the feed names it.
+    public var title: String?
+    /// Items with downloadable content: the publication's issues.
+    public var entries: [CatalogEntry]
+    /// Items without downloadable content.
+    public var headlines: [Headline]
+    /// Links to other feeds (OPDS navigation), for a browser view.
+    public var navigation: [NavigationLink]
+    /// The next page of a paginated feed (`rel="next"`), when there is one.
+    public var nextPage: URL?
+    /// Plain-words reasons for items that were skipped.
+    public var problems: [String]
+
+    public init(format: FeedFormat, title: String? = nil, entries: [CatalogEntry] = [], headlines: [Headline] = [],
+                navigation: [NavigationLink] = [], nextPage: URL? = nil, problems: [String] = []) {
+        self.format = format
+        self.title = title
+        self.entries = entries
+        self.headlines = headlines
+        self.navigation = navigation
+        self.nextPage = nextPage
+        self.problems = problems
+    }
+
+    /// The issues as a `Catalog` (what `LibraryStore` and the refresher work with).
+    public var catalog: Catalog { Catalog(title: title, entries: entries, problems: problems) }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import NewsstandContent
+
+/// Reads any publication feed Newsstand knows — the seed's property-list catalog, RSS (2.0, 0.9x,
+/// 1.0/RDF), Atom, OPDS 1.x, OPDS 2.0 JSON and Apple's Newsstand Atom — choosing the format from the
+/// content, never from the file name, and maps it onto issues (items with downloadable content),
+/// headlines (items without), and navigation links (OPDS).
+///
+/// XML is parsed from a stream in chunks, never handed to `XMLParser(data:)` whole, so feeds of tens
+/// of megabytes parse on Linux too.
+public enum FeedParser {
+    static let notAFeed = "not a feed: expected RSS, Atom, OPDS or a property-list catalog"
+
+    /// Parses a feed fetched from `url` (relative links resolve against it, or against `xml:base`).
+    public static func parse(_ data: Data, url: URL) throws -> Feed {
+        guard let format = detectFormat(data) else { throw CatalogError(notAFeed) }
+        switch format {
+        case .propertyList:
+            let catalog = try CatalogParser.parse(data, catalogURL: url)
+            return Feed(format: .propertyList, title: catalog.title, entries: catalog.entries, problems: catalog.problems)
+        case .opds2:
+            return try OPDS2Parser.parse(data, url: url)
+        case .rss, .atom, .opds1, .newsstandAtom:
+            return try parseXML(InputStream(data: data), url: url, detected: format)
+        }
+    }
+
+    /// Parses a feed stored in `file` (for example a download written to a temporary file), streaming
+    /// XML from disk; `url` is where the feed came from, for relative links.
+    public static func parse(contentsOf file: URL, url: URL) throws -> Feed {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { throw CatalogError("cannot read \(file.path)") }
+        let head = handle.readData(ofLength: 64 << 10)
+        try? handle.close()
+        guard let format = try detectFormat(head) ?? detectFormat(Data(contentsOf: file)) else { throw CatalogError(notAFeed) }
+        switch format {
+        case .rss, .atom, .opds1, .newsstandAtom:
+            guard let stream = InputStream(url: file) else { throw CatalogError("cannot read \(file.path)") }
+            return try parseXML(stream, url: url, detected: format)
+        default:
+            return try parse(try Data(contentsOf: file), url: url)
+        }
+    }
+
+    // MARK: Detection
+
+    /// The feed's format judged from its first bytes (the XML root element and its namespaces, the
+    /// JSON keys, or a property-list header), or nil when it is none of them.
+    public static func detectFormat(_ data: Data) -> FeedFormat? {
+        if data.starts(with: Array("bplist".utf8)) { return .propertyList }
+        let head = headText(data)
+        var index = head.startIndex
+        // Skip whitespace, XML declaration, comments, processing instructions and doctype.
+        while index < head.endIndex {
+            let rest = head[index...]
+            if rest.first!.isWhitespace || rest.first == "\u{FEFF}" {
+                index = head.index(after: index)
+            } else if rest.hasPrefix("<?") {
+                guard let end = rest.range(of: "?>") else { return nil }
+                index = end.upperBound
+            } else if rest.hasPrefix("<!--") {
+                guard let end = rest.range(of: "-->") else { return nil }
+                index = end.upperBound
+            } else if rest.hasPrefix("<!") {
+                if rest.prefix(64).lowercased().hasPrefix("<!doctype plist") { return .propertyList }
+                guard let end = rest.firstIndex(of: ">") else { return nil }
+                index = head.index(after: end)
+            } else {
+                break
+            }
+        }
+        guard index < head.endIndex else { return nil }
+        let rest = head[index...]
+        if rest.first == "{" || rest.first == "[" {
+            if let format = detectJSON(data) { return format }
+            return isPropertyList(data) ? .propertyList : nil
+        }
+        guard rest.first == "<" else { return isPropertyList(data) ? .propertyList : nil }
+        let nameEnd = rest.dropFirst().firstIndex { $0.isWhitespace || $0 == ">" || $0 == "/" } ?? rest.endIndex
+        let qualified = String(rest[rest.index(after: rest.startIndex)..<nameEnd])
+        let local = qualified.split(separator: ":").last.map(String.init)?.lowercased() ?? ""
+        let lowered = rest.lowercased()
+        switch local {
+        case "plist": return .propertyList
+        case "rss", "channel": return .rss
+        case "rdf": return lowered.contains("<item") || lowered.contains("<channel") || lowered.contains(":item") ? .rss : nil
+        case "feed", "entry":
+            if lowered.contains("http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
+            if lowered.contains("http://opds-spec.org/") || lowered.contains("profile=opds-catalog") { return .opds1 }
+            return .atom
+        default: return nil
+        }
+    }
+
+    /// The first 64 KB as text: UTF-16 and UTF-32 (with or without a byte-order mark) decoded,
+    /// anything else read byte for byte (enough to find markup).
+    private static func headText(_ data: Data) -> String {
+        let head = data.prefix(64 << 10)
+        let bytes = [UInt8](head.prefix(4))
+        if bytes.count >= 2 {
+            if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
+                return String(data: head.prefix(head.count / 4 * 4), encoding: .utf32BigEndian) ?? ""
+            }
+            if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
+                return String(data: head.prefix(head.count / 4 * 4), encoding: .utf32LittleEndian) ?? ""
+            }
+            if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C]) {
+                return String(data: head.prefix(head.count / 2 * 2), encoding: .utf16BigEndian) ?? ""
+            }
+            if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
+                return String(data: head.prefix(head.count / 2 * 2), encoding: .utf16LittleEndian) ?? ""
+            }
+        }
+        var start = head.startIndex
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        return String(decoding: head[start...].map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+    }
+
+    private static func detectJSON(_ data: Data) -> FeedFormat? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        if object["authentication"] != nil && object["publications"] == nil { return nil }
+        for key in ["publications", "navigation", "groups", "catalogs"] where object[key] != nil { return .opds2 }
+        if object["metadata"] != nil && (object["links"] != nil || object["images"] != nil) { return .opds2 }
+        return nil
+    }
+
+    private static func isPropertyList(_ data: Data) -> Bool {
+        (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) != nil
+    }
+
+    // MARK: XML
+
+    static func parseXML(_ stream: InputStream, url: URL, detected: FeedFormat) throws -> Feed {
+        let (document, problem) = try XMLFeedReader.read(stream, feedURL: url)
+        var feed = build(document, detected: detected)
+        if let problem { feed.problems.append(problem) }
+        if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
+            throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
+        }
+        return feed
+    }
+
+    static func format(of document: FeedDocument, detected: FeedFormat) -> FeedFormat {
+        guard document.rootName == "feed" || document.rootName == "entry" else { return detected }
+        if document.sawNewsstand { return .newsstandAtom }
+        if document.sawOPDS { return .opds1 }
+        return detected == .rss ? .atom : detected
+    }
+
+    /// Maps the items: downloadable ones become issues, OPDS catalog links navigation, the rest headlines.
+    static func build(_ document: FeedDocument, detected: FeedFormat) -> Feed {
+        let format = format(of: document, detected: detected)
+        var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, nextPage: document.nextPage)
+        var seen: Set<String> = []
+        let fallbackDate = document.updated ?? document.published ?? Date(timeIntervalSince1970: 0)
+        for (position, item) in document.items.enumerated() {
+            let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
+            let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
+                ?? item.alternateSummary ?? ""
+            let link = item.link ?? alternateLink(item) ?? item.guidLink
+            let date = item.published ?? item.updated ?? item.issued ?? item.created
+            let assets = contentAssets(item)
+
+            if !assets.isEmpty || format == .newsstandAtom {
+                let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
+                let name = issueName(rawName)
+                guard !name.isEmpty else {
+                    feed.problems.append("item #\(position + 1) has no id and no content URL")
+                    continue
+                }
+                guard seen.insert(name).inserted else {
+                    feed.problems.append("issue '\(name)' is listed twice; the first is kept")
+                    continue
+                }
+                feed.entries.append(CatalogEntry(
+                    name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
+                    coverURL: cover(item) ?? document.image, contentURLs: assets.map(\.url),
+                    contentTypes: assets.compactMap(\.type).count == assets.count ? assets.compactMap(\.type) : []))
+            } else if let navigation = navigationLink(item) {
+                feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
+                                                      url: navigation.url, summary: summary))
+            } else if let title = title ?? link?.absoluteString {
+                feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
+            } else if !summary.isEmpty {
+                feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+            }
+        }
+        return feed
+    }
+
+    /// An issue's unique name from its guid/id (or enclosure URL): one sanitised line, at most 200 characters.
+    static func issueName(_ raw: String) -> String {
+        String(TextSanitizer.singleLine(raw).prefix(200))
+    }
+
+    private static func alternateLink(_ item: FeedDocument.Item) -> URL? {
+        item.links.first { $0.rel == "alternate" && !isCatalogType($0.type) }?.url
+    }
+
+    struct Asset { var url: URL; var type: String? }
+
+    /// Downloadable content: RSS enclosures, Atom `rel="enclosure"`, the best OPDS acquisition link,
+    /// and Media RSS content that is not an image (images are covers unless nothing else is there).
+    static func contentAssets(_ item: FeedDocument.Item) -> [Asset] {
+        var assets = item.enclosures.map { Asset(url: $0.url, type: $0.type) }
+        assets += item.links.filter { $0.rel == "enclosure" }.map { Asset(url: $0.url, type: $0.type) }
+        if let acquisition = bestAcquisition(item.links) {
+            assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type))
+        }
+        let media = item.mediaContents.filter { !isImage($0) }
+        assets += media.map { Asset(url: $0.url, type: $0.type) }
+        if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
+        var seen: Set<URL> = []
+        return assets.filter { seen.insert($0.url).inserted }
+    }
+
+    private static func isImage(_ content: FeedDocument.MediaContent) -> Bool {
+        content.medium?.lowercased() == "image" || (content.type ?? "").lowercased().hasPrefix("image/")
+    }
+
+    /// The acquisition link to download: open access and plain acquisition before sample, then borrow,
+    /// subscribe and buy; EPUB before PDF before anything else. HTML pages (a shop) are not content.
+    static func bestAcquisition(_ links: [FeedDocument.Link]) -> FeedDocument.Link? {
+        let candidates = links.filter { link in
+            guard link.rel.hasPrefix("http://opds-spec.org/acquisition") else { return false }
+            let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
+            return !type.hasPrefix("text/html") && !type.hasPrefix("application/xhtml")
+        }
+        func relRank(_ rel: String) -> Int {
+            switch rel {
+            case "http://opds-spec.org/acquisition/open-access": 0
+            case "http://opds-spec.org/acquisition": 1
+            case "http://opds-spec.org/acquisition/borrow": 2
+            case "http://opds-spec.org/acquisition/subscribe": 3
+            case "http://opds-spec.org/acquisition/buy": 4
+            case "http://opds-spec.org/acquisition/sample", "http://opds-spec.org/acquisition/preview": 5
+            default: 6
+            }
+        }
+        func typeRank(_ link: FeedDocument.Link) -> Int {
+            let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
+            if type.hasPrefix("application/epub+zip") { return 0 }
+            if type.hasPrefix("application/pdf") { return 1 }
+            return 2
+        }
+        return candidates.enumerated().min { a, b in
+            (relRank(a.element.rel), typeRank(a.element), a.offset) < (relRank(b.element.rel), typeRank(b.element), b.offset)
+        }?.element
+    }
+
+    /// The cover: Newsstand's SOURCE icon (else the largest listed), the OPDS image (before its
+    /// thumbnail), iTunes image, a Media RSS image, then a Media RSS thumbnail.
+    static func cover(_ item: FeedDocument.Item) -> URL? {
+        if let icon = item.coverIcons.first(where: { $0.size == "SOURCE" }) ?? item.coverIcons.max(by: { iconWidth($0.size) < iconWidth($1.size) }) {
+            return icon.url
+        }
+        for rel in ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",
+                    "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail"] {
+            if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
+        }
+        if let image = item.itunesImage { return image }
+        if let image = item.mediaContents.first(where: isImage), !contentAssets(item).contains(where: { $0.url == image.url }) { return image.url }
+        if let thumbnail = item.thumbnails.first { return thumbnail }
+        return item.enclosures.first { ($0.type ?? "").lowercased().hasPrefix("image/") }?.url
+    }
+
+    private static func iconWidth(_ size: String) -> Int {
+        Int(size.split(separator: "X").first ?? "") ?? Int(size) ?? 0
+    }
+
+    private static func isCatalogType(_ type: String?) -> Bool {
+        guard let type = type?.lowercased() else { return false }
+        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
+    }
+
+    /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any
+    /// link typed as an OPDS/Atom feed).
+    private static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
+        item.links.first { isCatalogType($0.type) && !$0.rel.hasPrefix("http://opds-spec.org/acquisition") && $0.rel != "self" }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import NewsstandContent
+
+/// Feed state kept per publication: the HTTP validators of its last good fetch, and its headlines.
+extension LibraryStore {
+    /// The validators (ETag, Last-Modified) of the publication's last successful fetch, if any.
+    public func feedValidators(publicationID: Int64) throws -> FetchValidators? {
+        try locked {
+            guard let row = try database.query("SELECT etag, last_modified FROM publications WHERE id = ?", [.integer(publicationID)]).first else { return nil }
+            let validators = FetchValidators(etag: row[0].string, lastModified: row[1].string)
+            return validators.isEmpty ? nil : validators
+        }
+    }
+
+    /// Stores (or, with nil, forgets) the validators to send with the publication's next refresh.
+    public func setFeedValidators(_ validators: FetchValidators?, publicationID: Int64) throws {
+        try locked {
+            try database.query("UPDATE publications SET etag = ?, last_modified = ? WHERE id = ?",
+                               [validators?.etag.map { .text($0) } ?? .null, validators?.lastModified.map { .text($0) } ?? .null,
+                                .integer(publicationID)])
+        }
+    }
+
+    /// Replaces the publication's headlines with `headlines`, in feed order, in one transaction.
+    public func replaceHeadlines(_ headlines: [Headline], publicationID: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
+                for (position, headline) in headlines.enumerated() {
+                    try database.query("INSERT INTO headlines (publication_id, position, title, link, date, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                                       [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
+                                        headline.link.map { .text($0.absoluteString) } ?? .null,
+                                        headline.date.map { .real($0.timeIntervalSince1970) } ?? .null,
+                                        .text(TextSanitizer.singleLine(headline.summary))])
+                }
+            }
+        }
+    }
+
+    /// The publication's headlines, in the order its feed gave them.
+    public func headlines(publicationID: Int64) throws -> [Headline] {
+        try locked {
+            try database.query("SELECT title, link, date, summary FROM headlines WHERE publication_id = ? ORDER BY position",
+                               [.integer(publicationID)]).map { row in
+                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "")
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import NewsstandCore
+
+/// Case `feeds`: FeedParser on a generated 10,000-entry Atom feed and a 10,000-item RSS feed (median
+/// of 3 parses each, entries per second). When Python's `feedparser` module is importable, it is
+/// timed on the same files in the same run and the ratio printed (install it with
+/// `apt-get install python3-feedparser`; the benchmark never installs anything).
+struct FeedBenchmark {
+    var entries = 10_000
+    var repetitions = 3
+
+    func run() throws {
+        var table = ResultTable(title: "Feed parsing: \(Format.count(entries)) entries, median of \(repetitions)")
+        let folder = try TemporaryFolder(prefix: "newsstand-bench-feeds")
+        defer { folder.remove() }
+        let atom = folder.url.appendingPathComponent("feed.atom")
+        let rss = folder.url.appendingPathComponent("feed.rss")
+        try Self.atomFeed(entries: entries).write(to: atom)
+        try Self.rssFeed(entries: entries).write(to: rss)
+        let python = Self.pythonFeedparser()
+        progress("parsing \(Format.count(entries))-entry Atom and RSS feeds" + (python == nil ? "" : ", and with Python's feedparser"))
+
+        for (name, file) in [("Atom", atom), ("RSS", rss)] {
+            let data = try Data(contentsOf: file)
+            var times: [Double] = []
+            for _ in 0..<repetitions {
+                let (feed, seconds) = try MonotonicClock.measure { try FeedParser.parse(data, url: file) }
+                guard feed.entries.count == entries else {
+                    throw ChildProcess.Failure(description: "\(name): expected \(entries) entries, got \(feed.entries.count)")
+                }
+                times.append(seconds)
+            }
+            let statistics = Statistics(times)
+            let rate = Double(entries) / statistics.median
+            var notes = "\(Format.count(Int(rate))) entries/s, \(Format.megabytes(Double(data.count)))"
+            if let python, let pythonSeconds = try Self.timePython(python, file: file, repetitions: repetitions, entries: entries) {
+                notes += "; feedparser \(Format.duration(pythonSeconds)) (\(Format.count(Int(Double(entries) / pythonSeconds))) entries/s), "
+                    + "FeedParser is \(Format.ratio(pythonSeconds / statistics.median)) as fast"
+            }
+            table.add("FeedParser, \(name)", statistics, notes: notes)
+        }
+        if python == nil { table.note("Python's feedparser is not installed (apt-get install python3-feedparser): no comparison") }
+        table.print()
+    }
+
+    static func atomFeed(entries: Int) -> Data {
+        var data = Data("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Bench Atom</title><id>urn:bench:atom</id><updated>2025-01-01T00:00:00Z</updated>\n
+            """.utf8)
+        for index in 0..<entries {
+            data.append(contentsOf: Array("""
+                <entry><id>urn:bench:atom:\(index)</id><title type="html">Issue \(index) &lt;b&gt;bold&lt;/b&gt;</title>\
+                <updated>2025-01-\(String(format: "%02d", index % 28 + 1))T10:\(String(format: "%02d", index % 60)):00Z</updated>\
+                <summary>Summary of issue \(index): tea, maps &amp; the long way round.</summary>\
+                <link rel="alternate" href="https://example.com/issues/\(index)"/>\
+                <link rel="enclosure" type="application/epub+zip" length="123456" href="https://example.com/issues/\(index).epub"/></entry>\n
+                """.utf8))
+        }
+        data.append(contentsOf: Array("</feed>\n".utf8))
+        return data
+    }
+
+    static func rssFeed(entries: Int) -> Data {
+        var data = Data("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>Bench RSS</title><link>https://example.com/</link>\n
+            """.utf8)
+        for index in 0..<entries {
+            data.append(contentsOf: Array("""
+                <item><guid isPermaLink="false">bench-rss-\(index)</guid><title>Issue \(index)</title>\
+                <pubDate>Mon, \(String(format: "%02d", index % 28 + 1)) Jan 2025 10:00:00 GMT</pubDate>\
+                <description>&lt;p&gt;Summary of issue \(index): tea, maps &amp;amp; the long way round.&lt;/p&gt;</description>\
+                <link>https://example.com/issues/\(index)</link>\
+                <enclosure url="https://example.com/issues/\(index).epub" length="123456" type="application/epub+zip"/>\
+                <media:thumbnail url="https://example.com/covers/\(index).jpg"/></item>\n
+                """.utf8))
+        }
+        data.append(contentsOf: Array("</channel></rss>\n".utf8))
+        return data
+    }
+
+    /// python3, when `import feedparser` works in it.
+    static func pythonFeedparser() -> String? {
+        guard let python = ChildProcess.which("python3"),
+              let outcome = try? ChildProcess.run(python, ["-c", "import feedparser"], quiet: true), outcome.status == 0 else { return nil }
+        return python
+    }
+
+    /// Median seconds of `repetitions` feedparser parses of `file`, timed inside Python (start-up excluded).
+    static func timePython(_ python: String, file: URL, repetitions: Int, entries: Int) throws -> Double? {
+        let script = """
+            import sys, time, feedparser
+            path, runs = sys.argv[1], int(sys.argv[2])
+            data = open(path, 'rb').read()
+            times = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                result = feedparser.parse(data)
+                times.append(time.perf_counter() - start)
+            times.sort()
+            print(len(result.entries), times[len(times) // 2])
+            """
+        let outcome = try ChildProcess.run(python, ["-c", script, file.path, String(repetitions)], quiet: true)
+        let fields = outcome.output.split(whereSeparator: \.isWhitespace)
+        guard outcome.status == 0, fields.count == 2, Int(fields[0]) == entries else { return nil }
+        return Double(fields[1])
+    }
+}
