@@ -13,7 +13,9 @@ enum SubscriptionCommands {
             return policy
         }
         let context = try LibraryContext.open()
-        let url = try catalogURL(text)
+        guard let url = SubscriptionURL.parse(text) else {
+            throw CommandFailure("only http, https and file URLs (or a path) can be subscribed to")
+        }
         do {
             let publication = try PublicationRefresher(store: context.store).subscribe(to: url)
             if policy != nil || keep != nil {
@@ -40,16 +42,7 @@ enum SubscriptionCommands {
             print("Unsubscribed from \(publication.title); its downloaded issues stay on the shelf.")
             return
         }
-        try context.store.removePublication(id: publication.id)
-        let folder = context.paths.issuesDirectory.appendingPathComponent(PathComponent.safe(publication.name), isDirectory: true)
-        try? FileManager.default.removeItem(at: folder)
+        try IssueStorage(store: context.store, paths: context.paths).removePublication(publication)
         print("Unsubscribed from \(publication.title); its downloaded issues were removed.")
-    }
-
-    /// A URL as typed: http(s) and file URLs as they are, anything else as a path.
-    static func catalogURL(_ text: String) throws -> URL {
-        if let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) { return url }
-        if text.contains("://") { throw CommandFailure("only http, https and file URLs can be subscribed to") }
-        return URL(fileURLWithPath: text).standardizedFileURL
     }
 }

@@ -98,4 +98,33 @@ final class SyncEndToEndTests: XCTestCase {
         try session.send("q")
         session.waitForExit()
     }
+
+    func testManagingSubscriptionsFromTheKeyboard() throws {
+        publish(["2025-spring"])
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        XCTAssertEqual(try TestEnvironment.run(["download", "2025-autumn"], environment: environment).status, 0)
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 110, height: 30, environment: environment)
+        try session.waitFor(text: "TAP TO")
+        try session.send("s")
+        try session.waitFor(text: "SUBSCRIPTIONS")
+        try session.send("a")
+        try session.send("-l", server.url(for: "weekly.plist").absoluteString)
+        try session.send("Enter")
+        let added = try session.waitFor(text: "Subscribed to Weekly.")
+        XCTAssertTrue(added.contains("plist · auto-download none · keep all"), added)
+
+        // Unsubscribe from the sample, keeping its downloaded issue.
+        try session.send("g", "d")
+        try session.waitFor(text: "keep its downloaded issues?")
+        try session.send("y")
+        try session.waitFor(text: "unsubscribed; downloaded issues kept")
+        try session.send("q", "q")
+        session.waitForExit()
+        let rows = try rows(environment)
+        XCTAssertEqual(rows["kettle-compass/2025-autumn"]?["state"] as? String, "available", "the kept issue is still readable")
+        XCTAssertNil(rows["kettle-compass/2025-spring"], "issues that were not downloaded are gone")
+        XCTAssertNotNil(rows["weekly/2025-spring"])
+        let sync = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(sync.output, "Weekly: up to date\n", "an unsubscribed publication is not refreshed")
+    }
 }

@@ -13,6 +13,13 @@ extension LibraryStore {
     }
 
     /// Stores (or, with nil, forgets) the validators to send with the publication's next refresh.
+    /// Remembers the format a publication's feed was read as.
+    public func setFeedFormat(_ format: FeedFormat, publicationID: Int64) throws {
+        try locked {
+            try database.query("UPDATE publications SET feed_format = ? WHERE id = ?", [.text(format.rawValue), .integer(publicationID)])
+        }
+    }
+
     public func setFeedValidators(_ validators: FetchValidators?, publicationID: Int64) throws {
         try locked {
             try database.query("UPDATE publications SET etag = ?, last_modified = ? WHERE id = ?",

@@ -134,6 +134,7 @@ public struct PublicationRefresher: Sendable {
             : "\(publication.title): skipped \(feed.problems.count) of \(feed.problems.count + feed.entries.count) issues: " + feed.problems.joined(separator: "; ")
         try store.recordRefresh(publicationID: publication.id, title: feed.title, error: problem)
         try store.setFeedValidators(validators, publicationID: publication.id)
+        try store.setFeedFormat(feed.format, publicationID: publication.id)
         return Outcome(publicationID: publication.id, issueCount: issues.count,
                        newIssueNames: feed.entries.map(\.name).filter { !known.contains($0) }, problem: problem, notModified: false,
                        headlineCount: feed.headlines.count)

@@ -66,6 +66,10 @@ enum LibrarySchema {
         ALTER TABLE publications ADD COLUMN keep_newest INTEGER;
         ALTER TABLE issues ADD COLUMN arrived_new INTEGER NOT NULL DEFAULT 0;
         """,
+        // 4: the format each feed was last read as, for the subscriptions screen.
+        """
+        ALTER TABLE publications ADD COLUMN feed_format TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

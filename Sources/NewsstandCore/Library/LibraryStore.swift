@@ -335,14 +335,14 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest"
+    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format"
 
     private static func publication(from row: [SQLiteValue]) -> Publication {
         Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
                     feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
                     lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
                     isSubscribed: row[6].int64 != 0, autoDownload: AutoDownloadPolicy(rawValue: row[7].string ?? "") ?? .none,
-                    keepNewest: row[8].int64.map(Int.init))
+                    keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
     }
 
     private static func issueColumns(prefix: String) -> String {

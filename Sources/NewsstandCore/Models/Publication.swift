@@ -15,9 +15,11 @@ public struct Publication: Sendable, Equatable, Identifiable {
     public var autoDownload: AutoDownloadPolicy
     /// Downloaded issues to keep (older ones are removed after a sync); nil keeps all.
     public var keepNewest: Int?
+    /// The format the feed was last read as (nil before its first successful read).
+    public var feedFormat: FeedFormat?
 
     public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
-                isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil) {
+                isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil, feedFormat: FeedFormat? = nil) {
         self.id = id
         self.name = name
         self.title = title
@@ -27,5 +29,6 @@ public struct Publication: Sendable, Equatable, Identifiable {
         self.isSubscribed = isSubscribed
         self.autoDownload = autoDownload
         self.keepNewest = keepNewest
+        self.feedFormat = feedFormat
     }
 }

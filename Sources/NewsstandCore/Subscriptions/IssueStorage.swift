@@ -28,4 +28,11 @@ public struct IssueStorage: Sendable {
         let folder = paths.folder(for: issue, of: publication)
         if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
     }
+
+    /// Removes a publication, its issues from the library, and their files.
+    public func removePublication(_ publication: Publication) throws {
+        try store.removePublication(id: publication.id)
+        let folder = paths.issuesDirectory.appendingPathComponent(PathComponent.safe(publication.name), isDirectory: true)
+        if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+    }
 }

@@ -22,16 +22,17 @@ public struct SyncService: Sendable {
 
     /// Refreshes every subscribed publication and queues the downloads their policies ask for.
     public func refreshAndQueue(into downloads: DownloadQueue) -> [PublicationReport] {
-        let refresher = PublicationRefresher(store: store)
-        var reports: [PublicationReport] = []
-        for publication in (try? store.publications()) ?? [] where publication.isSubscribed {
-            let outcome = refresher.refresh(publication)
-            let issues = (try? store.issues(publicationID: publication.id)) ?? []
-            let queued = SyncPlanner.issuesToDownload(for: publication, issues: issues, arrived: Set(outcome.newIssueNames))
-            queued.forEach { downloads.enqueue(issueID: $0.id) }
-            reports.append(PublicationReport(publication: publication, outcome: outcome, queued: queued))
-        }
-        return reports
+        ((try? store.publications()) ?? []).filter(\.isSubscribed).map { refreshAndQueue($0, into: downloads) }
+    }
+
+    /// Refreshes one publication and queues what its policy asks for.
+    public func refreshAndQueue(_ publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
+        let outcome = PublicationRefresher(store: store).refresh(publication)
+        let current = (try? store.publication(id: publication.id)) ?? publication
+        let issues = (try? store.issues(publicationID: publication.id)) ?? []
+        let queued = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
+        queued.forEach { downloads.enqueue(issueID: $0.id) }
+        return PublicationReport(publication: current, outcome: outcome, queued: queued)
     }
 
     /// Removes downloaded issues beyond each publication's keep-newest-N and then, oldest read first,

@@ -27,6 +27,12 @@ public struct AppState: Equatable, Sendable {
     public var shelfViewMode: ShelfViewMode = .list
     public var reader: ReaderState?
     public var helpScroll = 0
+    /// Selected row of the subscriptions screen.
+    public var subscriptionSelection = 0
+    /// First headline shown on the headlines screen.
+    public var headlinesScroll = 0
+    /// A question on the bottom line, when one is open.
+    public var prompt: Prompt?
     public var message: StatusMessage?
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false
@@ -67,6 +73,11 @@ public struct AppState: Equatable, Sendable {
     public var continueReadingIssue: Issue? {
         guard let id = library.currentlyReadingIssueID, let issue = currentIssues.first(where: { $0.id == id }), issue.state == .available else { return nil }
         return issue
+    }
+
+    /// The publication selected on the subscriptions screen.
+    public var selectedSubscription: Publication? {
+        library.publications.indices.contains(subscriptionSelection) ? library.publications[subscriptionSelection] : nil
     }
 
     /// The cover request for an issue at a size, in this state's mode and background.

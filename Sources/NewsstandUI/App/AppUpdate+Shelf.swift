@@ -45,6 +45,10 @@ extension AppUpdate {
                 state.message = StatusMessage("The window is too small for the grid; showing the list.")
             }
             return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelfViewMode.rawValue)] + coverEffects(&state)
+        case .showSubscriptions:
+            state.subscriptionSelection = state.selectedPublication
+            state.screens = [.shelf, .subscriptions]
+            return []
         case .showDetails:
             guard state.selectedIssueValue != nil else { return [] }
             state.screens = [.shelf, .detail]

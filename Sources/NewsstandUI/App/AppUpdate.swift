@@ -39,10 +39,13 @@ public enum AppUpdate {
             return issueOpened(issueID, result, resumeAt: resumeAt, &state)
         case .articleLoaded(let issueID, let articleIndex, let result):
             return articleLoaded(issueID, articleIndex, result, &state)
+        case .subscriptionAdded(let result):
+            return subscriptionAdded(result, &state)
         }
     }
 
     static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
+        if state.prompt != nil { return handlePrompt(key, &state) }
         guard let command = KeyMap.command(for: key, on: state.screen) else { return [] }
         state.message = nil
         if command == .quit {
@@ -55,6 +58,8 @@ public enum AppUpdate {
         case .contents: return handleContents(command, key: key, &state)
         case .article: return handleArticle(command, &state)
         case .help: return handleHelp(command, &state)
+        case .subscriptions: return handleSubscriptions(command, &state)
+        case .headlines: return handleHeadlines(command, &state)
         }
     }
 

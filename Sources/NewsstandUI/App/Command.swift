@@ -13,4 +13,6 @@ public enum Command: Hashable, Sendable {
     case help
     case back
     case quit
+    case showSubscriptions, addSubscription, removeSubscription, renameSubscription
+    case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
 }

@@ -16,4 +16,10 @@ public enum Effect: Equatable, Sendable {
     /// Remembers a small preference in the library (like the shelf's view).
     case saveSetting(key: String, value: String)
     case quit
+    /// Fetches and checks a feed, then subscribes to it (answered by `.subscriptionAdded`).
+    case subscribe(url: String)
+    case unsubscribe(publicationID: Int64, keepDownloads: Bool)
+    case renamePublication(publicationID: Int64, title: String)
+    case refreshPublication(publicationID: Int64)
+    case setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?)
 }

@@ -82,6 +82,46 @@ public final class EffectRunner: @unchecked Sendable {
             work.async { try? self.store.setSetting(key, to: value) }
         case .quit:
             break
+        case .subscribe(let text):
+            refreshQueue.async {
+                let result: Result<String, ReaderFailure>
+                if let url = SubscriptionURL.parse(text) {
+                    do {
+                        result = .success(try PublicationRefresher(store: self.store).subscribe(to: url).title)
+                    } catch {
+                        result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))
+                    }
+                } else {
+                    result = .failure(ReaderFailure("that is not a feed URL (http, https or file, or a path)"))
+                }
+                self.send(.subscriptionAdded(result))
+                self.sendLibrary()
+            }
+        case .unsubscribe(let publicationID, let keepDownloads):
+            work.async {
+                if keepDownloads {
+                    try? self.store.unsubscribeKeepingDownloads(publicationID: publicationID)
+                } else if let publication = try? self.store.publication(id: publicationID) {
+                    try? IssueStorage(store: self.store, paths: self.paths).removePublication(publication)
+                }
+                self.sendLibrary()
+            }
+        case .renamePublication(let publicationID, let title):
+            work.async {
+                try? self.store.renamePublication(id: publicationID, to: title)
+                self.sendLibrary()
+            }
+        case .refreshPublication(let publicationID):
+            refreshQueue.async {
+                guard let publication = try? self.store.publication(id: publicationID) else { return }
+                let report = SyncService(store: self.store, paths: self.paths).refreshAndQueue(publication, into: self.downloads)
+                self.send(.publicationsRefreshed([report.outcome]))
+            }
+        case .setPolicy(let publicationID, let autoDownload, let keepNewest):
+            work.async {
+                try? self.store.setPolicy(publicationID: publicationID, autoDownload: autoDownload, keepNewest: keepNewest)
+                self.sendLibrary()
+            }
         }
     }
 
@@ -125,7 +165,9 @@ extension LibrarySnapshot {
         var issues: [Int64: [Issue]] = [:]
         for issue in try store.allIssues() { issues[issue.publicationID, default: []].append(issue) }
         let reading = try store.currentlyReadingIssueID()
-        return LibrarySnapshot(publications: publications, issues: issues, currentlyReadingIssueID: reading,
-                               readingPosition: try reading.flatMap { try store.readingPosition(issueID: $0) })
+        var snapshot = LibrarySnapshot(publications: publications, issues: issues, currentlyReadingIssueID: reading,
+                                       readingPosition: try reading.flatMap { try store.readingPosition(issueID: $0) })
+        for publication in publications { snapshot.headlines[publication.id] = try store.headlines(publicationID: publication.id) }
+        return snapshot
     }
 }

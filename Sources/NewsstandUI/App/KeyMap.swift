@@ -43,6 +43,20 @@ public enum KeyMap {
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back (on the shelf, q quits)", screens: [.detail, .contents, .article, .help], isHinted: true),
             KeyBinding(command: .quit, keys: [.character("q"), .control("c")], hint: "quit", help: "Quit (Ctrl-C quits from anywhere)", screens: [.shelf], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.detail, .contents, .article, .help], isHinted: false),
+            KeyBinding(command: .showSubscriptions, keys: [.character("s")], hint: "subscriptions", help: "Manage subscriptions", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .tap, keys: [.enter], hint: "shelf", help: "Show the publication's shelf", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .addSubscription, keys: [.character("a")], hint: "add", help: "Subscribe to a feed: type or paste its URL (it is fetched and checked first)", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .removeSubscription, keys: [.character("d")], hint: "remove", help: "Unsubscribe (asks whether to keep the downloaded issues)", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .renameSubscription, keys: [.character("R")], hint: "rename", help: "Rename the publication", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .refreshSelected, keys: [.character("r")], hint: "refresh", help: "Refresh the selected feed", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .refresh, keys: [.character("u")], hint: "", help: "Refresh every feed", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .cycleAutoDownload, keys: [.character("p")], hint: "policy", help: "Auto-download new issues: none, latest, all", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .keepMore, keys: [.character("+")], hint: "", help: "Keep one more downloaded issue (past the most: keep all)", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .keepFewer, keys: [.character("-")], hint: "", help: "Keep one fewer downloaded issue (older ones are removed at the next sync)", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .showHeadlines, keys: [.character("H")], hint: "headlines", help: "The feed's headlines: items with nothing to download", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),
         ]
     }()
 

@@ -13,6 +13,8 @@ public enum Message: Sendable {
     case coverReported(CoverArtEvent)
     case issueOpened(issueID: Int64, Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?)
     case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
+    /// A subscription was added (its title) or could not be (why).
+    case subscriptionAdded(Result<String, ReaderFailure>)
 }
 
 /// The library's contents at one moment, as the shelf shows them.
@@ -22,6 +24,8 @@ public struct LibrarySnapshot: Sendable, Equatable {
     public var currentlyReadingIssueID: Int64?
     /// Where the reader is in that issue.
     public var readingPosition: ReadingPosition?
+    /// Each publication's feed items without downloadable content.
+    public var headlines: [Int64: [Headline]] = [:]
 
     public init(publications: [Publication], issues: [Int64: [Issue]], currentlyReadingIssueID: Int64?, readingPosition: ReadingPosition? = nil) {
         self.publications = publications

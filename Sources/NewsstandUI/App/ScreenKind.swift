@@ -6,4 +6,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case contents
     case article
     case help
+    /// Every subscription with its feed, policy, last refresh and counts.
+    case subscriptions
+    /// A publication's feed items that have nothing to download.
+    case headlines
 }

@@ -17,14 +17,25 @@ public enum AppView {
         case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
         case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
+        case .subscriptions: SubscriptionsScreen.render(state, theme: theme, into: &buffer)
+        case .headlines: HeadlinesScreen.render(state, theme: theme, into: &buffer)
         }
         let position: String = switch state.screen {
         case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
-        case .contents, .help: ""
+        case .subscriptions: state.library.publications.isEmpty ? "" : "\(state.subscriptionSelection + 1)/\(state.library.publications.count)"
+        case .contents, .help, .headlines: ""
         }
-        StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
-            .render(in: status, theme: theme, into: &buffer)
+        if let prompt = state.prompt {
+            if prompt.takesText {
+                prompt.field.render(label: " " + prompt.label, in: status, style: theme[.status], into: &buffer)
+            } else {
+                buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
+            }
+        } else {
+            StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+                .render(in: status, theme: theme, into: &buffer)
+        }
         return buffer
     }
 }

@@ -158,7 +158,18 @@ enum DateText {
     }()
     private static let lock = NSLock()
 
+    nonisolated(unsafe) private static let shortFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone.current
+        formatter.dateFormat = "d MMM yyyy HH:mm"
+        return formatter
+    }()
+
     static func long(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
+
+    /// "21 Nov 2026 14:05", in local time: for when something last happened.
+    static func short(_ date: Date) -> String { lock.withLock { shortFormatter.string(from: date) } }
 }
 
 /// Byte counts for progress text: "1.2 of 3.4 MB".

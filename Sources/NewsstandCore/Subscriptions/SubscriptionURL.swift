@@ -1,0 +1,16 @@
+import Foundation
+
+/// Turns what a person typed or pasted as a feed address into a URL: http, https and file URLs as
+/// they are, anything without a scheme as a path; other schemes are refused.
+public enum SubscriptionURL {
+    public static func parse(_ text: String) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        if let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() {
+            return ["http", "https", "file"].contains(scheme) && (scheme == "file" || !(url.host ?? "").isEmpty) ? url : nil
+        }
+        if trimmed.contains("://") { return nil }
+        let expanded = trimmed.hasPrefix("~/") ? NSHomeDirectory() + trimmed.dropFirst() : trimmed
+        return URL(fileURLWithPath: expanded).standardizedFileURL
+    }
+}
