@@ -256,10 +256,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, covers, feeds, downloads
+        case shelf, covers, feeds, reader, sync, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [--downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [reader] [sync] [--downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -268,6 +268,8 @@ enum BenchmarkRunner {
             case "shelf": selected.append(.shelf)
             case "covers": selected.append(.covers)
             case "feeds": selected.append(.feeds)
+            case "reader": selected.append(.reader)
+            case "sync": selected.append(.sync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "-h", "--help":
                 print(usage)
@@ -277,7 +279,7 @@ enum BenchmarkRunner {
             }
         }
         // With only --downloads, run just that; with nothing, the default cases.
-        if selected.isEmpty { selected = [.shelf, .covers, .feeds] }
+        if selected.isEmpty { selected = [.shelf, .covers, .feeds, .reader, .sync] }
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -287,6 +289,8 @@ enum BenchmarkRunner {
                 case .shelf: try ShelfBenchmark().run()
                 case .covers: try CoverBenchmark().run()
                 case .feeds: try FeedBenchmark().run()
+                case .reader: try ReaderBenchmark().run()
+                case .sync: try SyncBenchmark().run()
                 case .downloads: try DownloadBaseline().run()
                 }
             }
