@@ -6,7 +6,7 @@ import NewsstandContent
 /// Backed by one SQLite file in WAL mode with a busy timeout, so the TUI and a command-line
 /// process can use the same library at once. Every method is safe to call from any thread.
 public final class LibraryStore: @unchecked Sendable {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let lock = NSLock()
     public let file: URL
 
@@ -41,7 +41,7 @@ public final class LibraryStore: @unchecked Sendable {
     }
 
     @discardableResult
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
