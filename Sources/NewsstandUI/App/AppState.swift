@@ -32,6 +32,12 @@ public struct AppState: Equatable, Sendable {
     public var isRefreshRequested = false
     public var isLightBackground = false
     public var isRunning = true
+    /// How pictures are drawn (covers and article pictures); the terminal front end sets it from the terminal's capabilities.
+    public var coverMode: CoverArtMode = .ascii
+    /// Text being typed on the bottom line (a search, a link number).
+    public var prompt: Prompt?
+    /// The search across issues shown on the results screen.
+    public var librarySearch: LibrarySearch?
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

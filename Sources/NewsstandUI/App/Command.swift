@@ -13,4 +13,8 @@ public enum Command: Hashable, Sendable {
     case help
     case back
     case quit
+    case searchIssue, searchLibrary
+    case nextMatch, previousMatch
+    case openLink
+    case pagePicture
 }

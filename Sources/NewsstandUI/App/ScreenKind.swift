@@ -6,4 +6,6 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case contents
     case article
     case help
+    /// Results of a search across every downloaded issue.
+    case searchResults
 }

@@ -17,13 +17,15 @@ public enum AppView {
         case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
         case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
+        case .searchResults: SearchResultsScreen.render(state, theme: theme, into: &buffer)
         }
         let position: String = switch state.screen {
         case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
         case .contents, .help: ""
+        case .searchResults: (state.librarySearch?.hits).map { $0.isEmpty ? "" : "\((state.librarySearch?.selection ?? 0) + 1)/\($0.count)" } ?? ""
         }
-        StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+        StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position, prompt: state.prompt?.label)
             .render(in: status, theme: theme, into: &buffer)
         return buffer
     }

@@ -4,6 +4,8 @@ public struct StatusLine {
     public var message: StatusMessage?
     /// Right-aligned text such as "42%" or "3/12".
     public var position: String
+    /// Text being typed (a search, a link number), shown with a cursor instead of the message or hints.
+    public var prompt: String? = nil
 
     public func render(in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
@@ -11,7 +13,10 @@ public struct StatusLine {
         let right = position.isEmpty ? "" : " \(position) "
         let rightWidth = min(area.width, right.count)
         let available = area.width - rightWidth
-        if let message {
+        if let prompt {
+            let used = buffer.write(" " + prompt, x: area.x, y: area.y, style: theme[.message], maxWidth: max(0, available - 1))
+            buffer.write(" ", x: area.x + used, y: area.y, style: theme[.message].adding([.reverse]), maxWidth: 1)
+        } else if let message {
             buffer.write(" " + message.text, x: area.x, y: area.y, style: theme[message.isError ? .error : .message], maxWidth: available)
         } else {
             var x = area.x + 1
