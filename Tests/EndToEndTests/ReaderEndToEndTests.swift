@@ -44,8 +44,15 @@ final class ReaderEndToEndTests: XCTestCase {
         try session!.waitFor(text: "Reading the Years in a Street Tree")
         try session!.send("Enter")
         try session!.waitFor(text: "article 1/3")
-        for _ in 0..<3 { try session!.send("Space") }
-        let scrolled = try session!.waitFor("three pages down") { $0.contains("article 1/3") && !$0.contains("· 0% ") }
+        var scrolled = try session!.screen()
+        for page in 1...3 {
+            let before = scrolled
+            try session!.send("Space")
+            // One page at a time, so the screen read below is the place that was saved.
+            scrolled = try session!.waitFor("page \(page) down") { $0 != before && $0.contains("article 1/3") }
+        }
+        usleep(300_000)
+        scrolled = try session!.screen()
         let lines = scrolled.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let top = try XCTUnwrap(lines.dropFirst().first { !$0.isEmpty && !$0.allSatisfy { "─━".contains($0) } }, scrolled)
         try session!.send("q")
