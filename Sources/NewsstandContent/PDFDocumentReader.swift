@@ -59,6 +59,16 @@ public struct PDFDocumentReader: Sendable {
         return TextSanitizer.sanitize(String(decoding: data, as: UTF8.self))
     }
 
+    /// Every page's text in one `pdftotext -layout` run (pages split at form feeds), sanitised.
+    public func allPagesText() throws -> [String] {
+        let data = try run("pdftotext", ["-layout", "-enc", "UTF-8", file.path, "-"])
+        var pages = String(decoding: data, as: UTF8.self).split(separator: "\u{0C}", omittingEmptySubsequences: false).map {
+            TextSanitizer.sanitize(String($0))
+        }
+        if pages.count > 1, pages.last?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty == true { pages.removeLast() }
+        return pages
+    }
+
     /// Page `page` as blocks (see `PDFDocumentReader.blocks(fromPageText:)`).
     public func blocks(page: Int) throws -> [TextBlock] {
         Self.blocks(fromPageText: try pageText(page))

@@ -21,6 +21,7 @@ enum HelpText {
       newsstand read ISSUE [--plain] [--article N] [--width N]
                                              print an issue's text (one article with --article)
       newsstand read ISSUE --toc             print an issue's table of contents, numbered as for --article
+      newsstand search TEXT... [--limit N]   find words in every downloaded issue: issue, article, snippet per match
       newsstand cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]
                                              print a cover as text art
       newsstand --help | --version

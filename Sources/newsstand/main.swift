@@ -30,6 +30,7 @@ do {
     case "storage": try StorageCommand.run(&arguments)
     case "import": try OPMLCommands.importFile(&arguments)
     case "export": try OPMLCommands.export(&arguments)
+    case "search": try SearchCommand.run(&arguments)
     case "help": print(HelpText.usage)
     case let other?: throw UsageError("unknown command '\(other)'")
     }

@@ -313,6 +313,7 @@ public final class DownloadQueue: @unchecked Sendable {
         let destination = paths.folder(for: issue, of: job.publication)
         installQueue.async {
             let result = Result { try IssueInstaller.install(assets: assets, sourceURLs: issue.contentURLs, for: issue, into: destination) }
+            if case .success = result { IssueSearchIndex(store: self.store, paths: self.paths).index(issue, folder: destination) }
             self.queue.async {
                 guard self.active[issue.id]?.runID == runID else {
                     // Cancelled meanwhile: take back what was installed, unless the issue was queued again.

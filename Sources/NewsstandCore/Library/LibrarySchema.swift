@@ -70,6 +70,26 @@ enum LibrarySchema {
         """
         ALTER TABLE publications ADD COLUMN feed_format TEXT;
         """,
+        // 5: search across issues (reader): an FTS5 index of every downloaded issue's article text, one row
+        // per block, and which issues are indexed. Self-contained: only its own tables and triggers, which
+        // drop an issue's rows when it is deleted or stops being available (evicted, unsubscribed).
+        """
+        CREATE VIRTUAL TABLE IF NOT EXISTS issue_text USING fts5(
+            article_title, body, issue_id UNINDEXED, article_index UNINDEXED, block_index UNINDEXED,
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE TABLE IF NOT EXISTS issue_text_indexed (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            indexed_at REAL NOT NULL
+        );
+        CREATE TRIGGER IF NOT EXISTS issue_text_after_issue_delete AFTER DELETE ON issues BEGIN
+            DELETE FROM issue_text WHERE issue_id = old.id;
+        END;
+        CREATE TRIGGER IF NOT EXISTS issue_text_after_state_change AFTER UPDATE OF state ON issues WHEN new.state <> 'available' BEGIN
+            DELETE FROM issue_text WHERE issue_id = new.id;
+            DELETE FROM issue_text_indexed WHERE issue_id = new.id;
+        END;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

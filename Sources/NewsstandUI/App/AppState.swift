@@ -31,15 +31,17 @@ public struct AppState: Equatable, Sendable {
     public var subscriptionSelection = 0
     /// First headline shown on the headlines screen.
     public var headlinesScroll = 0
-    /// A question on the bottom line, when one is open.
-    public var prompt: Prompt?
     public var message: StatusMessage?
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false
     public var isLightBackground = false
-    /// How covers (and pictures) are drawn: chosen from the terminal's capabilities, or by the user.
-    public var coverMode: CoverArtMode = .ascii
     public var isRunning = true
+    /// How covers and article pictures are drawn: chosen from the terminal's capabilities, or by the user.
+    public var coverMode: CoverArtMode = .ascii
+    /// A question on the bottom line (a feed URL, a title, a search, a link number), when one is open.
+    public var prompt: Prompt?
+    /// The search across issues shown on the results screen.
+    public var librarySearch: LibrarySearch?
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

@@ -1,21 +1,22 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 
-/// The reader: opening an issue, its contents, an article's lines, and keeping the reader's place.
+/// The reader: opening an issue, its contents, an article's lines, pictures, search, links, and keeping the reader's place.
 extension AppUpdate {
+    // MARK: Opening and loading
+
     static func issueOpened(_ issueID: Int64, _ result: Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader, reader.issueID == issueID else { return [] }
         switch result {
         case .success(let book):
             reader.book = book
-            if let resumeAt, book.articles.indices.contains(resumeAt.articleIndex) {
-                reader.articleIndex = resumeAt.articleIndex
-                reader.contentsSelection = resumeAt.articleIndex
-                reader.pendingBlockIndex = resumeAt.blockIndex
-                state.reader = reader
-                state.screens = [.shelf, .contents, .article]
-                return [.loadArticle(issueID: issueID, articleIndex: resumeAt.articleIndex)]
+            let target = reader.openAt ?? resumeAt
+            reader.openAt = nil
+            if let target, book.articles.indices.contains(target.articleIndex) {
+                reader.pendingBlockIndex = target.blockIndex
+                return openArticle(target.articleIndex, &reader, &state)
             }
         case .failure(let failure):
             reader.failure = failure.reason
@@ -29,36 +30,78 @@ extension AppUpdate {
         guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex else { return [] }
         switch result {
         case .success(let blocks):
-            let layout = ArticleLayout(blocks: blocks, width: state.width)
+            let layout = makeLayout(blocks, state)
             reader.blocks = blocks
             reader.layout = layout
             reader.failure = nil
-            reader.topLine = clampTop(reader.pendingBlockIndex.map { layout.line(forBlock: $0) } ?? 0, layout: layout, state: state)
+            var top = reader.pendingBlockIndex.map { layout.line(forBlock: $0) } ?? 0
+            reader.matchLine = nil
+            if let first = reader.pendingMatchIsFirst, let search = reader.search {
+                let lines = matchLines(layout, search.query)
+                if let line = first ? lines.first : lines.last {
+                    reader.matchLine = line
+                    top = line - matchContext
+                } else {
+                    let blocks = (search.matches ?? []).filter { $0.articleIndex == articleIndex }.map(\.blockIndex)
+                    if let block = first ? blocks.min() : blocks.max() { top = layout.line(forBlock: block) }
+                }
+            }
+            reader.pendingMatchIsFirst = nil
+            reader.topLine = clampTop(top, layout: layout, state: state)
             reader.pendingBlockIndex = nil
             state.reader = reader
-            return [.saveReadingPosition(issueID: issueID, reader.position)]
+            return [.saveReadingPosition(issueID: issueID, reader.position)] + pictureEffects(&state)
         case .failure(let failure):
             reader.blocks = [.paragraph("This article cannot be shown: \(failure.reason)")]
-            reader.layout = ArticleLayout(blocks: reader.blocks!, width: state.width)
+            reader.layout = makeLayout(reader.blocks!, state)
             reader.topLine = 0
+            reader.pendingMatchIsFirst = nil
             state.reader = reader
             return []
         }
+    }
+
+    /// Shows article `index` (loading it), leaving article-specific state behind.
+    static func openArticle(_ index: Int, _ reader: inout ReaderState, _ state: inout AppState) -> [Effect] {
+        reader.articleIndex = index
+        reader.contentsSelection = reader.contentsRow(forArticle: index)
+        reader.blocks = nil
+        reader.layout = nil
+        reader.topLine = 0
+        reader.matchLine = nil
+        reader.showsPagePicture = false
+        reader.pagePicture = nil
+        state.reader = reader
+        state.screens = [.shelf, .contents, .article]
+        return [.loadArticle(issueID: reader.issueID, articleIndex: index)]
+    }
+
+    /// Lines of picture an article's image gets at a width: a quarter of the measure, 4 to 16 lines.
+    public static func pictureHeight(forWidth width: Int) -> Int {
+        let measure = max(1, min(width - 2, ArticleLayout.defaultMeasure))
+        return max(4, min(16, measure / 4))
+    }
+
+    static func makeLayout(_ blocks: [TextBlock], _ state: AppState) -> ArticleLayout {
+        ArticleLayout(blocks: blocks, width: state.width, pictureHeight: pictureHeight(forWidth: state.width))
     }
 
     /// Lays the open article out again for a new width, keeping the same text at the top.
     static func reflowReader(_ state: inout AppState) {
         guard var reader = state.reader, let blocks = reader.blocks else { return }
         let block = reader.layout?.blockIndex(atLine: reader.topLine) ?? 0
-        let layout = ArticleLayout(blocks: blocks, width: state.width)
+        let layout = makeLayout(blocks, state)
         reader.layout = layout
         reader.topLine = clampTop(layout.line(forBlock: block), layout: layout, state: state)
+        reader.matchLine = nil
         state.reader = reader
     }
 
+    // MARK: Contents
+
     static func handleContents(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader else { state.screens = [.shelf]; return [] }
-        let count = reader.book?.articles.count ?? 0
+        let count = reader.contents.count
         let visible = max(1, state.height - 4)
         switch command {
         case .moveDown: reader.contentsSelection += 1
@@ -75,13 +118,19 @@ extension AppUpdate {
                 reader.contentsSelection = index
             }
             guard count > 0 else { return [] }
-            reader.articleIndex = min(max(0, reader.contentsSelection), count - 1)
-            reader.blocks = nil
-            reader.layout = nil
-            reader.topLine = 0
-            state.reader = reader
-            state.screens = [.shelf, .contents, .article]
-            return [.loadArticle(issueID: reader.issueID, articleIndex: reader.articleIndex)]
+            let row = min(max(0, reader.contentsSelection), count - 1)
+            reader.contentsSelection = row
+            // A heading that points nowhere opens the first article under it.
+            guard let article = reader.contents[row...].first(where: { $0.articleIndex != nil })?.articleIndex else {
+                state.reader = reader
+                state.message = StatusMessage("This entry does not point at an article of the issue.")
+                return []
+            }
+            return openArticle(article, &reader, &state)
+        case .searchIssue:
+            guard reader.book != nil else { return [] }
+            state.prompt = Prompt(.searchIssue)
+            return []
         case .help:
             return openHelp(&state)
         case .back:
@@ -94,6 +143,8 @@ extension AppUpdate {
         state.reader = reader
         return []
     }
+
+    // MARK: Article
 
     static func handleArticle(_ command: Command, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader else { state.screens = [.shelf]; return [] }
@@ -112,36 +163,324 @@ extension AppUpdate {
                 state.message = StatusMessage(command == .nextArticle ? "This is the last article." : "This is the first article.")
                 return []
             }
-            reader.articleIndex = next
-            reader.contentsSelection = next
-            reader.blocks = nil
-            reader.layout = nil
-            reader.topLine = 0
-            state.reader = reader
-            return [.loadArticle(issueID: reader.issueID, articleIndex: next)]
+            return openArticle(next, &reader, &state)
         case .tableOfContents, .back:
-            reader.contentsSelection = reader.articleIndex
+            reader.contentsSelection = reader.contentsRow(forArticle: reader.articleIndex)
             state.reader = reader
             state.screens = [.shelf, .contents]
             return savePosition(state)
         case .help:
             return openHelp(&state)
+        case .searchIssue:
+            state.prompt = Prompt(.searchIssue)
+            return []
+        case .nextMatch, .previousMatch:
+            return goToMatch(forward: command == .nextMatch, &state)
+        case .openLink:
+            guard let links = reader.layout?.links, !links.isEmpty else {
+                state.message = StatusMessage("This article has no links.")
+                return []
+            }
+            state.prompt = Prompt(.link)
+            return []
+        case .pagePicture:
+            return togglePagePicture(&state)
         default:
             return []
         }
         if let layout = reader.layout { reader.topLine = clampTop(reader.topLine, layout: layout, state: state) } else { reader.topLine = 0 }
         let before = state.reader?.position
         state.reader = reader
-        return before == reader.position ? [] : savePosition(state)
+        return (before == reader.position ? [] : savePosition(state)) + pictureEffects(&state)
     }
 
     static func clampTop(_ line: Int, layout: ArticleLayout, state: AppState) -> Int {
-        let visible = max(1, state.height - 2)
+        let visible = articleVisibleLines(state)
         return min(max(0, line), max(0, layout.lines.count - visible))
     }
+
+    /// Lines of article on screen (between the header and the status line).
+    static func articleVisibleLines(_ state: AppState) -> Int { max(1, state.height - 2) }
 
     static func savePosition(_ state: AppState) -> [Effect] {
         guard let reader = state.reader, reader.layout != nil else { return [] }
         return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
+    }
+
+    // MARK: Typing on the bottom line
+
+    /// Carries out a search or link prompt of the reader and the shelf.
+    static func submitReaderPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+        let text = TextSanitizer.singleLine(prompt.text).trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return [] }
+        switch prompt.kind {
+        case .link:
+            guard let links = state.reader?.layout?.links else { return [] }
+            guard let number = Int(text), number >= 1, number <= links.count else {
+                state.message = StatusMessage("There is no link \(text) in this article (it has \(links.count)).")
+                return []
+            }
+            let url = links[number - 1]
+            let shown = TextSanitizer.singleLine(url.absoluteString)
+            guard ["http", "https", "mailto"].contains(url.scheme?.lowercased() ?? "") else {
+                state.message = StatusMessage("Link \(number) is not a web link: \(shown)")
+                return []
+            }
+            state.message = StatusMessage("Opening link \(number): \(shown)")
+            return [.openLink(url)]
+        case .searchIssue:
+            guard var reader = state.reader else { return [] }
+            reader.search = IssueSearch(query: text)
+            reader.matchLine = nil
+            state.reader = reader
+            state.message = StatusMessage("Searching this issue for “\(text)”…")
+            return [.searchIssue(issueID: reader.issueID, query: text)]
+        case .searchLibrary:
+            state.librarySearch = LibrarySearch(query: text)
+            if state.screen != .searchResults { state.screens.append(.searchResults) }
+            state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
+            return [.searchLibrary(query: text)]
+        case .addSubscription, .rename, .confirmUnsubscribe:
+            return []
+        }
+    }
+
+    // MARK: Search in the issue
+
+    /// Lines kept above a match brought into view.
+    static let matchContext = 2
+
+    /// The lines of an article that contain `query` (ignoring case).
+    public static func matchLines(_ layout: ArticleLayout, _ query: String) -> [Int] {
+        guard !query.isEmpty else { return [] }
+        return layout.lines.indices.filter { layout.lines[$0].text.range(of: query, options: .caseInsensitive) != nil }
+    }
+
+    static func issueSearched(_ issueID: Int64, _ query: String, _ result: Result<[IssueMatch], ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        guard var reader = state.reader, reader.issueID == issueID, var search = reader.search, search.query == query else { return [] }
+        switch result {
+        case .failure(let failure):
+            reader.search = nil
+            state.reader = reader
+            state.message = StatusMessage("The search failed: \(failure.reason)", isError: true)
+            return []
+        case .success(let matches):
+            guard !matches.isEmpty else {
+                reader.search = nil
+                state.reader = reader
+                if search.jumpsToFirstMatch { state.message = StatusMessage("no matches for “\(query)”") }
+                return []
+            }
+            search.matches = matches.sorted()
+            reader.search = search
+            state.reader = reader
+            let articles = Set(matches.map(\.articleIndex)).count
+            state.message = StatusMessage("“\(query)”: \(matches.count) \(matches.count == 1 ? "place" : "places") in \(articles) \(articles == 1 ? "article" : "articles") (n next, N previous)")
+            return search.jumpsToFirstMatch ? goToMatch(forward: true, &state, quiet: true) : []
+        }
+    }
+
+    /// `n` / `N`: the next or previous match, in this article's lines first, then in the next
+    /// (previous) article that has one, wrapping around the issue.
+    static func goToMatch(forward: Bool, _ state: inout AppState, quiet: Bool = false) -> [Effect] {
+        guard var reader = state.reader, let search = reader.search else {
+            state.message = StatusMessage("Nothing searched yet: / searches this issue.")
+            return []
+        }
+        guard let matches = search.matches, let firstMatch = matches.first, let lastMatch = matches.last else {
+            state.message = StatusMessage("Still searching for “\(search.query)”…")
+            return []
+        }
+        let onArticle = state.screen == .article
+        if onArticle, let layout = reader.layout {
+            let lines = matchLines(layout, search.query)
+            let visible = articleVisibleLines(state)
+            let cursor: Int
+            if let line = reader.matchLine, line >= reader.topLine, line < reader.topLine + visible {
+                cursor = line
+            } else {
+                cursor = forward ? reader.topLine - 1 : reader.topLine
+            }
+            if let target = forward ? lines.first(where: { $0 > cursor }) : lines.last(where: { $0 < cursor }) {
+                reader.matchLine = target
+                reader.topLine = clampTop(target - matchContext, layout: layout, state: state)
+                state.reader = reader
+                return savePosition(state) + pictureEffects(&state)
+            }
+        }
+        let articles = Array(Set(matches.map(\.articleIndex))).sorted()
+        let current = reader.articleIndex
+        let next: Int
+        if onArticle {
+            next = forward ? (articles.first { $0 > current } ?? firstMatch.articleIndex) : (articles.last { $0 < current } ?? lastMatch.articleIndex)
+            if !quiet, forward ? next <= current : next >= current { state.message = StatusMessage("The search wrapped around the issue.") }
+        } else {
+            next = firstMatch.articleIndex
+        }
+        if onArticle, next == current, let layout = reader.layout {
+            // Only this article has matches (and none on a single line): go to its first or last matching block.
+            let lines = matchLines(layout, search.query)
+            let blocks = matches.filter { $0.articleIndex == current }.map(\.blockIndex)
+            let line = (forward ? lines.first : lines.last) ?? (forward ? blocks.min() : blocks.max()).map { layout.line(forBlock: $0) } ?? 0
+            reader.matchLine = line
+            reader.topLine = clampTop(line - matchContext, layout: layout, state: state)
+            state.reader = reader
+            return savePosition(state) + pictureEffects(&state)
+        }
+        reader.pendingMatchIsFirst = onArticle ? forward : true
+        return savePosition(state) + openArticle(next, &reader, &state)
+    }
+
+    // MARK: Pictures
+
+    /// The picture request for a picture line of the article shown.
+    public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, _ state: AppState) -> PictureRequest? {
+        guard let source = line.imageSource, let reader = state.reader else { return nil }
+        return PictureRequest(issueID: reader.issueID, source: source, columns: max(1, layout.measure - line.indent),
+                              rows: pictureHeight(forWidth: layout.width), mode: state.coverMode,
+                              background: state.isLightBackground ? .light : .dark)
+    }
+
+    /// Asks once for the art of each picture in view.
+    static func pictureEffects(_ state: inout AppState) -> [Effect] {
+        guard state.screen == .article, var reader = state.reader, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
+        var wanted: [PictureRequest] = []
+        let first = min(max(0, reader.topLine), layout.lines.count)
+        for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
+            if let request = pictureRequest(for: layout.lines[index], in: layout, state),
+               !reader.requestedPictures.contains(request), !wanted.contains(request) {
+                wanted.append(request)
+            }
+        }
+        guard !wanted.isEmpty else { return [] }
+        reader.requestedPictures.formUnion(wanted)
+        state.reader = reader
+        return [.requestPictures(wanted)]
+    }
+
+    static func pictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        guard var reader = state.reader, reader.issueID == request.issueID else { return [] }
+        switch result {
+        case .success(let art): reader.pictures[request] = art
+        case .failure: reader.failedPictures.insert(request)
+        }
+        state.reader = reader
+        return []
+    }
+
+    // MARK: PDF pages as pictures
+
+    static func togglePagePicture(_ state: inout AppState) -> [Effect] {
+        guard var reader = state.reader else { return [] }
+        guard reader.book?.isPDF == true else {
+            state.message = StatusMessage("P draws a PDF page as a picture; this issue is not a PDF.")
+            return []
+        }
+        if reader.showsPagePicture {
+            reader.showsPagePicture = false
+            state.reader = reader
+            return []
+        }
+        reader.showsPagePicture = true
+        let columns = max(1, state.width - 2), rows = max(1, state.height - 3)
+        if let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex, picture.art.columns == columns, picture.art.rows == rows {
+            state.reader = reader
+            return []
+        }
+        reader.pagePicture = nil
+        state.reader = reader
+        state.message = StatusMessage("Drawing page \(reader.articleIndex + 1)…")
+        return [.renderPage(issueID: reader.issueID, articleIndex: reader.articleIndex, columns: columns, rows: rows,
+                            mode: state.coverMode, background: state.isLightBackground ? .light : .dark)]
+    }
+
+    static func pageRendered(_ issueID: Int64, _ articleIndex: Int, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex, reader.showsPagePicture else { return [] }
+        switch result {
+        case .success(let art):
+            reader.pagePicture = PagePicture(articleIndex: articleIndex, art: art)
+            if state.message?.text.hasPrefix("Drawing page") == true { state.message = nil }
+        case .failure(let failure):
+            reader.showsPagePicture = false
+            state.message = StatusMessage("Cannot draw the page: \(failure.reason)", isError: true)
+        }
+        state.reader = reader
+        return []
+    }
+
+    // MARK: Links
+
+    static func linkOpened(_ url: URL, failure: String?, _ state: inout AppState) -> [Effect] {
+        guard let failure else { return [] }
+        state.message = StatusMessage("\(failure); the link is \(TextSanitizer.singleLine(url.absoluteString))")
+        return []
+    }
+
+    // MARK: Search across issues
+
+    static func librarySearched(_ query: String, _ result: Result<[SearchHit], ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        guard var search = state.librarySearch, search.query == query else { return [] }
+        switch result {
+        case .success(let hits):
+            search.hits = hits
+            search.selection = 0
+            state.message = hits.isEmpty ? StatusMessage("no matches for “\(query)”") : nil
+        case .failure(let failure):
+            search.hits = []
+            search.failure = failure.reason
+            state.message = StatusMessage("The search failed: \(failure.reason)", isError: true)
+        }
+        state.librarySearch = search
+        return []
+    }
+
+    static func handleSearchResults(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
+        guard var search = state.librarySearch else { state.screens = [.shelf]; return [] }
+        let hits = search.hits ?? []
+        let visible = SearchResultsScreen.visibleRows(state)
+        switch command {
+        case .moveDown: search.selection += 1
+        case .moveUp: search.selection -= 1
+        case .pageDown: search.selection += visible
+        case .pageUp: search.selection -= visible
+        case .top: search.selection = 0
+        case .bottom: search.selection = hits.count - 1
+        case .tap:
+            if case .mouseClick(_, let y) = key {
+                let index = SearchResultsScreen.firstVisible(selection: search.selection, visible: visible) + (y - SearchResultsScreen.listTop)
+                guard y >= SearchResultsScreen.listTop, hits.indices.contains(index) else { return [] }
+                search.selection = index
+            }
+            state.librarySearch = search
+            guard hits.indices.contains(search.selection) else { return [] }
+            return openHit(hits[search.selection], query: search.query, &state)
+        case .help:
+            return openHelp(&state)
+        case .back:
+            state.screens.removeLast()
+            if state.screens.isEmpty { state.screens = [.shelf] }
+            return []
+        default:
+            break
+        }
+        search.selection = min(max(0, search.selection), max(0, hits.count - 1))
+        state.librarySearch = search
+        return []
+    }
+
+    /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
+    static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
+        guard let issue = state.issue(id: hit.issueID), issue.state == .available else {
+            state.message = StatusMessage("That issue is no longer downloaded.")
+            return []
+        }
+        var reader = ReaderState(issueID: issue.id)
+        reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
+        reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)
+        state.reader = reader
+        state.screens = [.shelf, .contents]
+        state.library.currentlyReadingIssueID = issue.id
+        state.message = nil
+        return [.openIssue(issueID: issue.id), .searchIssue(issueID: issue.id, query: query)]
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NewsstandCore
 
-/// The subscriptions screen, its prompts (add, rename, unsubscribe) and a publication's headlines.
+/// The subscriptions screen, what its prompts (add, rename) do, and a publication's headlines.
 extension AppUpdate {
     static func handleSubscriptions(_ command: Command, _ state: inout AppState) -> [Effect] {
         let count = state.library.publications.count
@@ -17,14 +17,13 @@ extension AppUpdate {
             clampShelf(&state)
             return coverEffects(&state)
         case .addSubscription:
-            state.prompt = Prompt(kind: .addSubscription, label: "Feed URL: ")
+            state.prompt = Prompt(.addSubscription)
         case .removeSubscription:
             guard let publication = state.selectedSubscription else { return [] }
-            state.prompt = Prompt(kind: .confirmUnsubscribe(publicationID: publication.id),
-                                  label: "Unsubscribe from \(publication.title) — keep its downloaded issues? y keep · n remove them · Esc cancel")
+            state.prompt = Prompt(.confirmUnsubscribe(publicationID: publication.id, title: publication.title))
         case .renameSubscription:
             guard let publication = state.selectedSubscription else { return [] }
-            state.prompt = Prompt(kind: .rename(publicationID: publication.id), label: "New title: ", text: publication.title)
+            state.prompt = Prompt(.rename(publicationID: publication.id), text: publication.title)
         case .refreshSelected:
             guard let publication = state.selectedSubscription else { return [] }
             state.message = StatusMessage("Refreshing \(publication.title)…")
@@ -80,39 +79,18 @@ extension AppUpdate {
         return []
     }
 
-    /// Keys while a prompt is open go to it.
-    static func handlePrompt(_ key: Key, _ state: inout AppState) -> [Effect] {
-        guard var prompt = state.prompt else { return [] }
-        if case .confirmUnsubscribe(let publicationID) = prompt.kind {
-            state.prompt = nil
-            switch key {
-            case .character("y"), .character("Y"): return [.unsubscribe(publicationID: publicationID, keepDownloads: true)]
-            case .character("n"), .character("N"): return [.unsubscribe(publicationID: publicationID, keepDownloads: false)]
-            default:
-                state.message = StatusMessage("Nothing was changed.")
-                return []
-            }
-        }
-        switch prompt.field.apply(key) {
-        case .cancelled:
-            state.prompt = nil
+    /// Carries out a subscriptions prompt: subscribe to the typed URL, or rename.
+    static func submitSubscriptionPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+        let text = prompt.text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return [] }
+        switch prompt.kind {
+        case .addSubscription:
+            state.message = StatusMessage("Checking \(text)…")
+            return [.subscribe(url: text)]
+        case .rename(let publicationID):
+            return [.renamePublication(publicationID: publicationID, title: text)]
+        default:
             return []
-        case .edited, .ignored:
-            state.prompt = prompt
-            return []
-        case .submitted:
-            state.prompt = nil
-            let text = prompt.field.text.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { return [] }
-            switch prompt.kind {
-            case .addSubscription:
-                state.message = StatusMessage("Checking \(text)…")
-                return [.subscribe(url: text)]
-            case .rename(let publicationID):
-                return [.renamePublication(publicationID: publicationID, title: text)]
-            case .confirmUnsubscribe:
-                return []
-            }
         }
     }
 

@@ -15,7 +15,7 @@ public enum AppUpdate {
             state.height = max(0, height)
             reflowReader(&state)
             clampShelf(&state)
-            return coverEffects(&state)
+            return coverEffects(&state) + pictureEffects(&state)
         case .libraryLoaded(let snapshot):
             let previous = state.currentPublication?.id
             state.library = snapshot
@@ -41,16 +41,30 @@ public enum AppUpdate {
             return articleLoaded(issueID, articleIndex, result, &state)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
+        case .pictureRendered(let request, let result):
+            return pictureRendered(request, result, &state)
+        case .issueSearched(let issueID, let query, let result):
+            return issueSearched(issueID, query, result, &state)
+        case .pageRendered(let issueID, let articleIndex, let result):
+            return pageRendered(issueID, articleIndex, result, &state)
+        case .linkOpened(let url, let failure):
+            return linkOpened(url, failure: failure, &state)
+        case .librarySearched(let query, let result):
+            return librarySearched(query, result, &state)
         }
     }
 
     static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
-        if state.prompt != nil { return handlePrompt(key, &state) }
+        if state.prompt != nil, key != .control("c") { return handlePrompt(key, &state) }
         guard let command = KeyMap.command(for: key, on: state.screen) else { return [] }
         state.message = nil
         if command == .quit {
             state.isRunning = false
             return savePosition(state) + [.quit]
+        }
+        if command == .searchLibrary {
+            state.prompt = Prompt(.searchLibrary)
+            return []
         }
         switch state.screen {
         case .shelf: return handleShelf(command, key: key, &state)
@@ -60,6 +74,7 @@ public enum AppUpdate {
         case .help: return handleHelp(command, &state)
         case .subscriptions: return handleSubscriptions(command, &state)
         case .headlines: return handleHeadlines(command, &state)
+        case .searchResults: return handleSearchResults(command, key: key, &state)
         }
     }
 

@@ -15,4 +15,8 @@ public enum Command: Hashable, Sendable {
     case quit
     case showSubscriptions, addSubscription, removeSubscription, renameSubscription
     case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
+    case searchIssue, searchLibrary
+    case nextMatch, previousMatch
+    case openLink
+    case pagePicture
 }

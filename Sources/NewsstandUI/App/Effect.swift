@@ -1,4 +1,6 @@
+import Foundation
 import NewsstandCore
+import NewsstandImaging
 
 /// Work the UI asks for; an `EffectRunner` carries it out in the background and answers with messages.
 /// Effects are plain data so tests can assert on them.
@@ -22,4 +24,14 @@ public enum Effect: Equatable, Sendable {
     case renamePublication(publicationID: Int64, title: String)
     case refreshPublication(publicationID: Int64)
     case setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?)
+    /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
+    case requestPictures([PictureRequest])
+    /// Finds `query` in every article of an issue; answered by `issueSearched`.
+    case searchIssue(issueID: Int64, query: String)
+    /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.
+    case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground)
+    /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
+    case openLink(URL)
+    /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
+    case searchLibrary(query: String)
 }

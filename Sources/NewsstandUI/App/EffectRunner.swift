@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 
 /// Carries out effects in the background and reports back with messages.
 ///
@@ -12,6 +13,11 @@ public final class EffectRunner: @unchecked Sendable {
     private let send: @Sendable (Message) -> Void
     private let work = DispatchQueue(label: "newsstand.effects", qos: .userInitiated)
     private let refreshQueue = DispatchQueue(label: "newsstand.refresh", qos: .utility)
+    /// Article pictures and PDF pages; `pictureCache` is used on it only.
+    private let pictureQueue = DispatchQueue(label: "newsstand.pictures", qos: .userInitiated)
+    private var pictureCache: [PictureRequest: TextArt] = [:]
+    /// Searches (an issue's articles, the library's index), so they never hold up loading articles.
+    private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
     public private(set) var covers: CoverArtService!
 
@@ -67,12 +73,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadArticle(let issueID, let articleIndex):
             work.async {
                 let result = self.openBook(issueID: issueID).flatMap { book -> Result<[TextBlock], ReaderFailure> in
-                    guard book.articles.indices.contains(articleIndex) else { return .failure(ReaderFailure("no article \(articleIndex + 1) in this issue")) }
-                    let article = book.articles[articleIndex]
-                    guard let data = FileManager.default.contents(atPath: article.file.path) else {
-                        return .failure(ReaderFailure("the file \(article.file.lastPathComponent) is missing from the issue"))
-                    }
-                    return .success(XHTMLDocumentParser.blocks(from: data, baseURL: article.file))
+                    Result { try IssueContent.blocks(of: book, article: articleIndex) }.mapError { ReaderFailure("\($0)") }
                 }
                 self.send(.articleLoaded(issueID: issueID, articleIndex: articleIndex, result))
             }
@@ -122,6 +123,54 @@ public final class EffectRunner: @unchecked Sendable {
                 try? self.store.setPolicy(publicationID: publicationID, autoDownload: autoDownload, keepNewest: keepNewest)
                 self.sendLibrary()
             }
+        case .requestPictures(let requests):
+            pictureQueue.async {
+                for request in requests {
+                    let result: Result<TextArt, ReaderFailure>
+                    if let art = self.pictureCache[request] {
+                        result = .success(art)
+                    } else {
+                        result = self.issueFolder(request.issueID).flatMap { ReaderWork.picture(request, issueFolder: $0) }
+                        if case .success(let art) = result {
+                            if self.pictureCache.count >= 256 { self.pictureCache.removeAll() }
+                            self.pictureCache[request] = art
+                        }
+                    }
+                    self.send(.pictureRendered(request, result))
+                }
+            }
+        case .searchIssue(let issueID, let query):
+            searchQueue.async {
+                let result = self.issueFolder(issueID).flatMap { folder in
+                    Result { ReaderWork.matches(of: query, in: try IssueContent.allBlocks(of: try IssueContent.openBook(folder: folder))) }
+                        .mapError { ReaderFailure("\($0)") }
+                }
+                self.send(.issueSearched(issueID: issueID, query: query, result))
+            }
+        case .renderPage(let issueID, let articleIndex, let columns, let rows, let mode, let background):
+            pictureQueue.async {
+                let result = self.issueFolder(issueID).flatMap {
+                    ReaderWork.pdfPage(issueFolder: $0, page: articleIndex + 1, columns: columns, rows: rows, mode: mode, background: background)
+                }
+                self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
+            }
+        case .openLink(let url):
+            DispatchQueue.global(qos: .utility).async {
+                guard let opener = ReaderWork.opener() else {
+                    self.send(.linkOpened(url, failure: "xdg-open is not installed, so the link cannot be opened"))
+                    return
+                }
+                do {
+                    try ReaderWork.open(url, with: opener)
+                } catch {
+                    self.send(.linkOpened(url, failure: "xdg-open could not be started"))
+                }
+            }
+        case .searchLibrary(let query):
+            searchQueue.async {
+                let result = Result { try IssueSearchIndex(store: self.store, paths: self.paths).search(query) }.mapError { ReaderFailure("\($0)") }
+                self.send(.librarySearched(query: query, result))
+            }
         }
     }
 
@@ -141,6 +190,14 @@ public final class EffectRunner: @unchecked Sendable {
     private var bookCache: (issueID: Int64, book: EPUBBook)?
     /// The last `externalChangeCounter` seen; used on `work` only.
     private var lastExternalChangeCounter: Int64?
+
+    /// An issue's folder. Safe from any queue.
+    private func issueFolder(_ issueID: Int64) -> Result<URL, ReaderFailure> {
+        guard let issue = try? store.issue(id: issueID), let publication = try? store.publication(id: issue.publicationID) else {
+            return .failure(ReaderFailure("the issue is no longer in the library"))
+        }
+        return .success(paths.folder(for: issue, of: publication))
+    }
 
     /// Opens an installed issue's book (kept while the same issue is read). Called on `work` only.
     private func openBook(issueID: Int64) -> Result<EPUBBook, ReaderFailure> {

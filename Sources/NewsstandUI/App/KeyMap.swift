@@ -57,6 +57,16 @@ public enum KeyMap {
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),
+            KeyBinding(command: .searchIssue, keys: [.character("/")], hint: "search", help: "Search this issue: type, Enter searches every article (Esc cancels)", screens: [.contents, .article], isHinted: true),
+            KeyBinding(command: .nextMatch, keys: [.character("n")], hint: "", help: "Next match of the search, across articles", screens: [.article], isHinted: false),
+            KeyBinding(command: .previousMatch, keys: [.character("N")], hint: "", help: "Previous match of the search, across articles", screens: [.article], isHinted: false),
+            KeyBinding(command: .openLink, keys: [.character("o")], hint: "", help: "Open link N of the article: o, the number, Enter (with xdg-open)", screens: [.article], isHinted: false),
+            KeyBinding(command: .pagePicture, keys: [.character("P")], hint: "", help: "PDF issues: show the page as a picture, or its text again", screens: [.article], isHinted: false),
+            KeyBinding(command: .searchLibrary, keys: [.character("/")], hint: "search", help: "Search every downloaded issue: type, then Enter (Esc cancels)", screens: [.shelf, .searchResults], isHinted: true),
+            KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Open the article at the match", screens: [.searchResults], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.searchResults], isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back", screens: [.searchResults], isHinted: true),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.searchResults], isHinted: false),
         ]
     }()
 

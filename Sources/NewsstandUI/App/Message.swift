@@ -1,5 +1,7 @@
+import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 
 /// Something that happened, delivered to the UI loop: a key, a resize, or a report from background work.
 public enum Message: Sendable {
@@ -15,6 +17,12 @@ public enum Message: Sendable {
     case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
     /// A subscription was added (its title) or could not be (why).
     case subscriptionAdded(Result<String, ReaderFailure>)
+    case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
+    case issueSearched(issueID: Int64, query: String, Result<[IssueMatch], ReaderFailure>)
+    case pageRendered(issueID: Int64, articleIndex: Int, Result<TextArt, ReaderFailure>)
+    /// A link could not be opened (no xdg-open, or it failed to start).
+    case linkOpened(URL, failure: String?)
+    case librarySearched(query: String, Result<[SearchHit], ReaderFailure>)
 }
 
 /// The library's contents at one moment, as the shelf shows them.

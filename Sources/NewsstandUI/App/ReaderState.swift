@@ -1,12 +1,17 @@
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 
 /// The open issue: its book, the article on screen, and where the reader is in it.
 public struct ReaderState: Equatable, Sendable {
     public let issueID: Int64
-    public var book: EPUBBook?
+    public var book: EPUBBook? {
+        didSet { contents = ContentsRow.rows(for: book) }
+    }
+    /// The book's nested table of contents, as rows.
+    public private(set) var contents: [ContentsRow] = []
     public var failure: String?
-    /// Selected row in the table of contents.
+    /// Selected row in the table of contents (a row of `contents`).
     public var contentsSelection = 0
     public var articleIndex = 0
     public var blocks: [TextBlock]?
@@ -17,8 +22,30 @@ public struct ReaderState: Equatable, Sendable {
     /// Where to land once the article's blocks arrive (restoring a saved position).
     public var pendingBlockIndex: Int?
 
+    /// Where to open the issue instead of the saved position (a search result).
+    public var openAt: ReadingPosition?
+    /// The search in this issue, highlighted in the article.
+    public var search: IssueSearch?
+    /// The line of the current match in the article shown (for `n` / `N`).
+    public var matchLine: Int?
+    /// Where to land once the article arrives after `n` / `N`: its first match (true) or last (false).
+    public var pendingMatchIsFirst: Bool?
+    /// Pictures drawn as text art, and those asked for or that could not be drawn.
+    public var pictures: [PictureRequest: TextArt] = [:]
+    public var requestedPictures: Set<PictureRequest> = []
+    public var failedPictures: Set<PictureRequest> = []
+    /// A PDF page shown as a picture (`P`), and its art once drawn.
+    public var showsPagePicture = false
+    public var pagePicture: PagePicture?
+
     public init(issueID: Int64) {
         self.issueID = issueID
+    }
+
+    /// The first contents row that opens `article` (else the last row before it).
+    public func contentsRow(forArticle article: Int) -> Int {
+        if let row = contents.firstIndex(where: { $0.articleIndex == article }) { return row }
+        return contents.lastIndex(where: { ($0.articleIndex ?? -1) < article && $0.articleIndex != nil }) ?? 0
     }
 
     /// The width-independent position of the line at the top.

@@ -10,4 +10,6 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case subscriptions
     /// A publication's feed items that have nothing to download.
     case headlines
+    /// Results of a search across every downloaded issue.
+    case searchResults
 }

@@ -19,16 +19,18 @@ public enum AppView {
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
         case .subscriptions: SubscriptionsScreen.render(state, theme: theme, into: &buffer)
         case .headlines: HeadlinesScreen.render(state, theme: theme, into: &buffer)
+        case .searchResults: SearchResultsScreen.render(state, theme: theme, into: &buffer)
         }
         let position: String = switch state.screen {
         case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
         case .subscriptions: state.library.publications.isEmpty ? "" : "\(state.subscriptionSelection + 1)/\(state.library.publications.count)"
         case .contents, .help, .headlines: ""
+        case .searchResults: (state.librarySearch?.hits).map { $0.isEmpty ? "" : "\((state.librarySearch?.selection ?? 0) + 1)/\($0.count)" } ?? ""
         }
         if let prompt = state.prompt {
             if prompt.takesText {
-                prompt.field.render(label: " " + prompt.label, in: status, style: theme[.status], into: &buffer)
+                prompt.field.render(label: " " + prompt.label, in: status, style: theme[.message], into: &buffer)
             } else {
                 buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
             }

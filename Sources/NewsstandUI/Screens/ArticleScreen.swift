@@ -1,25 +1,81 @@
+import Foundation
 import NewsstandContent
+import NewsstandImaging
 
-/// An article, set to the window and scrolled to the reader's place.
+/// An article, set to the window and scrolled to the reader's place: pictures drawn on their
+/// lines, search matches highlighted, or a PDF page drawn as a picture.
 public enum ArticleScreen {
     public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
         guard let reader = state.reader else { return }
         let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
+        if reader.showsPagePicture {
+            guard let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex else {
+                buffer.write("Drawing the page…", x: 2, y: area.y + 1, style: theme[.summary])
+                return
+            }
+            let x = area.x + max(0, (area.width - picture.art.columns) / 2)
+            for row in 0..<min(area.height, picture.art.rows) {
+                drawArtRow(picture.art, row: row, x: x, y: area.y + row, width: area.width - x, theme: theme, into: &buffer)
+            }
+            return
+        }
         guard let layout = reader.layout else {
             buffer.write("Loading the article…", x: 2, y: area.y + 1, style: theme[.summary])
             return
         }
+        let query = reader.search?.query ?? ""
         for row in 0..<area.height {
             let index = reader.topLine + row
             guard index < layout.lines.count else { break }
             let line = layout.lines[index]
             let start = area.x + layout.margin + line.indent
             let limit = area.width - layout.margin - line.indent
+            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, state),
+               let art = reader.pictures[request] {
+                // Which row of the picture this line is: lines of one picture follow each other.
+                var artRow = 0
+                while index - artRow - 1 >= 0, layout.lines[index - artRow - 1].imageSource == line.imageSource,
+                      layout.lines[index - artRow - 1].blockIndex == line.blockIndex { artRow += 1 }
+                if artRow < art.rows {
+                    drawArtRow(art, row: artRow, x: start, y: area.y + row, width: limit, theme: theme, into: &buffer)
+                }
+                continue
+            }
             var used = 0
             for span in line.spans where used < limit {
                 used += buffer.write(span.text, x: start + used, y: area.y + row, style: style(of: span, on: line.element, theme: theme),
                                      maxWidth: max(0, limit - used))
             }
+            if !query.isEmpty { highlight(query, in: line.text, x: start, y: area.y + row, limit: limit, theme: theme, into: &buffer) }
+        }
+    }
+
+    /// Draws the matches of `query` in a line's text over it, in the theme's selection style.
+    static func highlight(_ query: String, in text: String, x: Int, y: Int, limit: Int, theme: Theme, into buffer: inout CellBuffer) {
+        var searchRange = text.startIndex..<text.endIndex
+        while let found = text.range(of: query, options: .caseInsensitive, range: searchRange) {
+            let column = DisplayWidth.of(String(text[..<found.lowerBound]))
+            if column < limit {
+                buffer.write(String(text[found]), x: x + column, y: y, style: theme[.selection], maxWidth: limit - column)
+            }
+            guard found.upperBound < text.endIndex else { break }
+            searchRange = found.upperBound..<text.endIndex
+        }
+    }
+
+    /// One row of text art: plain art in the theme's cover style, coloured art with each cell's colours.
+    static func drawArtRow(_ art: TextArt, row: Int, x: Int, y: Int, width: Int, theme: Theme, into buffer: inout CellBuffer) {
+        guard row < art.lines.count, width > 0 else { return }
+        let base = theme[.cover]
+        guard art.hasColors else {
+            buffer.write(art.lines[row], x: x, y: y, style: base, maxWidth: width)
+            return
+        }
+        for (column, character) in art.lines[row].prefix(min(width, art.columns)).enumerated() {
+            var style = base
+            if let color = art.foreground(column: column, row: row) { style.foreground = .rgb(color.red, color.green, color.blue) }
+            if let color = art.background(column: column, row: row) { style.background = .rgb(color.red, color.green, color.blue) }
+            buffer.write(String(character), x: x + column, y: y, style: style, maxWidth: 1)
         }
     }
 
@@ -37,13 +93,15 @@ public enum ArticleScreen {
         return style.adding(attributes)
     }
 
-    /// "article 2/5 · 40%": where the reader is, for the status line.
+    /// "article 2/5 · 40% · issue 31%": where the reader is in the article and in the issue (by
+    /// articles: the articles before this one, and this one's share read so far).
     public static func positionText(_ state: AppState) -> String {
         guard let reader = state.reader, let layout = reader.layout else { return "" }
         let visible = max(1, state.height - 2)
         let scrollable = max(0, layout.lines.count - visible)
         let percent = scrollable == 0 ? 100 : min(100, reader.topLine * 100 / scrollable)
         let count = reader.book?.articles.count ?? 0
-        return "article \(reader.articleIndex + 1)/\(count) · \(percent)%"
+        let issuePercent = count == 0 ? percent : min(100, (reader.articleIndex * 100 + percent) / count)
+        return "article \(reader.articleIndex + 1)/\(count) · \(percent)% · issue \(issuePercent)%"
     }
 }

@@ -1,11 +1,12 @@
 import NewsstandContent
 
-/// An issue's table of contents: its articles in reading order, the one being read marked.
+/// An issue's table of contents: the publication's nested contents, indented by level, each entry
+/// numbered with the article it opens, the one being read marked.
 public enum ContentsScreen {
-    /// Screen row of the first article line.
+    /// Screen row of the first entry line.
     public static let listTop = 3
 
-    /// The first article shown so that `selection` is visible.
+    /// The first row shown so that `selection` is visible.
     public static func firstVisible(selection: Int, visible: Int) -> Int {
         max(0, selection - visible + 1)
     }
@@ -19,20 +20,24 @@ public enum ContentsScreen {
             buffer.write("This issue cannot be opened: \(failure)", x: 2, y: listTop, style: theme[.error], maxWidth: area.width - 4)
             return
         }
-        guard let book = reader.book else {
+        guard reader.book != nil else {
             buffer.write("Opening…", x: 2, y: listTop, style: theme[.summary])
             return
         }
+        let rows = reader.contents
         let visible = max(1, area.maxY - listTop)
         let first = firstVisible(selection: reader.contentsSelection, visible: visible)
-        for (row, index) in (first..<min(book.articles.count, first + visible)).enumerated() {
-            let y = listTop + row
+        let readingRow = reader.layout != nil ? rows.firstIndex { $0.articleIndex == reader.articleIndex } : nil
+        for (offset, index) in (first..<min(rows.count, first + visible)).enumerated() {
+            let y = listTop + offset
             let isSelected = index == reader.contentsSelection
             let style = isSelected ? theme[.selection] : theme[.text]
             if isSelected { buffer.fill(Rect(x: 0, y: y, width: state.width, height: 1), style: style) }
-            let marker = index == reader.articleIndex && reader.layout != nil ? "▸" : " "
-            let number = String(index + 1).leftPadded(to: 3)
-            buffer.write("\(marker) \(number)  \(book.articles[index].title)", x: 1, y: y, style: style, maxWidth: state.width - 2)
+            let row = rows[index]
+            let marker = index == readingRow ? "▸" : " "
+            let number = (row.articleIndex.map { String($0 + 1) } ?? "").leftPadded(to: 3)
+            let indent = String(repeating: "  ", count: min(row.depth, 8))
+            buffer.write("\(marker) \(number)  \(indent)\(row.title)", x: 1, y: y, style: style, maxWidth: state.width - 2)
         }
     }
 }

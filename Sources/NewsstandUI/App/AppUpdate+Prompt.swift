@@ -1,0 +1,36 @@
+/// The prompt on the bottom line: typing and editing, confirming, and handing what was typed to its screen.
+extension AppUpdate {
+    /// Keys while a prompt is open go to it (Ctrl-C still quits).
+    static func handlePrompt(_ key: Key, _ state: inout AppState) -> [Effect] {
+        guard var prompt = state.prompt else { return [] }
+        if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
+            state.prompt = nil
+            switch key {
+            case .character("y"), .character("Y"): return [.unsubscribe(publicationID: publicationID, keepDownloads: true)]
+            case .character("n"), .character("N"): return [.unsubscribe(publicationID: publicationID, keepDownloads: false)]
+            default:
+                state.message = StatusMessage("Nothing was changed.")
+                return []
+            }
+        }
+        if key == .backspace && prompt.text.isEmpty {
+            state.prompt = nil
+            return []
+        }
+        if case .character(let character) = key, !prompt.accepts(character) { return [] }
+        switch prompt.field.apply(key) {
+        case .cancelled:
+            state.prompt = nil
+            return []
+        case .edited, .ignored:
+            state.prompt = prompt
+            return []
+        case .submitted:
+            state.prompt = nil
+            switch prompt.kind {
+            case .addSubscription, .rename, .confirmUnsubscribe: return submitSubscriptionPrompt(prompt, &state)
+            case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NewsstandContent
+import NewsstandCore
+import NewsstandImaging
+
+/// The reader's slow work, as plain functions `EffectRunner` calls off the UI thread.
+public enum ReaderWork {
+    /// Draws an article's picture: only an image file inside `issueFolder` (after resolving `..` and
+    /// symbolic links), decoded and drawn at the request's size and mode.
+    public static func picture(_ request: PictureRequest, issueFolder: URL) -> Result<TextArt, ReaderFailure> {
+        guard request.source.isFileURL else { return .failure(ReaderFailure("the picture is not in the issue")) }
+        let folder = issueFolder.standardizedFileURL.resolvingSymlinksInPath().path
+        let file = request.source.standardizedFileURL.resolvingSymlinksInPath()
+        guard file.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
+            return .failure(ReaderFailure("the picture is outside the issue"))
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            return .failure(ReaderFailure("the picture \(TextSanitizer.singleLine(file.lastPathComponent)) is missing from the issue"))
+        }
+        return draw(data, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+    }
+
+    /// Decodes an image and draws it as text art.
+    public static func draw(_ data: Data, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+        do {
+            let image = try ImageDecoder.decode(data, targetSize: (max(1, columns) * 4, max(1, rows) * 8))
+            let options = AsciiArtOptions(columns: columns, rows: rows, background: background, mode: mode)
+            return .success(AsciiArtRenderer.render(image, options: options))
+        } catch {
+            return .failure(ReaderFailure("the picture cannot be drawn: \(error)"))
+        }
+    }
+
+    /// Draws page `page` (1-based) of a PDF issue with pdftoppm, in a temporary folder removed afterwards.
+    public static func pdfPage(issueFolder: URL, page: Int, columns: Int, rows: Int, mode: CoverArtMode,
+                               background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+        guard let pdf = IssueContent.pdfFile(in: issueFolder) else { return .failure(ReaderFailure("this issue is not a PDF")) }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-page-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let picture = try PDFDocumentReader(file: pdf).renderPage(page, into: temporary)
+            guard let data = FileManager.default.contents(atPath: picture.path) else { return .failure(ReaderFailure("pdftoppm made no picture")) }
+            return draw(data, columns: columns, rows: rows, mode: mode, background: background)
+        } catch let error as PDFError {
+            return .failure(ReaderFailure(error.description))
+        } catch {
+            return .failure(ReaderFailure("\(error)"))
+        }
+    }
+
+    /// The blocks of every article that contain `query`, ignoring case (as the article view highlights it).
+    public static func matches(of query: String, in articles: [[TextBlock]]) -> [IssueMatch] {
+        guard !query.isEmpty else { return [] }
+        var matches: [IssueMatch] = []
+        for (articleIndex, blocks) in articles.enumerated() {
+            for (blockIndex, block) in blocks.enumerated() where searchableText(block).range(of: query, options: .caseInsensitive) != nil {
+                matches.append(IssueMatch(articleIndex: articleIndex, blockIndex: blockIndex))
+            }
+        }
+        return matches
+    }
+
+    /// A block's text as the reader shows it (a level-1 heading in capitals; case is ignored anyway).
+    static func searchableText(_ block: TextBlock) -> String {
+        if case .table(let table) = block { return table.rows.map { $0.map(\.plainText).joined(separator: "  ") }.joined(separator: "\n") }
+        return block.plainText
+    }
+
+    /// Finds the system opener on `PATH`.
+    public static func opener(named name: String = "xdg-open", path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
+        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts the opener on a URL with its input and output on /dev/null, without waiting for it.
+    public static func open(_ url: URL, with opener: URL) throws {
+        let process = Process()
+        process.executableURL = opener
+        process.arguments = [url.absoluteString]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+}

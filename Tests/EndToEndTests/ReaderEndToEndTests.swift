@@ -1,0 +1,122 @@
+import Foundation
+import NewsstandTestSupport
+import XCTest
+
+/// The reader and search as a person uses them: `newsstand search`, a PDF issue in the shelf's
+/// reader, and keeping one's place across a quit and relaunch (through tmux).
+final class ReaderEndToEndTests: XCTestCase {
+    var home: URL!
+
+    override func setUpWithError() throws {
+        home = try TestEnvironment.temporaryHome()
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    func testSearchPrintsIssueArticleAndSnippetPerMatch() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        XCTAssertEqual(try TestEnvironment.run(["download", "2025-autumn"], environment: environment).status, 0)
+        let found = try TestEnvironment.run(["search", "thermostat"], environment: environment)
+        XCTAssertEqual(found.status, 0, found.errors)
+        let lines = found.output.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.contains("/2025-autumn") == true, found.output)
+        XCTAssertTrue(lines.first?.contains("2. Saturday at the Repair Café") == true, found.output)
+        XCTAssertTrue(lines.count >= 2 && lines[1].hasPrefix("    ") && lines[1].contains("[thermostat]"), found.output)
+        XCTAssertFalse(found.output.contains("\u{1B}"), "no escapes into a pipe")
+
+        let twoWords = try TestEnvironment.run(["search", "economics", "kettle"], environment: environment)
+        XCTAssertEqual(twoWords.status, 0, twoWords.errors)
+        let none = try TestEnvironment.run(["search", "zeppelinwords"], environment: environment)
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.errors.contains("no matches for “zeppelinwords”"), none.errors)
+        XCTAssertEqual(try TestEnvironment.run(["search"], environment: environment).status, 2)
+    }
+
+    func testReadScrollQuitRelaunchAndContinueFindsTheSameText() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        XCTAssertEqual(try TestEnvironment.run(["download", "2026-autumn"], environment: environment).status, 0)
+        let binary = try TestEnvironment.binary().path
+        var session: TmuxSession? = try TmuxSession(command: binary, width: 90, height: 30, environment: environment)
+        try session!.waitFor(text: "TAP TO READ")
+        try session!.send("Enter")
+        try session!.waitFor(text: "Reading the Years in a Street Tree")
+        try session!.send("Enter")
+        try session!.waitFor(text: "article 1/3")
+        var scrolled = try session!.screen()
+        for page in 1...3 {
+            let before = scrolled
+            try session!.send("Space")
+            // One page at a time, so the screen read below is the place that was saved.
+            scrolled = try session!.waitFor("page \(page) down") { $0 != before && $0.contains("article 1/3") }
+        }
+        usleep(300_000)
+        scrolled = try session!.screen()
+        let lines = scrolled.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let top = try XCTUnwrap(lines.dropFirst().first { !$0.isEmpty && !$0.allSatisfy { "─━".contains($0) } }, scrolled)
+        try session!.send("q")
+        try session!.waitFor(text: "The Typewriter Mender")
+        try session!.send("Escape")
+        try session!.waitFor(text: "Continue reading")
+        try session!.send("q")
+        session!.waitForExit()
+        session = nil
+
+        session = try TmuxSession(command: binary, width: 90, height: 30, environment: environment)
+        try session!.waitFor(text: "Continue reading")
+        try session!.send("c")
+        let restored = try session!.waitFor(text: "article 1/3")
+        let restoredLines = restored.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let position = try XCTUnwrap(restoredLines.firstIndex(of: top), "“\(top)” is not on the screen after continuing:\n\(restored)")
+        XCTAssertLessThanOrEqual(position, 8, "the same text is at the top (the saved paragraph starts there):\n\(restored)")
+        XCTAssertFalse(restored.contains("· 0% "), restored)
+        try session!.send("C-c")
+        session!.waitForExit()
+    }
+
+    func testPDFIssuesOpenInTheShelfsReaderWithPagePicturesAndSearch() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/pdftotext") else {
+            throw XCTSkip("pdftotext (poppler-utils) is not installed; PDF reading skipped")
+        }
+        let environment = TestEnvironment.environment(home: home)
+        let pdf = try TestFiles.corpus("pdf/py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")
+        let catalog = home.appendingPathComponent("pdf-catalog.plist")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>Title</key><string>Paper Weekly</string><key>Issues</key><array>
+            <dict><key>Name</key><string>four-pages</string><key>Title</key><string>Four Pages</string>
+            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>\(pdf.absoluteString)</string></dict>
+            </array></dict></plist>
+            """.utf8).write(to: catalog)
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", catalog.path], environment: environment).status, 0)
+        XCTAssertEqual(try TestEnvironment.run(["download", "four-pages"], environment: environment).status, 0)
+        let searched = try TestEnvironment.run(["search", "Huardest"], environment: environment)
+        XCTAssertEqual(searched.status, 0, searched.errors)
+        XCTAssertTrue(searched.output.contains("Page 3"), searched.output)
+
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 90, height: 30, environment: environment)
+        try session.waitFor(text: "TAP TO READ")
+        try session.send("Enter")
+        try session.waitFor(text: "Page 4")
+        try session.send("j", "Enter")
+        let page = try session.waitFor(text: "article 2/4")
+        XCTAssertTrue(page.contains("PAGE 2") || page.contains("Page 2"), page)
+        XCTAssertTrue(page.contains("Huardest"), page)
+
+        try session.send("P")
+        let picture = try session.waitFor("the page drawn as a picture", timeout: 30) { !$0.contains("Huardest") && !$0.contains("Drawing the page") && $0.contains("article 2/4") }
+        // Half blocks on this 256-colour UTF-8 terminal; ASCII glyphs where the terminal has fewer colours.
+        let ink = picture.filter { "▀@%#*+=-:.|/\\_".contains($0) }.count
+        XCTAssertGreaterThan(ink, 100, picture)
+        try session.send("P")
+        try session.waitFor(text: "Huardest")
+
+        try session.send("/")
+        try session.waitFor(text: "Search this issue:")
+        try session.send("Huardest", "Enter")
+        try session.waitFor(text: "in 4 articles")
+        try session.send("C-c")
+        session.waitForExit()
+    }
+}
