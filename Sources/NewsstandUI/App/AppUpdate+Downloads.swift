@@ -53,6 +53,11 @@ extension AppUpdate {
                 $0.progress = 0
             }
             state.transferSizes[issueID] = nil
+        case .waiting(let issueID, let reason):
+            updateIssue(issueID, &state) { $0.state = .downloading }
+            if let issue = state.issue(id: issueID) {
+                state.message = StatusMessage("“\(issue.title)” is \(reason); it continues when that one stops.")
+            }
         }
         return []
     }
