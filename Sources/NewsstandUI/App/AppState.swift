@@ -32,6 +32,8 @@ public struct AppState: Equatable, Sendable {
     public var isRefreshRequested = false
     public var isLightBackground = false
     public var isRunning = true
+    /// The downloads screen's model, kept up to date from download events whatever screen is shown.
+    public var downloads = DownloadsState()
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

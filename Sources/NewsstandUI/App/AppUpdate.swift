@@ -24,6 +24,7 @@ public enum AppUpdate {
                 state.selectedPublication = index
             }
             clampShelf(&state)
+            syncDownloads(with: snapshot, &state)
             return coverEffects(&state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
@@ -39,6 +40,8 @@ public enum AppUpdate {
             return issueOpened(issueID, result, resumeAt: resumeAt, &state)
         case .articleLoaded(let issueID, let articleIndex, let result):
             return articleLoaded(issueID, articleIndex, result, &state)
+        case .clockTicked:
+            return clockTicked(&state)
         }
     }
 
@@ -49,12 +52,14 @@ public enum AppUpdate {
             state.isRunning = false
             return savePosition(state) + [.quit]
         }
+        if command == .showDownloads { return openDownloads(&state) }
         switch state.screen {
         case .shelf: return handleShelf(command, key: key, &state)
         case .detail: return handleDetail(command, &state)
         case .contents: return handleContents(command, key: key, &state)
         case .article: return handleArticle(command, &state)
         case .help: return handleHelp(command, &state)
+        case .downloads: return handleDownloadsScreen(command, &state)
         }
     }
 

@@ -13,4 +13,7 @@ public enum Command: Hashable, Sendable {
     case help
     case back
     case quit
+    case showDownloads
+    case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown
+    case fewerTransfers, moreTransfers, cycleRateLimit
 }

@@ -19,12 +19,13 @@ public final class EffectRunner: @unchecked Sendable {
     public let storageBudget: Int64?
 
     public init(store: LibraryStore, paths: LibraryPaths, maxConcurrentDownloads: Int = 3, storageBudget: Int64? = nil,
-                send: @escaping @Sendable (Message) -> Void) {
+                rateLimit: Int? = nil, send: @escaping @Sendable (Message) -> Void) {
         self.store = store
         self.paths = paths
         self.storageBudget = storageBudget
         self.send = send
-        downloads = DownloadQueue(store: store, paths: paths, policy: DownloadPolicy(maxConcurrent: maxConcurrentDownloads)) { send(.downloadReported($0)) }
+        let policy = DownloadPolicy(maxConcurrent: maxConcurrentDownloads, bytesPerSecondLimit: rateLimit)
+        downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
     }
 
@@ -82,6 +83,18 @@ public final class EffectRunner: @unchecked Sendable {
             work.async { try? self.store.setSetting(key, to: value) }
         case .quit:
             break
+        case .pauseDownload(let issueID):
+            downloads.pause(issueID: issueID)
+        case .resumeDownload(let issueID):
+            downloads.resume(issueID: issueID)
+        case .retryDownload(let issueID):
+            downloads.enqueue(issueID: issueID)
+        case .moveDownload(let issueID, let offset):
+            downloads.move(issueID: issueID, by: offset)
+        case .setMaxConcurrentDownloads(let count):
+            downloads.setMaxConcurrent(count)
+        case .setRateLimit(let bytesPerSecond):
+            downloads.setRateLimit(bytesPerSecond: bytesPerSecond)
         }
     }
 

@@ -13,6 +13,8 @@ public enum Message: Sendable {
     case coverReported(CoverArtEvent)
     case issueOpened(issueID: Int64, Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?)
     case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
+    /// A second has passed (sent while a countdown is shown, see `DownloadsState.hasCountdown`).
+    case clockTicked
 }
 
 /// The library's contents at one moment, as the shelf shows them.

@@ -6,4 +6,6 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case contents
     case article
     case help
+    /// Every download: running, queued, retrying, paused and failed, with the queue's controls.
+    case downloads
 }

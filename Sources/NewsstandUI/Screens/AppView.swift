@@ -17,11 +17,13 @@ public enum AppView {
         case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
         case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
+        case .downloads: DownloadsScreen.render(state, theme: theme, into: &buffer)
         }
         let position: String = switch state.screen {
         case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
         case .contents, .help: ""
+        case .downloads: state.downloads.entries.isEmpty ? "" : "\(state.downloads.selectedIndex + 1)/\(state.downloads.entries.count)"
         }
         StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
             .render(in: status, theme: theme, into: &buffer)

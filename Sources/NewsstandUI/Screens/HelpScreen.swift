@@ -1,6 +1,6 @@
 /// Every key, grouped by screen, straight from the key table.
 public enum HelpScreen {
-    static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article)]
+    static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Downloads", .downloads)]
 
     static let lines: [(key: String, help: String)] = {
         var lines: [(String, String)] = []
