@@ -47,6 +47,9 @@ enum DownloadCommand {
             case .retrying(let issueID, let attempt, let delay, let reason):
                 guard let title = titles[issueID] else { return }
                 say("\(inPlace ? "\r" : "")\(title): retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt) of \(policy.maxAttempts)): \(reason)\n")
+            case .waiting(let issueID, let reason):
+                guard let title = titles[issueID] else { return }
+                say("\(inPlace ? "\r" : "")\(title): \(reason); waiting for it\n")
             case .installed(let issueID):
                 guard let title = titles[issueID] else { return }
                 say("\(inPlace ? "\r" : "")\(title): 100%\n")
