@@ -259,7 +259,7 @@ enum BenchmarkRunner {
         case shelf, covers, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [covers] [--downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [covers] [downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -275,8 +275,8 @@ enum BenchmarkRunner {
                 throw ChildProcess.Failure(description: "unknown argument '\(argument)'\n\(usage)")
             }
         }
-        // With only --downloads, run just that; with nothing, the default cases.
-        if selected.isEmpty { selected = [.shelf, .covers] }
+        // With nothing named, every case.
+        if selected.isEmpty { selected = Case.allCases }
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -285,7 +285,7 @@ enum BenchmarkRunner {
                 switch benchmark {
                 case .shelf: try ShelfBenchmark().run()
                 case .covers: try CoverBenchmark().run()
-                case .downloads: try DownloadBaseline().run()
+                case .downloads: try DownloadBenchmark().run()
                 }
             }
         }

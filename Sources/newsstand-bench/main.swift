@@ -2,10 +2,10 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 the default cases: shelf and covers
+///     newsstand-bench                 every case: shelf, covers and downloads
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench covers          cover rendering only
-///     newsstand-bench --downloads     adds the download baseline (alone: `newsstand-bench --downloads`)
+///     newsstand-bench downloads       downloads against curl, and keypresses while they run (also --downloads)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:
 ///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT
