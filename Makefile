@@ -2,8 +2,8 @@
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev tmux poppler-utils
-# Only `make bench` needs these: the tools the cover benchmark compares with, and curl for the download baseline.
-BENCH_PACKAGES := chafa jp2a curl
+# Only `make bench` needs these: the tools the cover benchmark compares with, and curl and python3 for the downloads benchmark.
+BENCH_PACKAGES := chafa jp2a curl python3
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: setup run demo test bench clean
