@@ -31,8 +31,10 @@ public final class TerminalApp: @unchecked Sendable {
         state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
         state.shelfViewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
+        state.downloads.maxConcurrent = configuration.maxDownloads
+        state.downloads.rateLimit = configuration.rateLimit
         runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: configuration.maxDownloads,
-                              storageBudget: configuration.storageBudget) { [weak self] message in
+                              storageBudget: configuration.storageBudget, rateLimit: configuration.rateLimit) { [weak self] message in
             DispatchQueue.main.async { self?.handle(message) }
         }
     }
@@ -77,6 +79,12 @@ public final class TerminalApp: @unchecked Sendable {
         watch.setEventHandler { [unowned self] in runner.perform(.reloadLibraryIfChangedElsewhere) }
         watch.resume()
         sources.append(watch)
+        // Retry countdowns on the downloads screen go down once a second (only while there is one).
+        let clock = DispatchSource.makeTimerSource(queue: .main)
+        clock.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+        clock.setEventHandler { [unowned self] in if state.downloads.hasCountdown { handle(.clockTicked) } }
+        clock.resume()
+        sources.append(clock)
         if refreshInterval > 0 {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.schedule(deadline: .now() + refreshInterval, repeating: refreshInterval, leeway: .seconds(5))

@@ -259,7 +259,7 @@ enum BenchmarkRunner {
         case shelf, covers, feeds, reader, sync, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [reader] [sync] [--downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [reader] [sync] [downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -278,8 +278,8 @@ enum BenchmarkRunner {
                 throw ChildProcess.Failure(description: "unknown argument '\(argument)'\n\(usage)")
             }
         }
-        // With only --downloads, run just that; with nothing, the default cases.
-        if selected.isEmpty { selected = [.shelf, .covers, .feeds, .reader, .sync] }
+        // With nothing named, every case.
+        if selected.isEmpty { selected = Case.allCases }
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -291,7 +291,7 @@ enum BenchmarkRunner {
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
                 case .sync: try SyncBenchmark().run()
-                case .downloads: try DownloadBaseline().run()
+                case .downloads: try DownloadBenchmark().run()
                 }
             }
         }

@@ -2,13 +2,13 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 the default cases: shelf, covers, feeds, reader and sync
+///     newsstand-bench                 every case: shelf, covers, feeds, reader, sync and downloads
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench covers          cover rendering only
 ///     newsstand-bench feeds           feed parsing only (10,000-entry Atom and RSS; Python's feedparser when installed)
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
 ///     newsstand-bench sync            a full sync of 200 subscriptions from a local server, then a conditional one
-///     newsstand-bench --downloads     adds the download baseline (alone: `newsstand-bench --downloads`)
+///     newsstand-bench downloads       downloads against curl, and keypresses while they run (also --downloads)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:
 ///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT

@@ -29,7 +29,7 @@ enum DownloadCommand {
         // Carriage-return progress only makes sense for one issue on a terminal; otherwise a line per 10%.
         let inPlace = isatty(STDERR_FILENO) == 1 && wanted.count == 1
         let outcomes = OutcomeBox()
-        let policy = DownloadPolicy(maxConcurrent: context.configuration.maxDownloads)
+        let policy = DownloadPolicy(maxConcurrent: context.configuration.maxDownloads, bytesPerSecondLimit: context.configuration.rateLimit)
         let queue = DownloadQueue(store: context.store, paths: context.paths, policy: policy) { event in
             func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
             switch event {
@@ -47,6 +47,9 @@ enum DownloadCommand {
             case .retrying(let issueID, let attempt, let delay, let reason):
                 guard let title = titles[issueID] else { return }
                 say("\(inPlace ? "\r" : "")\(title): retrying in \(String(format: "%.1f", delay)) s (attempt \(attempt) of \(policy.maxAttempts)): \(reason)\n")
+            case .waiting(let issueID, let reason):
+                guard let title = titles[issueID] else { return }
+                say("\(inPlace ? "\r" : "")\(title): \(reason); waiting for it\n")
             case .installed(let issueID):
                 guard let title = titles[issueID] else { return }
                 say("\(inPlace ? "\r" : "")\(title): 100%\n")

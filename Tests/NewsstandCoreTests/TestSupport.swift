@@ -97,7 +97,8 @@ extension DownloadEvent {
     var issueID: Int64 {
         switch self {
         case .queued(let id, _), .started(let id, _), .progressed(let id, _, _, _, _), .paused(let id),
-             .retrying(let id, _, _, _), .installing(let id), .installed(let id), .failed(let id, _), .cancelled(let id): id
+             .retrying(let id, _, _, _), .installing(let id), .installed(let id), .failed(let id, _), .cancelled(let id),
+             .waiting(let id, _): id
         }
     }
 

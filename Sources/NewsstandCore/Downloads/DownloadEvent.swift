@@ -26,4 +26,7 @@ public enum DownloadEvent: Sendable, Equatable {
     case failed(issueID: Int64, reason: String)
     /// Cancelled by the user; the partial download is gone and the issue is not downloaded.
     case cancelled(issueID: Int64)
+    /// Not started because something else has it: another Newsstand process is downloading the issue
+    /// (`reason` says so). The queue tries again every few seconds; it takes no transfer slot meanwhile.
+    case waiting(issueID: Int64, reason: String)
 }

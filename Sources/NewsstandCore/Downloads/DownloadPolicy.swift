@@ -12,9 +12,12 @@ public struct DownloadPolicy: Sendable, Equatable {
     public var backoffCap: TimeInterval = 60
     /// Bytes per second across all transfers together; nil for no limit.
     public var bytesPerSecondLimit: Int? = nil
+    /// Seconds between looks at an issue another process is downloading (its lock file is held).
+    public var lockRetryInterval: TimeInterval = 2
 
     public init(maxConcurrent: Int = 3, maxAttempts: Int = 5, backoffBase: TimeInterval = 1, backoffCap: TimeInterval = 60,
-                bytesPerSecondLimit: Int? = nil) {
+                bytesPerSecondLimit: Int? = nil, lockRetryInterval: TimeInterval = 2) {
+        self.lockRetryInterval = lockRetryInterval
         self.maxConcurrent = maxConcurrent
         self.maxAttempts = maxAttempts
         self.backoffBase = backoffBase

@@ -15,7 +15,7 @@ public final class DownloadQueue: @unchecked Sendable {
     private enum Phase { case transferring, backingOff, installing }
 
     private struct Job {
-        let issue: Issue
+        var issue: Issue
         let publication: Publication
         /// Tells this run apart from a later one for the same issue (after a pause, cancel or re-enqueue),
         /// so late callbacks of an abandoned transfer or install are ignored.
@@ -31,7 +31,12 @@ public final class DownloadQueue: @unchecked Sendable {
         var progressThrottle = ProgressThrottle()
         var storeThrottle = ProgressThrottle(minimumStep: 0.05, minimumInterval: 1)
         var rate = TransferRate()
+        /// The hold on the issue's lock file while this process transfers or installs it.
+        var lock: IssueLock?
     }
+
+    /// What an issue waits for while another process downloads it.
+    public static let lockedElsewhereReason = "being downloaded by another Newsstand process"
 
     private let store: LibraryStore
     private let paths: LibraryPaths
@@ -43,6 +48,9 @@ public final class DownloadQueue: @unchecked Sendable {
     private var policy: DownloadPolicy
     private var active: [Int64: Job] = [:]
     private var waiting: [Job] = []
+    /// Issues another process is downloading (it holds their lock): they take no transfer slot and
+    /// try the lock again every `DownloadPolicy.lockRetryInterval` seconds.
+    private var blocked: [Int64: Job] = [:]
     private var idleWaiters: [DispatchSemaphore] = []
 
     public convenience init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy = DownloadPolicy(),
@@ -78,9 +86,12 @@ public final class DownloadQueue: @unchecked Sendable {
                 let job = self.waiting.remove(at: index)
                 self.markPaused(job)
                 self.announcePositions(from: index)
+            } else if let job = self.blocked.removeValue(forKey: issueID) {
+                self.markPaused(job)
             } else if let job = self.active[issueID], job.phase != .installing {
                 self.active[issueID] = nil
                 job.transfer?.cancel()
+                job.lock?.release()
                 self.markPaused(job)
                 self.startWaiting()
             }
@@ -111,11 +122,17 @@ public final class DownloadQueue: @unchecked Sendable {
                 self.waiting.remove(at: index)
                 self.announcePositions(from: index)
             }
+            self.blocked[issueID] = nil
+            var lock: IssueLock?
             if let job = self.active.removeValue(forKey: issueID) {
                 job.transfer?.cancel()
+                lock = job.lock
             }
+            defer { lock?.release() }
             guard let issue = try? self.store.issue(id: issueID), issue.state != .available else { return self.signalIfIdle() }
-            self.removePartials(of: issue)
+            // The partial files belong to whoever holds the issue's lock: another process keeps its own.
+            if lock == nil { lock = try? IssueLock.tryAcquire(self.paths.downloadLockFile(issueID: issueID)) }
+            if lock != nil { self.removePartials(of: issue) }
             try? self.store.setState(.notDownloaded, issueID: issueID)
             self.onEvent(.cancelled(issueID: issueID))
             self.startWaiting()
@@ -155,14 +172,14 @@ public final class DownloadQueue: @unchecked Sendable {
 
     /// Issues queued, transferring, waiting to retry or installing right now.
     public var pendingIssueIDs: Set<Int64> {
-        queue.sync { Set(active.keys).union(waiting.map(\.issue.id)) }
+        queue.sync { Set(active.keys).union(waiting.map(\.issue.id)).union(blocked.keys) }
     }
 
     /// Blocks until nothing is queued, transferring or installing (for the command line and tests).
     public func waitUntilIdle(timeout: TimeInterval = .infinity) -> Bool {
         let semaphore = DispatchSemaphore(value: 0)
         let isIdle = queue.sync { () -> Bool in
-            if active.isEmpty && waiting.isEmpty { return true }
+            if active.isEmpty && waiting.isEmpty && blocked.isEmpty { return true }
             idleWaiters.append(semaphore)
             return false
         }
@@ -173,7 +190,7 @@ public final class DownloadQueue: @unchecked Sendable {
     // MARK: On the queue
 
     private func enqueueOnQueue(issueID: Int64) {
-        guard active[issueID] == nil, !waiting.contains(where: { $0.issue.id == issueID }) else { return }
+        guard active[issueID] == nil, blocked[issueID] == nil, !waiting.contains(where: { $0.issue.id == issueID }) else { return }
         do {
             guard let issue = try store.issue(id: issueID),
                   let publication = try store.publication(id: issue.publicationID) else { return }
@@ -198,6 +215,25 @@ public final class DownloadQueue: @unchecked Sendable {
         while active.count < policy.maxConcurrent, !waiting.isEmpty {
             var job = waiting.removeFirst()
             started = true
+            do {
+                guard let lock = try IssueLock.tryAcquire(paths.downloadLockFile(issueID: job.issue.id)) else {
+                    block(job)
+                    continue
+                }
+                job.lock = lock
+                // Another process may have finished it meanwhile.
+                if let current = try store.issue(id: job.issue.id) {
+                    if current.state == .available {
+                        lock.release()
+                        onEvent(.installed(issueID: job.issue.id))
+                        continue
+                    }
+                    job.issue = current
+                }
+            } catch {
+                fail(job, reason: "\(error)", keepPartials: true, startNext: false)
+                continue
+            }
             let onDisk = fractionOnDisk(of: job.issue)
             job.fraction = onDisk
             job.phase = .transferring
@@ -206,6 +242,29 @@ public final class DownloadQueue: @unchecked Sendable {
             startAsset(of: job.issue.id)
         }
         if started { announcePositions(from: 0) }
+        signalIfIdle()
+    }
+
+    /// Sets a job aside while another process holds its issue's lock, and tries again later.
+    private func block(_ job: Job) {
+        blocked[job.issue.id] = job
+        onEvent(.waiting(issueID: job.issue.id, reason: Self.lockedElsewhereReason))
+        scheduleLockRetry(issueID: job.issue.id, runID: job.runID)
+    }
+
+    private func scheduleLockRetry(issueID: Int64, runID: UUID) {
+        queue.asyncAfter(deadline: .now() + max(0.01, policy.lockRetryInterval)) {
+            guard let job = self.blocked[issueID], job.runID == runID else { return }
+            if IssueLock.isHeld(self.paths.downloadLockFile(issueID: issueID)) {
+                return self.scheduleLockRetry(issueID: issueID, runID: runID)
+            }
+            // Free now: first in line, where it takes the lock for real (or is set aside again).
+            self.blocked[issueID] = nil
+            self.waiting.insert(job, at: 0)
+            self.onEvent(.queued(issueID: issueID, position: 1))
+            self.announcePositions(from: 1)
+            self.startWaiting()
+        }
     }
 
     /// Tells the waiting issues from `index` on their (new) places in line.
@@ -331,6 +390,7 @@ public final class DownloadQueue: @unchecked Sendable {
                         // leaves a downloading issue that finishes from its partials, never an empty "available".
                         try self.store.setState(.available, issueID: issue.id)
                         self.removePartials(of: issue)
+                        job.lock?.release()
                         self.onEvent(.installed(issueID: issue.id))
                     } catch {
                         self.onEvent(.failed(issueID: issue.id, reason: "the library could not be updated: \(error)"))
@@ -345,11 +405,13 @@ public final class DownloadQueue: @unchecked Sendable {
     }
 
     /// Ends a run with a failure. Partials are kept only when a later retry could continue from them.
-    private func fail(_ job: Job, reason: String, keepPartials: Bool) {
+    private func fail(_ job: Job, reason: String, keepPartials: Bool, startNext: Bool = true) {
         active[job.issue.id] = nil
-        if !keepPartials { removePartials(of: job.issue) }
+        if !keepPartials && job.lock != nil { removePartials(of: job.issue) }
+        job.lock?.release()
         try? store.setState(.failed(reason: reason), issueID: job.issue.id)
         onEvent(.failed(issueID: job.issue.id, reason: reason))
+        guard startNext else { return }
         startWaiting()
         signalIfIdle()
     }
@@ -385,7 +447,7 @@ public final class DownloadQueue: @unchecked Sendable {
     }
 
     private func signalIfIdle() {
-        guard active.isEmpty && waiting.isEmpty else { return }
+        guard active.isEmpty && waiting.isEmpty && blocked.isEmpty else { return }
         idleWaiters.forEach { $0.signal() }
         idleWaiters.removeAll()
     }

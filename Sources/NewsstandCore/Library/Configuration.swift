@@ -9,6 +9,7 @@ import NewsstandImaging
 ///     max-downloads 3
 ///     storage-budget 2G
 ///     refresh-interval 60
+///     rate-limit 1M
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -20,6 +21,8 @@ public struct Configuration: Equatable, Sendable {
     public var refreshIntervalMinutes = 60
     /// How covers are drawn; nil chooses from the terminal (and theme).
     public var coverMode: CoverArtMode?
+    /// Bytes per second for all downloads together; nil (`off`, the default) for no limit.
+    public var rateLimit: Int?
 
     public init() {}
 
@@ -66,6 +69,14 @@ public struct Configuration: Equatable, Sendable {
                     configuration.refreshIntervalMinutes = minutes
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): refresh-interval takes minutes from 0 (off) to 10080")
+                }
+            case "rate-limit":
+                if value.lowercased() == "off" || value == "0" {
+                    configuration.rateLimit = nil
+                } else if let bytes = parseSize(value), bytes >= 1024, bytes <= Int64(Int32.max) {
+                    configuration.rateLimit = Int(bytes)
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): rate-limit takes bytes per second such as 512K or 2M, or off")
                 }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)'")

@@ -49,6 +49,11 @@ public struct LibraryPaths: Sendable, Equatable {
         partialDownloadsDirectory.appendingPathComponent("\(issueID)-\(asset).part")
     }
 
+    /// The lock file a process holds (flock) while it downloads or installs an issue.
+    public func downloadLockFile(issueID: Int64) -> URL {
+        partialDownloadsDirectory.appendingPathComponent("\(issueID).lock")
+    }
+
     /// Creates the data, config and cache folders if they are missing.
     public func createDirectories() throws {
         for directory in [dataDirectory, configDirectory, cacheDirectory, issuesDirectory, partialDownloadsDirectory, coverCacheDirectory] {

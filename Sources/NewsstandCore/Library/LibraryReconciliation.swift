@@ -37,6 +37,11 @@ extension LibraryStore {
         var states: [Int64: String] = [:]
         for name in names {
             let file = directory.appendingPathComponent(name)
+            if name.hasSuffix(".lock") {
+                // Only a lock nobody holds goes (a process that died left it); a held one is in use.
+                IssueLock.removeIfStale(file)
+                continue
+            }
             guard let dash = name.firstIndex(of: "-"), let issueID = Int64(name[..<dash]), !name.hasSuffix(".tmp") else {
                 try? FileManager.default.removeItem(at: file)
                 continue

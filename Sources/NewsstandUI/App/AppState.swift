@@ -42,6 +42,8 @@ public struct AppState: Equatable, Sendable {
     public var prompt: Prompt?
     /// The search across issues shown on the results screen.
     public var librarySearch: LibrarySearch?
+    /// The downloads screen's model, kept up to date from download events whatever screen is shown.
+    public var downloads = DownloadsState()
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

@@ -24,6 +24,7 @@ public enum AppUpdate {
                 state.selectedPublication = index
             }
             clampShelf(&state)
+            syncDownloads(with: snapshot, &state)
             return coverEffects(&state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
@@ -51,6 +52,8 @@ public enum AppUpdate {
             return linkOpened(url, failure: failure, &state)
         case .librarySearched(let query, let result):
             return librarySearched(query, result, &state)
+        case .clockTicked:
+            return clockTicked(&state)
         }
     }
 
@@ -66,6 +69,7 @@ public enum AppUpdate {
             state.prompt = Prompt(.searchLibrary)
             return []
         }
+        if command == .showDownloads { return openDownloads(&state) }
         switch state.screen {
         case .shelf: return handleShelf(command, key: key, &state)
         case .detail: return handleDetail(command, &state)
@@ -75,6 +79,7 @@ public enum AppUpdate {
         case .subscriptions: return handleSubscriptions(command, &state)
         case .headlines: return handleHeadlines(command, &state)
         case .searchResults: return handleSearchResults(command, key: key, &state)
+        case .downloads: return handleDownloadsScreen(command, &state)
         }
     }
 

@@ -19,4 +19,7 @@ public enum Command: Hashable, Sendable {
     case nextMatch, previousMatch
     case openLink
     case pagePicture
+    case showDownloads
+    case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown
+    case fewerTransfers, moreTransfers, cycleRateLimit
 }

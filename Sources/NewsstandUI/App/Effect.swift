@@ -34,4 +34,15 @@ public enum Effect: Equatable, Sendable {
     case openLink(URL)
     /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
     case searchLibrary(query: String)
+    /// Stops a download and keeps its partial (the issue is stored as paused).
+    case pauseDownload(issueID: Int64)
+    /// Continues a paused download from its partial.
+    case resumeDownload(issueID: Int64)
+    /// Queues a failed download again, continuing from its partial where one was kept.
+    case retryDownload(issueID: Int64)
+    /// Moves a queued download `by` places in line (negative: towards the front).
+    case moveDownload(issueID: Int64, by: Int)
+    case setMaxConcurrentDownloads(Int)
+    /// Bytes per second for all downloads together; nil for no limit.
+    case setRateLimit(Int?)
 }

@@ -25,12 +25,13 @@ public final class EffectRunner: @unchecked Sendable {
     public let storageBudget: Int64?
 
     public init(store: LibraryStore, paths: LibraryPaths, maxConcurrentDownloads: Int = 3, storageBudget: Int64? = nil,
-                send: @escaping @Sendable (Message) -> Void) {
+                rateLimit: Int? = nil, send: @escaping @Sendable (Message) -> Void) {
         self.store = store
         self.paths = paths
         self.storageBudget = storageBudget
         self.send = send
-        downloads = DownloadQueue(store: store, paths: paths, policy: DownloadPolicy(maxConcurrent: maxConcurrentDownloads)) { send(.downloadReported($0)) }
+        let policy = DownloadPolicy(maxConcurrent: maxConcurrentDownloads, bytesPerSecondLimit: rateLimit)
+        downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
     }
 
@@ -171,6 +172,18 @@ public final class EffectRunner: @unchecked Sendable {
                 let result = Result { try IssueSearchIndex(store: self.store, paths: self.paths).search(query) }.mapError { ReaderFailure("\($0)") }
                 self.send(.librarySearched(query: query, result))
             }
+        case .pauseDownload(let issueID):
+            downloads.pause(issueID: issueID)
+        case .resumeDownload(let issueID):
+            downloads.resume(issueID: issueID)
+        case .retryDownload(let issueID):
+            downloads.enqueue(issueID: issueID)
+        case .moveDownload(let issueID, let offset):
+            downloads.move(issueID: issueID, by: offset)
+        case .setMaxConcurrentDownloads(let count):
+            downloads.setMaxConcurrent(count)
+        case .setRateLimit(let bytesPerSecond):
+            downloads.setRateLimit(bytesPerSecond: bytesPerSecond)
         }
     }
 

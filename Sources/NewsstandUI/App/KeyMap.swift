@@ -67,6 +67,18 @@ public enum KeyMap {
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.searchResults], isHinted: true),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Go back", screens: [.searchResults], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.searchResults], isHinted: false),
+            KeyBinding(command: .showDownloads, keys: [.character("D")], hint: "downloads", help: "Downloads: pause, resume, reorder, retry, speed limit", screens: [.shelf], isHinted: true),
+            KeyBinding(command: .pauseResumeDownload, keys: [.character("p")], hint: "pause/resume", help: "Pause the selected download, or resume it", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .cancelDownload, keys: [.character("x")], hint: "cancel", help: "Cancel the selected download and remove what it fetched", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .retryDownload, keys: [.character("r")], hint: "retry", help: "Retry the selected failed download", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .moveDownloadUp, keys: [.character("K"), .character("+")], hint: "", help: "Move the selected queued download up the line", screens: [.downloads], isHinted: false),
+            KeyBinding(command: .moveDownloadDown, keys: [.character("J"), .character("-")], hint: "", help: "Move the selected queued download down the line", screens: [.downloads], isHinted: false),
+            KeyBinding(command: .fewerTransfers, keys: [.character("<")], hint: "", help: "One transfer fewer at once (at least 1)", screens: [.downloads], isHinted: false),
+            KeyBinding(command: .moreTransfers, keys: [.character(">")], hint: "", help: "One transfer more at once (at most 16)", screens: [.downloads], isHinted: false),
+            KeyBinding(command: .cycleRateLimit, keys: [.character("L")], hint: "limit", help: "Rate limit for all downloads: off, 256 KB/s, 1 MB/s, 4 MB/s", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.downloads], isHinted: true),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.downloads], isHinted: false),
         ]
     }()
 

@@ -23,6 +23,8 @@ public enum Message: Sendable {
     /// A link could not be opened (no xdg-open, or it failed to start).
     case linkOpened(URL, failure: String?)
     case librarySearched(query: String, Result<[SearchHit], ReaderFailure>)
+    /// A second has passed (sent while a countdown is shown, see `DownloadsState.hasCountdown`).
+    case clockTicked
 }
 
 /// The library's contents at one moment, as the shelf shows them.

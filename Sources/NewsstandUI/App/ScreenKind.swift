@@ -12,4 +12,6 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case headlines
     /// Results of a search across every downloaded issue.
     case searchResults
+    /// Every download: running, queued, retrying, paused and failed, with the queue's controls.
+    case downloads
 }
