@@ -85,11 +85,12 @@ final class ShelfEndToEndTests: XCTestCase {
 
         // Run inside a shell so we can see the terminal after the program is gone.
         let session = try TmuxSession(command: "sh", environment: environment)
-        try session.send("stty -a | grep -o ' -\\?icanon' ; \(try TestEnvironment.binary().path)", "Enter")
+        try session.send("stty -a | grep -o ' -\\?icanon' ; \(try TestEnvironment.binary().path); echo exited-$?", "Enter")
         let screen = try session.waitFor(text: "Evil Issue")
         XCTAssertFalse(screen.contains("pwned"))
         XCTAssertNotEqual(try session.paneTitle(), "pwned", "an OSC sequence from a catalog reached the terminal")
         try session.send("C-c")
+        try session.waitFor(text: "exited-0") // type the next command only once the shell has the terminal back
         try session.send("stty -a | grep -o ' -\\?icanon'; echo restored-\"$((40+2))\"", "Enter")
         let after = try session.waitFor(text: "restored-42")
         XCTAssertEqual(Self.lastTerminalMode(after), "icanon", "the terminal is back in canonical mode after Ctrl-C")
