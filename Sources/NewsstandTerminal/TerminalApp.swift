@@ -28,6 +28,7 @@ public final class TerminalApp: @unchecked Sendable {
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
+        state.articleMeasure = configuration.measure
         state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
         state.shelfViewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)

@@ -34,7 +34,8 @@ enum ReadCommand {
             indices = Array(0..<text.articleCount)
         }
         let styled = !plain && isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        let columns = width ?? (isatty(STDOUT_FILENO) == 1 ? min(ArticleLayout.defaultMeasure, TerminalWidth.current() - 2) : ArticleLayout.defaultMeasure)
+        let measure = context.configuration.measure
+        let columns = width ?? (isatty(STDOUT_FILENO) == 1 ? min(measure, TerminalWidth.current() - 2) : measure)
         var output = ""
         for (position, index) in indices.enumerated() {
             if position > 0 { output += "\n\n" }

@@ -53,6 +53,8 @@ final class SyncPlannerTests: XCTestCase {
         XCTAssertEqual(Configuration.parseSize("4096"), 4096)
         XCTAssertNil(Configuration.parseSize("lots"))
         XCTAssertEqual(Configuration.parse("cover-mode blocks").coverMode, .blocks)
+        XCTAssertEqual(Configuration.parse("measure 60").measure, 60)
+        XCTAssertEqual(Configuration.parse("measure 5").warnings.count, 1)
         XCTAssertNil(Configuration.parse("cover-mode blocks\ncover-mode auto").coverMode)
         let configuration = Configuration.parse("storage-budget 1G\nrefresh-interval 0\nrefresh-interval soon\n")
         XCTAssertEqual(configuration.storageBudget, 1 << 30)

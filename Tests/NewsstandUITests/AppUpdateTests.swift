@@ -143,6 +143,15 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertEqual(state.reader!.topLine, end, "cannot scroll past the end")
     }
 
+    func testTheMeasureSettingNarrowsArticleLines() {
+        var state = Fixtures.state(width: 120, height: 24, issues: [Fixtures.issue(7, "Spring", state: .available)])
+        state.articleMeasure = 40
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 0, .success([.paragraph(StyledText(String(repeating: "word ", count: 60)))])))
+        XCTAssertEqual(state.reader?.layout?.measure, 40)
+        XCTAssertTrue(state.reader!.layout!.lines.allSatisfy { $0.text.count <= 40 })
+    }
+
     func testArticlesFromAnotherIssueAreIgnored() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
         _ = AppUpdate.update(&state, .keyPressed(.enter))

@@ -17,6 +17,8 @@ public struct Configuration: Equatable, Sendable {
     public var maxDownloads = 3
     /// Bytes downloaded issues may take in all; beyond it, sync removes the oldest read ones. nil: no limit.
     public var storageBudget: Int64?
+    /// The longest line of article text, in columns.
+    public var measure = 72
     /// Minutes between catalog refreshes while the shelf is open; 0 turns them off.
     public var refreshIntervalMinutes = 60
     /// How covers are drawn; nil chooses from the terminal (and theme).
@@ -63,6 +65,12 @@ public struct Configuration: Equatable, Sendable {
                     configuration.coverMode = mode
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): cover-mode takes auto, ascii, ascii-color or blocks")
+                }
+            case "measure":
+                if let columns = Int(value), (20...400).contains(columns) {
+                    configuration.measure = columns
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): measure takes a number of columns from 20 to 400")
                 }
             case "refresh-interval":
                 if let minutes = Int(value), (0...10_080).contains(minutes) {

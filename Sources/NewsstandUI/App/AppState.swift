@@ -36,6 +36,8 @@ public struct AppState: Equatable, Sendable {
     public var isRefreshRequested = false
     public var isLightBackground = false
     public var isRunning = true
+    /// The longest line of article text, in columns (the `measure` setting).
+    public var articleMeasure = ArticleLayout.defaultMeasure
     /// How covers and article pictures are drawn: chosen from the terminal's capabilities, or by the user.
     public var coverMode: CoverArtMode = .ascii
     /// A question on the bottom line (a feed URL, a title, a search, a link number), when one is open.

@@ -77,13 +77,14 @@ extension AppUpdate {
     }
 
     /// Lines of picture an article's image gets at a width: a quarter of the measure, 4 to 16 lines.
-    public static func pictureHeight(forWidth width: Int) -> Int {
-        let measure = max(1, min(width - 2, ArticleLayout.defaultMeasure))
+    public static func pictureHeight(forWidth width: Int, measure: Int = ArticleLayout.defaultMeasure) -> Int {
+        let measure = max(1, min(width - 2, measure))
         return max(4, min(16, measure / 4))
     }
 
     static func makeLayout(_ blocks: [TextBlock], _ state: AppState) -> ArticleLayout {
-        ArticleLayout(blocks: blocks, width: state.width, pictureHeight: pictureHeight(forWidth: state.width))
+        ArticleLayout(blocks: blocks, width: state.width, maximumMeasure: state.articleMeasure,
+                      pictureHeight: pictureHeight(forWidth: state.width, measure: state.articleMeasure))
     }
 
     /// Lays the open article out again for a new width, keeping the same text at the top.
@@ -337,7 +338,7 @@ extension AppUpdate {
     public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, _ state: AppState) -> PictureRequest? {
         guard let source = line.imageSource, let reader = state.reader else { return nil }
         return PictureRequest(issueID: reader.issueID, source: source, columns: max(1, layout.measure - line.indent),
-                              rows: pictureHeight(forWidth: layout.width), mode: state.coverMode,
+                              rows: pictureHeight(forWidth: layout.width, measure: layout.measure), mode: state.coverMode,
                               background: state.isLightBackground ? .light : .dark)
     }
 
