@@ -14,29 +14,16 @@ enum OPMLCommands {
             throw CommandFailure("\(path): \(error)")
         }
         let context = try LibraryContext.open()
-        let known = Set(try context.store.publications().map(\.feedURL))
-        let refresher = PublicationRefresher(store: context.store)
-        var added = 0
-        var failures: [String] = []
-        for outline in document.outlines where !known.contains(outline.feedURL) {
-            do {
-                _ = try refresher.subscribe(to: outline.feedURL, title: outline.title)
-                added += 1
-            } catch {
-                failures.append("\(outline.title) (\(outline.feedURL.absoluteString)): \(error)")
-            }
-        }
-        let skipped = document.outlines.count - added - failures.count
-        print("Imported \(added) subscription\(added == 1 ? "" : "s")" + (skipped > 0 ? "; \(skipped) already subscribed" : "") + ".")
-        if !failures.isEmpty {
-            throw CommandFailure("\(failures.count) could not be added:\n  " + failures.joined(separator: "\n  "))
+        let result = try OPMLImport.run(document, store: context.store)
+        print(result.summary)
+        if !result.failures.isEmpty {
+            throw CommandFailure("\(result.failures.count) could not be added:\n  " + result.failures.joined(separator: "\n  "))
         }
     }
 
     static func export(_ arguments: inout ArgumentList) throws {
         try arguments.finish()
         let context = try LibraryContext.open()
-        let outlines = try context.store.publications().map { OPMLDocument.Outline(title: $0.title, feedURL: $0.feedURL) }
-        FileHandle.standardOutput.write(Data(OPMLDocument(outlines: outlines).xml().utf8))
+        FileHandle.standardOutput.write(Data(try OPMLImport.export(store: context.store).xml().utf8))
     }
 }

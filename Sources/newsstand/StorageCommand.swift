@@ -7,28 +7,23 @@ enum StorageCommand {
         let evict = arguments.flag("--evict")
         try arguments.finish()
         let context = try LibraryContext.open()
-        let storage = IssueStorage(store: context.store, paths: context.paths)
-        var total: Int64 = 0
-        for publication in try context.store.publications() {
-            let downloaded = try context.store.issues(publicationID: publication.id).filter { $0.state == .available }
-            let bytes = downloaded.reduce(Int64(0)) { sum, issue in sum + storage.size(of: issue, in: publication) }
-            total += bytes
-            print("\(publication.title)\t\(downloaded.count) issue\(downloaded.count == 1 ? "" : "s")\t\(megabytes(bytes))")
+        let budget = context.configuration.storageBudget
+        let report = try StorageReport.measure(store: context.store, paths: context.paths, budget: budget)
+        for usage in report.usage {
+            print("\(usage.publication.title)\t\(usage.issueCount) issue\(usage.issueCount == 1 ? "" : "s")\t\(megabytes(usage.bytes))")
         }
-        guard let budget = context.configuration.storageBudget else {
-            print("Total\t\(megabytes(total))\t(no storage-budget set in \(context.paths.configFile.path))")
+        guard let budget else {
+            print("Total\t\(megabytes(report.totalBytes))\t(no storage-budget set in \(context.paths.configFile.path))")
             return
         }
-        print("Total\t\(megabytes(total)) of \(megabytes(budget))")
-        let sync = SyncService(store: context.store, paths: context.paths)
-        let planned = sync.plannedEvictions(budget: budget)
-        if planned.isEmpty {
+        print("Total\t\(megabytes(report.totalBytes)) of \(megabytes(budget))")
+        if report.plannedRemovals.isEmpty {
             print("Within budget: nothing would be removed.")
         } else if evict {
-            let removed = sync.enforceLimits(budget: budget)
+            let removed = SyncService(store: context.store, paths: context.paths).enforceLimits(budget: budget)
             print("Removed: " + removed.map(\.name).joined(separator: ", "))
         } else {
-            print("Over budget; `newsstand storage --evict` (or the next sync) would remove: " + planned.map(\.name).joined(separator: ", "))
+            print("Over budget; `newsstand storage --evict` (or the next sync) would remove: " + report.plannedRemovals.map(\.name).joined(separator: ", "))
         }
     }
 

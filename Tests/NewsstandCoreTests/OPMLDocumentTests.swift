@@ -43,4 +43,36 @@ final class OPMLDocumentTests: XCTestCase {
         let opml = #"<opml version="2.0"><body><outline title="Evil&#x202E; Feed&#x9B;2J" xmlUrl="https://e.example/"/></body></opml>"#
         XCTAssertEqual(try OPMLDocument.parse(Data(opml.utf8)).outlines.first?.title, "Evil Feed")
     }
+
+    func testImportSkipsKnownFeedsAndNamesFailures() throws {
+        let (store, paths) = try TestSupport.store(for: self)
+        let sample = TestFiles.sampleLibrary.appendingPathComponent("catalog.plist")
+        let missing = paths.dataDirectory.appendingPathComponent("missing.plist")
+        let document = OPMLDocument(outlines: [.init(title: "Sample", feedURL: sample), .init(title: "Gone", feedURL: missing)])
+        var result = try OPMLImport.run(document, store: store)
+        XCTAssertEqual(result.added, 1)
+        XCTAssertEqual(result.failures.count, 1)
+        XCTAssertTrue(result.failures[0].hasPrefix("Gone (\(missing.absoluteString)): "), result.failures[0])
+        result = try OPMLImport.run(document, store: store)
+        XCTAssertEqual(result.alreadySubscribed, 1)
+        XCTAssertEqual(result.summary, "Imported 0 subscriptions; 1 already subscribed.")
+        XCTAssertEqual(try OPMLImport.export(store: store).outlines.map(\.feedURL), [sample])
+    }
+
+    func testStorageReportMeasuresDownloadedIssues() throws {
+        let (store, paths) = try TestSupport.store(for: self)
+        let publication = try PublicationRefresher(store: store).subscribe(to: TestFiles.sampleLibrary.appendingPathComponent("catalog.plist"))
+        let issues = try store.issues(publicationID: publication.id)
+        for issue in issues.prefix(2) {
+            let folder = paths.folder(for: issue, of: publication)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(count: 1 << 20).write(to: folder.appendingPathComponent("content.bin"))
+            try store.setState(.available, issueID: issue.id)
+        }
+        let report = try StorageReport.measure(store: store, paths: paths, budget: 1 << 20)
+        XCTAssertEqual(report.usage.first?.issueCount, 2)
+        XCTAssertEqual(report.totalBytes, 2 << 20)
+        XCTAssertEqual(report.plannedRemovals.map(\.name), [issues[1].name], "the older of the two goes; the newest is protected")
+        XCTAssertEqual(try store.issue(id: issues[1].id)?.state, .available, "measuring removes nothing")
+    }
 }

@@ -10,7 +10,14 @@ public enum SubscriptionURL {
             return ["http", "https", "file"].contains(scheme) && (scheme == "file" || !(url.host ?? "").isEmpty) ? url : nil
         }
         if trimmed.contains("://") { return nil }
-        let expanded = trimmed.hasPrefix("~/") ? NSHomeDirectory() + trimmed.dropFirst() : trimmed
-        return URL(fileURLWithPath: expanded).standardizedFileURL
+        return URL(fileURLWithPath: expandingHome(trimmed)).standardizedFileURL
+    }
+
+    /// A path with a leading `~/` replaced by the home folder.
+    public static func expandingHome(_ path: String) -> String {
+        let trimmed = path.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("~/") else { return trimmed }
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + trimmed.dropFirst()
     }
 }

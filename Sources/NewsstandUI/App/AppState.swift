@@ -31,6 +31,8 @@ public struct AppState: Equatable, Sendable {
     public var subscriptionSelection = 0
     /// First headline shown on the headlines screen.
     public var headlinesScroll = 0
+    /// The storage screen's figures, once measured.
+    public var storage: StorageReport?
     public var message: StatusMessage?
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false

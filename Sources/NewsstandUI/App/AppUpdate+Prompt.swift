@@ -28,7 +28,7 @@ extension AppUpdate {
         case .submitted:
             state.prompt = nil
             switch prompt.kind {
-            case .addSubscription, .rename, .confirmUnsubscribe: return submitSubscriptionPrompt(prompt, &state)
+            case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
             }
         }

@@ -241,7 +241,7 @@ extension AppUpdate {
             if state.screen != .searchResults { state.screens.append(.searchResults) }
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
-        case .addSubscription, .rename, .confirmUnsubscribe:
+        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML:
             return []
         }
     }

@@ -45,6 +45,8 @@ extension AppUpdate {
                 state.message = StatusMessage("The window is too small for the grid; showing the list.")
             }
             return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelfViewMode.rawValue)] + coverEffects(&state)
+        case .showStorage:
+            return openStorage(&state)
         case .showSubscriptions:
             state.subscriptionSelection = state.selectedPublication
             state.screens = [.shelf, .subscriptions]

@@ -49,6 +49,12 @@ extension AppUpdate {
             }
             state.message = StatusMessage("\(publication.title): " + (keep.map { "keep the newest \($0) downloaded" } ?? "keep every downloaded issue") + ".")
             return [.setPolicy(publicationID: publication.id, autoDownload: publication.autoDownload, keepNewest: keep)]
+        case .importOPML:
+            state.prompt = Prompt(.importOPML)
+        case .exportOPML:
+            state.prompt = Prompt(.exportOPML, text: "~/newsstand-subscriptions.opml")
+        case .showStorage:
+            return openStorage(&state)
         case .showHeadlines:
             guard state.selectedSubscription != nil else { return [] }
             state.headlinesScroll = 0
@@ -89,9 +95,35 @@ extension AppUpdate {
             return [.subscribe(url: text)]
         case .rename(let publicationID):
             return [.renamePublication(publicationID: publicationID, title: text)]
+        case .importOPML:
+            state.message = StatusMessage("Importing \(text)…")
+            return [.importOPML(path: text)]
+        case .exportOPML:
+            return [.exportOPML(path: text)]
         default:
             return []
         }
+    }
+
+    static func openStorage(_ state: inout AppState) -> [Effect] {
+        state.screens.append(.storage)
+        return [.measureStorage]
+    }
+
+    static func handleStorage(_ command: Command, _ state: inout AppState) -> [Effect] {
+        switch command {
+        case .enforceStorageBudget:
+            guard let report = state.storage, !report.plannedRemovals.isEmpty else {
+                state.message = StatusMessage("Nothing to remove: the library is within its limits.")
+                return []
+            }
+            state.message = StatusMessage("Removing \(report.plannedRemovals.count) issue\(report.plannedRemovals.count == 1 ? "" : "s")…")
+            return [.enforceStorageLimits]
+        case .help: return openHelp(&state)
+        case .back: state.screens.removeLast()
+        default: break
+        }
+        return []
     }
 
     static func subscriptionAdded(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {

@@ -42,6 +42,12 @@ public enum AppUpdate {
             return articleLoaded(issueID, articleIndex, result, &state)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
+        case .storageMeasured(let report):
+            state.storage = report
+            return []
+        case .reported(let message):
+            state.message = message
+            return []
         case .pictureRendered(let request, let result):
             return pictureRendered(request, result, &state)
         case .issueSearched(let issueID, let query, let result):
@@ -78,6 +84,7 @@ public enum AppUpdate {
         case .help: return handleHelp(command, &state)
         case .subscriptions: return handleSubscriptions(command, &state)
         case .headlines: return handleHeadlines(command, &state)
+        case .storage: return handleStorage(command, &state)
         case .searchResults: return handleSearchResults(command, key: key, &state)
         case .downloads: return handleDownloadsScreen(command, &state)
         }

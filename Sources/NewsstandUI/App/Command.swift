@@ -15,6 +15,7 @@ public enum Command: Hashable, Sendable {
     case quit
     case showSubscriptions, addSubscription, removeSubscription, renameSubscription
     case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
+    case showStorage, enforceStorageBudget, importOPML, exportOPML
     case searchIssue, searchLibrary
     case nextMatch, previousMatch
     case openLink

@@ -24,6 +24,14 @@ public enum Effect: Equatable, Sendable {
     case renamePublication(publicationID: Int64, title: String)
     case refreshPublication(publicationID: Int64)
     case setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?)
+    /// Measures the space issues take (answered by `.storageMeasured`).
+    case measureStorage
+    /// Removes issues beyond keep-N and the budget now, then measures again.
+    case enforceStorageLimits
+    /// Subscribes to the feeds of an OPML file (answered by `.reported`).
+    case importOPML(path: String)
+    /// Writes the subscriptions to an OPML file (answered by `.reported`).
+    case exportOPML(path: String)
     /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
     case requestPictures([PictureRequest])
     /// Finds `query` in every article of an issue; answered by `issueSearched`.

@@ -124,6 +124,40 @@ public final class EffectRunner: @unchecked Sendable {
                 try? self.store.setPolicy(publicationID: publicationID, autoDownload: autoDownload, keepNewest: keepNewest)
                 self.sendLibrary()
             }
+        case .measureStorage:
+            work.async { self.sendStorage() }
+        case .enforceStorageLimits:
+            refreshQueue.async {
+                let removed = SyncService(store: self.store, paths: self.paths).enforceLimits(budget: self.storageBudget)
+                self.send(.reported(StatusMessage("Removed \(removed.count) issue\(removed.count == 1 ? "" : "s").")))
+                self.sendStorage()
+                self.sendLibrary()
+            }
+        case .importOPML(let path):
+            refreshQueue.async {
+                let file = URL(fileURLWithPath: SubscriptionURL.expandingHome(path))
+                let message: StatusMessage
+                do {
+                    guard let data = FileManager.default.contents(atPath: file.path) else { throw CatalogError("cannot read \(file.path)") }
+                    let result = try OPMLImport.run(try OPMLDocument.parse(data), store: self.store)
+                    message = result.failures.isEmpty ? StatusMessage(result.summary)
+                        : StatusMessage(result.summary + " Not added: " + result.failures.joined(separator: "; "), isError: true)
+                } catch {
+                    message = StatusMessage("\(file.lastPathComponent): \(error)", isError: true)
+                }
+                self.send(.reported(message))
+                self.sendLibrary()
+            }
+        case .exportOPML(let path):
+            work.async {
+                let file = URL(fileURLWithPath: SubscriptionURL.expandingHome(path))
+                do {
+                    try Data(try OPMLImport.export(store: self.store).xml().utf8).write(to: file, options: .atomic)
+                    self.send(.reported(StatusMessage("Subscriptions written to \(file.path).")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot write \(file.path): \(error.localizedDescription)", isError: true)))
+                }
+            }
         case .requestPictures(let requests):
             pictureQueue.async {
                 for request in requests {
@@ -190,6 +224,10 @@ public final class EffectRunner: @unchecked Sendable {
     /// Resumes downloads a previous run left unfinished.
     public func resumeInterruptedDownloads() {
         downloads.resumeInterrupted()
+    }
+
+    private func sendStorage() {
+        if let report = try? StorageReport.measure(store: store, paths: paths, budget: storageBudget) { send(.storageMeasured(report)) }
     }
 
     private func sendLibrary() {

@@ -17,6 +17,9 @@ public enum Message: Sendable {
     case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
     /// A subscription was added (its title) or could not be (why).
     case subscriptionAdded(Result<String, ReaderFailure>)
+    case storageMeasured(StorageReport)
+    /// Background work that has only something to say (an OPML import or export).
+    case reported(StatusMessage)
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
     case issueSearched(issueID: Int64, query: String, Result<[IssueMatch], ReaderFailure>)
     case pageRendered(issueID: Int64, articleIndex: Int, Result<TextArt, ReaderFailure>)

@@ -14,6 +14,10 @@ public struct Prompt: Equatable, Sendable {
         case searchLibrary
         /// `o`: the number of a link of the article.
         case link
+        /// A path to an OPML file to import subscriptions from.
+        case importOPML
+        /// A path to write the subscriptions to as OPML.
+        case exportOPML
     }
 
     public var kind: Kind
@@ -36,6 +40,8 @@ public struct Prompt: Equatable, Sendable {
         case .searchIssue: "Search this issue: "
         case .searchLibrary: "Search all issues: "
         case .link: "Open link: "
+        case .importOPML: "Import OPML from: "
+        case .exportOPML: "Export OPML to: "
         }
     }
 

@@ -10,6 +10,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case subscriptions
     /// A publication's feed items that have nothing to download.
     case headlines
+    /// Space used per publication, and what the storage budget would remove.
+    case storage
     /// Results of a search across every downloaded issue.
     case searchResults
     /// Every download: running, queued, retrying, paused and failed, with the queue's controls.

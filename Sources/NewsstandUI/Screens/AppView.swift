@@ -19,6 +19,7 @@ public enum AppView {
         case .help: HelpScreen.render(state, theme: theme, into: &buffer)
         case .subscriptions: SubscriptionsScreen.render(state, theme: theme, into: &buffer)
         case .headlines: HeadlinesScreen.render(state, theme: theme, into: &buffer)
+        case .storage: StorageScreen.render(state, theme: theme, into: &buffer)
         case .searchResults: SearchResultsScreen.render(state, theme: theme, into: &buffer)
         case .downloads: DownloadsScreen.render(state, theme: theme, into: &buffer)
         }
@@ -26,7 +27,7 @@ public enum AppView {
         case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
         case .article: ArticleScreen.positionText(state)
         case .subscriptions: state.library.publications.isEmpty ? "" : "\(state.subscriptionSelection + 1)/\(state.library.publications.count)"
-        case .contents, .help, .headlines: ""
+        case .contents, .help, .headlines, .storage: ""
         case .downloads: state.downloads.entries.isEmpty ? "" : "\(state.downloads.selectedIndex + 1)/\(state.downloads.entries.count)"
         case .searchResults: (state.librarySearch?.hits).map { $0.isEmpty ? "" : "\((state.librarySearch?.selection ?? 0) + 1)/\($0.count)" } ?? ""
         }

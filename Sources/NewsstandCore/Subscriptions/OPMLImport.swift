@@ -1,0 +1,42 @@
+import Foundation
+
+/// Subscribes to every feed of an OPML document that is not subscribed yet.
+public enum OPMLImport {
+    /// What an import did.
+    public struct Result: Sendable, Equatable {
+        public var added: Int
+        public var alreadySubscribed: Int
+        /// "Title (URL): reason" for each feed that could not be added.
+        public var failures: [String]
+
+        /// One line for people: "Imported 2 subscriptions; 1 already subscribed."
+        public var summary: String {
+            "Imported \(added) subscription\(added == 1 ? "" : "s")" + (alreadySubscribed > 0 ? "; \(alreadySubscribed) already subscribed" : "") + "."
+        }
+    }
+
+    /// Fetches and checks each new feed before subscribing (blocking; run it off the UI thread).
+    public static func run(_ document: OPMLDocument, store: LibraryStore) throws -> Result {
+        let known = Set(try store.publications().map(\.feedURL))
+        let refresher = PublicationRefresher(store: store)
+        var result = Result(added: 0, alreadySubscribed: 0, failures: [])
+        for outline in document.outlines {
+            if known.contains(outline.feedURL) {
+                result.alreadySubscribed += 1
+                continue
+            }
+            do {
+                _ = try refresher.subscribe(to: outline.feedURL, title: outline.title)
+                result.added += 1
+            } catch {
+                result.failures.append("\(outline.title) (\(outline.feedURL.absoluteString)): \(error)")
+            }
+        }
+        return result
+    }
+
+    /// The library's subscriptions as an OPML document.
+    public static func export(store: LibraryStore) throws -> OPMLDocument {
+        OPMLDocument(outlines: try store.publications().filter(\.isSubscribed).map { OPMLDocument.Outline(title: $0.title, feedURL: $0.feedURL) })
+    }
+}

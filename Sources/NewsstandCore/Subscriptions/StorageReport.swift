@@ -1,0 +1,43 @@
+import Foundation
+
+/// Space taken by downloaded issues, per publication, and what keeping to the budget would remove.
+public struct StorageReport: Sendable, Equatable {
+    /// One publication's downloaded issues.
+    public struct Usage: Sendable, Equatable {
+        public var publication: Publication
+        public var issueCount: Int
+        public var bytes: Int64
+
+        public init(publication: Publication, issueCount: Int, bytes: Int64) {
+            self.publication = publication
+            self.issueCount = issueCount
+            self.bytes = bytes
+        }
+    }
+
+    public var usage: [Usage]
+    public var budget: Int64?
+    /// Issues the budget would remove now, in the order they would go (empty when within budget).
+    public var plannedRemovals: [Issue]
+
+    public init(usage: [Usage], budget: Int64?, plannedRemovals: [Issue]) {
+        self.usage = usage
+        self.budget = budget
+        self.plannedRemovals = plannedRemovals
+    }
+
+    public var totalBytes: Int64 { usage.reduce(0) { $0 + $1.bytes } }
+
+    /// Measures the library now; removes nothing.
+    public static func measure(store: LibraryStore, paths: LibraryPaths, budget: Int64?) throws -> StorageReport {
+        let storage = IssueStorage(store: store, paths: paths)
+        var usage: [Usage] = []
+        for publication in try store.publications() {
+            let downloaded = try store.issues(publicationID: publication.id).filter { $0.state == .available }
+            let bytes = downloaded.reduce(Int64(0)) { sum, issue in sum + storage.size(of: issue, in: publication) }
+            usage.append(Usage(publication: publication, issueCount: downloaded.count, bytes: bytes))
+        }
+        let planned = budget.map { SyncService(store: store, paths: paths).plannedEvictions(budget: $0) } ?? []
+        return StorageReport(usage: usage, budget: budget, plannedRemovals: planned)
+    }
+}
