@@ -178,22 +178,32 @@ public enum AsciiArtRenderer {
         var carried = [Float](repeating: 0, count: dither ? fit.columns * fit.rows : 0)
         let count = Float(GlyphMasks.samplesPerCell)
         let maximumCoverage = masks.means.last ?? 1
+        let cell = UnsafeMutablePointer<GlyphMasks.Row>.allocate(capacity: sy)
+        defer { cell.deallocate() }
         ink.withUnsafeBufferPointer { ink in
+            let rawInk = UnsafeRawPointer(ink.baseAddress!)
             for row in 0..<fit.rows {
                 for column in 0..<fit.columns {
-                    var cell = GlyphMasks.Vector(repeating: 0)
-                    for y in 0..<sy {
-                        let base = (row * sy + y) * width + column * sx
-                        for x in 0..<sx { cell[y * sx + x] = ink[base + x] }
-                    }
                     let index = row * fit.columns + column
-                    if dither { cell += GlyphMasks.Vector(repeating: carried[index]) }
-                    let mean = cell.sum() / count
+                    let shift = GlyphMasks.Row(repeating: dither ? carried[index] : 0)
+                    var sum = GlyphMasks.Row(repeating: 0)
+                    for y in 0..<sy {
+                        let offset = ((row * sy + y) * width + column * sx) * MemoryLayout<Float>.stride
+                        cell[y] = rawInk.loadUnaligned(fromByteOffset: offset, as: GlyphMasks.Row.self) + shift
+                        sum += cell[y]
+                    }
+                    let mean = sum.sum() / count
                     let chosen: Int
                     if withColors {
                         // The colour carries the mean: match the pattern scaled to mean 1 (the glyph's ink is drawn
                         // in the cell's average colour, so what shows is mean × mask).
-                        chosen = mean < colorInkFloor ? 0 : masks.nearest(to: cell / mean, mean: 1)
+                        if mean < colorInkFloor {
+                            chosen = 0
+                        } else {
+                            let scale = GlyphMasks.Row(repeating: 1 / mean)
+                            for y in 0..<sy { cell[y] *= scale }
+                            chosen = masks.nearest(to: cell, mean: 1)
+                        }
                     } else {
                         chosen = masks.nearest(to: cell, mean: mean)
                     }
