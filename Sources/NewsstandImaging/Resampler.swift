@@ -44,46 +44,47 @@ public enum Resampler {
         let rows = BoxWeights(source: image.height, destination: outH)
         let srcW = image.width
 
-        // Horizontal pass: every source row → outW premultiplied linear RGBA samples.
-        var horizontal = [Float](repeating: 0, count: image.height * outW * 4)
+        // One source row at a time: its horizontal pass (outW premultiplied linear RGBA samples) is added into
+        // every output row it overlaps. Only one horizontal row is kept, so a 3000 × 4000 picture needs no 30 MB
+        // intermediate; a source row shared by two output rows is the last of one and the first of the next, so it
+        // is computed once.
+        var out = [Float](repeating: 0, count: outW * outH * 4)
+        var horizontal = [Float](repeating: 0, count: outW * 4)
+        let rowLength = outW * 4
         image.pixels.withUnsafeBufferPointer { src in
             horizontal.withUnsafeMutableBufferPointer { dst in
-                SRGB.toLinear.withUnsafeBufferPointer { toLinear in
-                    columns.weights.withUnsafeBufferPointer { weights in
-                        for y in 0..<image.height {
-                            let rowBase = y * srcW * 4
-                            for ox in 0..<outW {
-                                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                                var p = rowBase + columns.first[ox] * 4
-                                let offset = columns.offset[ox]
-                                for k in 0..<columns.count[ox] {
-                                    let alpha = Float(src[p + 3]) * (1 / 255) * weights[offset + k]
-                                    r += toLinear[Int(src[p])] * alpha
-                                    g += toLinear[Int(src[p + 1])] * alpha
-                                    b += toLinear[Int(src[p + 2])] * alpha
-                                    a += alpha
-                                    p += 4
+                out.withUnsafeMutableBufferPointer { out in
+                    SRGB.toLinear.withUnsafeBufferPointer { toLinear in
+                        columns.weights.withUnsafeBufferPointer { weights in
+                            var cached = -1
+                            for oy in 0..<outH {
+                                let outBase = oy * rowLength
+                                for k in 0..<rows.count[oy] {
+                                    let y = rows.first[oy] + k
+                                    if y != cached {
+                                        cached = y
+                                        let rowBase = y * srcW * 4
+                                        for ox in 0..<outW {
+                                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                                            var p = rowBase + columns.first[ox] * 4
+                                            let offset = columns.offset[ox]
+                                            for k in 0..<columns.count[ox] {
+                                                let alpha = Float(src[p + 3]) * (1 / 255) * weights[offset + k]
+                                                r += toLinear[Int(src[p])] * alpha
+                                                g += toLinear[Int(src[p + 1])] * alpha
+                                                b += toLinear[Int(src[p + 2])] * alpha
+                                                a += alpha
+                                                p += 4
+                                            }
+                                            let o = ox * 4
+                                            dst[o] = r; dst[o + 1] = g; dst[o + 2] = b; dst[o + 3] = a
+                                        }
+                                    }
+                                    let w = rows.weights[rows.offset[oy] + k]
+                                    for i in 0..<rowLength { out[outBase + i] += dst[i] * w }
                                 }
-                                let o = (y * outW + ox) * 4
-                                dst[o] = r; dst[o + 1] = g; dst[o + 2] = b; dst[o + 3] = a
                             }
                         }
-                    }
-                }
-            }
-        }
-
-        // Vertical pass.
-        var out = [Float](repeating: 0, count: outW * outH * 4)
-        let rowLength = outW * 4
-        horizontal.withUnsafeBufferPointer { horizontal in
-            out.withUnsafeMutableBufferPointer { out in
-                for oy in 0..<outH {
-                    let first = rows.first[oy], outBase = oy * rowLength
-                    for k in 0..<rows.count[oy] {
-                        let w = rows.weights[rows.offset[oy] + k]
-                        let base = (first + k) * rowLength
-                        for i in 0..<rowLength { out[outBase + i] += horizontal[base + i] * w }
                     }
                 }
             }
