@@ -9,11 +9,12 @@ import Foundation
 ///    (black for `.dark`, white for `.light`), and converted to lightness.
 /// 3. Levels are stretched between the 1st and 99th lightness percentiles (at most 5× gain) so dim or washed-out
 ///    thumbnails stay recognisable. The stretched lightness is the wanted ink (inverted on `.light`, where ink is dark).
-/// 4. Each cell takes the printable ASCII glyph whose coverage mask (`GlyphMasks`, from `BitmapFont`) is nearest
-///    in squared error to the cell's wanted ink at those sub-pixels: ink on the bare terminal background in `ascii`
-///    mode. In `ascii-color` mode the cell's colour carries its brightness, so the wanted ink is scaled to the
-///    cell's mean and the glyph carries the structure. Optionally the difference between the cell's wanted mean
-///    and the chosen glyph's mean coverage is diffused to its neighbours (Floyd–Steinberg).
+/// 4. Each cell takes the printable ASCII glyph whose coverage mask (`GlyphMasks`, from `BitmapFont`) best fits
+///    the cell's wanted ink at those sub-pixels (squared error, plus terms for unexplained structure and for the
+///    mean; see `GlyphMasks.nearest`): ink on the bare terminal background in `ascii` mode. In `ascii-color` mode
+///    the cell's colour carries its brightness, so the wanted ink is scaled to the cell's mean and the glyph
+///    carries the structure. Optionally (`ascii` mode) the difference between the cell's wanted mean and the chosen
+///    glyph's mean coverage is diffused to its neighbours (Floyd–Steinberg).
 public enum AsciiArtRenderer {
     /// Every glyph the ASCII modes can draw, from least to most ink (mean coverage in `BitmapFont`).
     public static var glyphsByCoverage: [Character] { GlyphMasks.standard.glyphs }
