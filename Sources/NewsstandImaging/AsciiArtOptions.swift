@@ -9,7 +9,9 @@ public struct AsciiArtOptions: Sendable, Equatable {
     /// Terminal background: decides whether bright or dark pixels get dense glyphs (ASCII modes), and what
     /// transparent pixels are composited over.
     public var background: TerminalBackground
-    /// Spread each cell's brightness rounding error to its neighbours (Floyd–Steinberg) in flat areas (ASCII modes).
+    /// Spread each cell's brightness error (wanted ink minus the chosen glyph's coverage) to its neighbours
+    /// (Floyd–Steinberg), so flat areas mix neighbouring glyphs and keep their mean (`ascii` mode; in `ascii-color`
+    /// the colour already carries the brightness, so it has no effect there).
     public var ditherErrors: Bool
     /// ASCII, ASCII with a colour per cell, or half blocks.
     public var mode: CoverArtMode

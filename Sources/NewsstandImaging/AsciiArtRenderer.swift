@@ -8,21 +8,16 @@ import Foundation
 /// 2. It is area-averaged in linear light to 4 × 8 sub-pixels per cell, composited over the background
 ///    (black for `.dark`, white for `.light`), and converted to lightness.
 /// 3. Levels are stretched between the 1st and 99th lightness percentiles (at most 5× gain) so dim or washed-out
-///    thumbnails stay recognisable.
-/// 4. Cells with strong internal structure take the glyph whose shape best matches the sub-pixel pattern
-///    (`| - _ / \` for strokes and edges); every other cell takes a glyph from `densityRamp` by mean ink,
-///    optionally with Floyd–Steinberg error diffusion.
+///    thumbnails stay recognisable. The stretched lightness is the wanted ink (inverted on `.light`, where ink is dark).
+/// 4. Each cell takes the printable ASCII glyph whose coverage mask (`GlyphMasks`, from `BitmapFont`) best fits
+///    the cell's wanted ink at those sub-pixels (squared error, plus terms for unexplained structure and for the
+///    mean; see `GlyphMasks.nearest`): ink on the bare terminal background in `ascii` mode. In `ascii-color` mode
+///    the cell's colour carries its brightness, so the wanted ink is scaled to the cell's mean and the glyph
+///    carries the structure. Optionally (`ascii` mode) the difference between the cell's wanted mean and the chosen
+///    glyph's mean coverage is diffused to its neighbours (Floyd–Steinberg).
 public enum AsciiArtRenderer {
-    /// Glyphs from least to most ink; flat areas are drawn with these.
-    public static let densityRamp: [Character] = Array(" .:-=+*#%@")
-
-    /// The structural glyphs a cell may get instead of a ramp glyph.
-    public static let shapeGlyphs: Set<Character> = ["|", "-", "_", "/", "\\"]
-
-    /// Minimum sub-pixel standard deviation (ink units, 0...1) for a cell to be considered for a shape glyph.
-    static let structureThreshold: Float = 0.15
-    /// Minimum correlation between the cell and a glyph pattern for the shape glyph to win.
-    static let correlationThreshold: Float = 0.72
+    /// Every glyph the ASCII modes can draw, from least to most ink (mean coverage in `BitmapFont`).
+    public static var glyphsByCoverage: [Character] { GlyphMasks.standard.glyphs }
 
     /// The columns × rows the picture itself occupies inside the art (before centring), keeping its aspect.
     public static func fittedSize(imageWidth: Int, imageHeight: Int, options: AsciiArtOptions) -> (columns: Int, rows: Int) {
@@ -119,84 +114,112 @@ public enum AsciiArtRenderer {
         options.cellAspect.isFinite && options.cellAspect > 0 ? options.cellAspect : 2.0
     }
 
+    /// In `ascii-color` mode, cells whose mean wanted ink is below this stay blank.
+    static let colorInkFloor: Float = 0.02
+
     private static func renderCells(_ image: RasterImage, fit: (columns: Int, rows: Int), options: AsciiArtOptions, withColors: Bool)
         -> (glyphs: [Character], colors: [RGBColor])
     {
-        let sx = GlyphShapes.columns, sy = GlyphShapes.rows
-        let sampled = Resampler.areaAverage(image, width: fit.columns * sx, height: fit.rows * sy)
+        let sx = GlyphMasks.columns, sy = GlyphMasks.rows
+        let width = fit.columns * sx, height = fit.rows * sy
+        let samples = Resampler.areaAverageLinear(image, width: width, height: height)
         let dark = options.background == .dark
         let backgroundLinear: Float = dark ? 0 : 1
 
         // Lightness (sRGB-encoded luminance, 0...1) of each sub-pixel over the background.
-        let toLinear = SRGB.toLinear
-        var lightness = [Float](repeating: 0, count: sampled.width * sampled.height)
-        for i in 0..<lightness.count {
-            let p = i * 4
-            let alpha = Float(sampled.pixels[p + 3]) / 255
-            let y = 0.2126 * toLinear[Int(sampled.pixels[p])] + 0.7152 * toLinear[Int(sampled.pixels[p + 1])]
-                + 0.0722 * toLinear[Int(sampled.pixels[p + 2])]
-            lightness[i] = SRGB.encode(y * alpha + backgroundLinear * (1 - alpha))
+        var lightness = [Float](repeating: 0, count: width * height)
+        samples.withUnsafeBufferPointer { samples in
+            lightness.withUnsafeMutableBufferPointer { lightness in
+                for i in 0..<lightness.count {
+                    let p = i * 4
+                    // Premultiplied, so this is already luminance × alpha.
+                    let y = 0.2126 * samples[p] + 0.7152 * samples[p + 1] + 0.0722 * samples[p + 2]
+                    lightness[i] = SRGB.encode(y + backgroundLinear * (1 - samples[p + 3]))
+                }
+            }
         }
         let (low, high) = stretchLevels(lightness)
-        let span = max(high - low, 1e-6)
-        let ink = lightness.map { value -> Float in
-            let stretched = min(max((value - low) / span, 0), 1)
-            return dark ? stretched : 1 - stretched
+        let scale = 1 / max(high - low, 1e-6)
+        // Wanted ink per sub-pixel (0...1, the same units as mask coverage).
+        lightness.withUnsafeMutableBufferPointer { values in
+            for i in 0..<values.count {
+                let stretched = min(max((values[i] - low) * scale, 0), 1)
+                values[i] = dark ? stretched : 1 - stretched
+            }
+        }
+        let ink = lightness
+
+        // Cell colours: linear-light average of the cell's sub-pixels, composited over the background.
+        var colors: [RGBColor] = []
+        if withColors {
+            colors.reserveCapacity(fit.columns * fit.rows)
+            let perCell = Float(sx * sy)
+            for row in 0..<fit.rows {
+                for column in 0..<fit.columns {
+                    var sum = SIMD4<Float>(repeating: 0)
+                    for y in 0..<sy {
+                        let base = ((row * sy + y) * width + column * sx) * 4
+                        for x in 0..<sx {
+                            let p = base + x * 4
+                            sum += SIMD4(samples[p], samples[p + 1], samples[p + 2], samples[p + 3])
+                        }
+                    }
+                    let mean = sum / perCell
+                    let under = backgroundLinear * (1 - mean.w)
+                    colors.append(RGBColor(red: SRGB.encodeByte(mean.x + under), green: SRGB.encodeByte(mean.y + under),
+                                           blue: SRGB.encodeByte(mean.z + under)))
+                }
+            }
         }
 
-        // Cell colours: linear-light average of the cell, composited over the background.
-        let colors = withColors
-            ? compositedColors(Resampler.areaAverage(sampled, width: fit.columns, height: fit.rows), over: options.background)
-            : []
-
         // Glyph choice.
-        let shapes = GlyphShapes.standard
-        let ramp = densityRamp
-        let levels = Float(ramp.count - 1)
+        let masks = GlyphMasks.standard
         var glyphs = [Character](repeating: " ", count: fit.columns * fit.rows)
-        var carried = [Float](repeating: 0, count: options.ditherErrors ? fit.columns * fit.rows : 0)
-        var cell = [Float](repeating: 0, count: GlyphShapes.samplesPerCell)
-        let rowStride = fit.columns * sx
-        for row in 0..<fit.rows {
-            for column in 0..<fit.columns {
-                var mean: Float = 0
-                for y in 0..<sy {
-                    let base = (row * sy + y) * rowStride + column * sx
-                    for x in 0..<sx {
-                        let value = ink[base + x]
-                        cell[y * sx + x] = value
-                        mean += value
+        let dither = options.ditherErrors
+        var carried = [Float](repeating: 0, count: dither ? fit.columns * fit.rows : 0)
+        let count = Float(GlyphMasks.samplesPerCell)
+        let maximumCoverage = masks.means.last ?? 1
+        let cell = UnsafeMutablePointer<GlyphMasks.Row>.allocate(capacity: sy)
+        defer { cell.deallocate() }
+        ink.withUnsafeBufferPointer { ink in
+            let rawInk = UnsafeRawPointer(ink.baseAddress!)
+            for row in 0..<fit.rows {
+                for column in 0..<fit.columns {
+                    let index = row * fit.columns + column
+                    let shift = GlyphMasks.Row(repeating: dither ? carried[index] : 0)
+                    var sum = GlyphMasks.Row(repeating: 0)
+                    for y in 0..<sy {
+                        let offset = ((row * sy + y) * width + column * sx) * MemoryLayout<Float>.stride
+                        cell[y] = rawInk.loadUnaligned(fromByteOffset: offset, as: GlyphMasks.Row.self) + shift
+                        sum += cell[y]
                     }
-                }
-                mean /= Float(cell.count)
-                var squares: Float = 0
-                for i in 0..<cell.count {
-                    cell[i] -= mean
-                    squares += cell[i] * cell[i]
-                }
-                let length = squares.squareRoot()
-                let deviation = length / Float(cell.count).squareRoot()
-                let index = row * fit.columns + column
-
-                if deviation >= structureThreshold,
-                   let match = cell.withUnsafeBufferPointer({ shapes.bestMatch(deviation: $0, length: length) }),
-                   match.correlation >= correlationThreshold
-                {
-                    glyphs[index] = match.glyph
-                    continue // shape cells absorb any diffused error
-                }
-
-                let wanted = mean + (options.ditherErrors ? carried[index] : 0)
-                let level = Int(min(max(wanted * levels, 0), levels).rounded())
-                glyphs[index] = ramp[level]
-                if options.ditherErrors {
-                    let error = wanted - Float(level) / levels
-                    func spread(_ dx: Int, _ dy: Int, _ share: Float) {
-                        let x = column + dx, y = row + dy
-                        guard x >= 0, x < fit.columns, y < fit.rows else { return }
-                        carried[y * fit.columns + x] += error * share
+                    let mean = sum.sum() / count
+                    let chosen: Int
+                    if withColors {
+                        // The colour carries the mean: match the pattern scaled to mean 1 (the glyph's ink is drawn
+                        // in the cell's average colour, so what shows is mean × mask).
+                        if mean < colorInkFloor {
+                            chosen = 0
+                        } else {
+                            let scale = GlyphMasks.Row(repeating: 1 / mean)
+                            for y in 0..<sy { cell[y] *= scale }
+                            chosen = masks.nearest(to: cell, mean: 1)
+                        }
+                    } else {
+                        chosen = masks.nearest(to: cell, mean: mean)
                     }
-                    spread(1, 0, 7 / 16); spread(-1, 1, 3 / 16); spread(0, 1, 5 / 16); spread(1, 1, 1 / 16)
+                    glyphs[index] = masks.glyphs[chosen]
+                    if dither, !withColors {
+                        // Only what a glyph could have drawn is carried: a cell brighter than the densest glyph
+                        // would otherwise push ever more error into its neighbours.
+                        let error = min(max(mean, 0), maximumCoverage) - masks.means[chosen]
+                        func spread(_ dx: Int, _ dy: Int, _ share: Float) {
+                            let x = column + dx, y = row + dy
+                            guard x >= 0, x < fit.columns, y < fit.rows else { return }
+                            carried[y * fit.columns + x] += error * share
+                        }
+                        spread(1, 0, 7 / 16); spread(-1, 1, 3 / 16); spread(0, 1, 5 / 16); spread(1, 1, 1 / 16)
+                    }
                 }
             }
         }

@@ -15,59 +15,81 @@ public enum Resampler {
         if image.isEmpty { return RasterImage(width: outW, height: outH) }
         if outW == image.width && outH == image.height { return image }
 
+        let linear = areaAverageLinear(image, width: outW, height: outH)
+        var out = [UInt8](repeating: 0, count: outW * outH * 4)
+        linear.withUnsafeBufferPointer { samples in
+            out.withUnsafeMutableBufferPointer { out in
+                for o in stride(from: 0, to: samples.count, by: 4) {
+                    let a = samples[o + 3]
+                    if a > 1e-7 {
+                        out[o] = SRGB.encodeByte(samples[o] / a)
+                        out[o + 1] = SRGB.encodeByte(samples[o + 1] / a)
+                        out[o + 2] = SRGB.encodeByte(samples[o + 2] / a)
+                    }
+                    out[o + 3] = UInt8(min(max(a * 255 + 0.5, 0), 255))
+                }
+            }
+        }
+        return RasterImage(width: outW, height: outH, pixels: out)
+    }
+
+    /// The same area average, kept in linear light: `width * height * 4` floats, premultiplied RGBA
+    /// (red, green and blue already multiplied by alpha), alpha in 0...1. Saves the encode and re-decode when
+    /// the caller wants linear light anyway (the ASCII renderer). Sizes must be positive; an empty source
+    /// gives zeros.
+    static func areaAverageLinear(_ image: RasterImage, width outW: Int, height outH: Int) -> [Float] {
+        precondition(outW > 0 && outH > 0)
+        if image.isEmpty { return [Float](repeating: 0, count: outW * outH * 4) }
         let columns = BoxWeights(source: image.width, destination: outW)
         let rows = BoxWeights(source: image.height, destination: outH)
-        let toLinear = SRGB.toLinear
         let srcW = image.width
 
-        // Horizontal pass: every source row → outW premultiplied linear RGBA samples.
-        var horizontal = [Float](repeating: 0, count: image.height * outW * 4)
+        // One source row at a time: its horizontal pass (outW premultiplied linear RGBA samples) is added into
+        // every output row it overlaps. Only one horizontal row is kept, so a 3000 × 4000 picture needs no 30 MB
+        // intermediate; a source row shared by two output rows is the last of one and the first of the next, so it
+        // is computed once.
+        var out = [Float](repeating: 0, count: outW * outH * 4)
+        var horizontal = [Float](repeating: 0, count: outW * 4)
+        let rowLength = outW * 4
         image.pixels.withUnsafeBufferPointer { src in
             horizontal.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<image.height {
-                    let rowBase = y * srcW * 4
-                    for ox in 0..<outW {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                        let first = columns.first[ox]
-                        for k in 0..<columns.count[ox] {
-                            let w = columns.weights[columns.offset[ox] + k]
-                            let p = rowBase + (first + k) * 4
-                            let alpha = Float(src[p + 3]) / 255 * w
-                            r += toLinear[Int(src[p])] * alpha
-                            g += toLinear[Int(src[p + 1])] * alpha
-                            b += toLinear[Int(src[p + 2])] * alpha
-                            a += alpha
+                out.withUnsafeMutableBufferPointer { out in
+                    SRGB.toLinear.withUnsafeBufferPointer { toLinear in
+                        columns.weights.withUnsafeBufferPointer { weights in
+                            var cached = -1
+                            for oy in 0..<outH {
+                                let outBase = oy * rowLength
+                                for k in 0..<rows.count[oy] {
+                                    let y = rows.first[oy] + k
+                                    if y != cached {
+                                        cached = y
+                                        let rowBase = y * srcW * 4
+                                        for ox in 0..<outW {
+                                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                                            var p = rowBase + columns.first[ox] * 4
+                                            let offset = columns.offset[ox]
+                                            for k in 0..<columns.count[ox] {
+                                                let alpha = Float(src[p + 3]) * (1 / 255) * weights[offset + k]
+                                                r += toLinear[Int(src[p])] * alpha
+                                                g += toLinear[Int(src[p + 1])] * alpha
+                                                b += toLinear[Int(src[p + 2])] * alpha
+                                                a += alpha
+                                                p += 4
+                                            }
+                                            let o = ox * 4
+                                            dst[o] = r; dst[o + 1] = g; dst[o + 2] = b; dst[o + 3] = a
+                                        }
+                                    }
+                                    let w = rows.weights[rows.offset[oy] + k]
+                                    for i in 0..<rowLength { out[outBase + i] += dst[i] * w }
+                                }
+                            }
                         }
-                        let o = (y * outW + ox) * 4
-                        dst[o] = r; dst[o + 1] = g; dst[o + 2] = b; dst[o + 3] = a
                     }
                 }
             }
         }
-
-        // Vertical pass, then un-premultiply and encode.
-        var out = [UInt8](repeating: 0, count: outW * outH * 4)
-        var accumulator = [Float](repeating: 0, count: outW * 4)
-        for oy in 0..<outH {
-            for i in accumulator.indices { accumulator[i] = 0 }
-            let first = rows.first[oy]
-            for k in 0..<rows.count[oy] {
-                let w = rows.weights[rows.offset[oy] + k]
-                let base = (first + k) * outW * 4
-                for i in 0..<(outW * 4) { accumulator[i] += horizontal[base + i] * w }
-            }
-            for ox in 0..<outW {
-                let a = accumulator[ox * 4 + 3]
-                let o = (oy * outW + ox) * 4
-                if a > 1e-7 {
-                    out[o] = SRGB.encodeByte(accumulator[ox * 4] / a)
-                    out[o + 1] = SRGB.encodeByte(accumulator[ox * 4 + 1] / a)
-                    out[o + 2] = SRGB.encodeByte(accumulator[ox * 4 + 2] / a)
-                }
-                out[o + 3] = UInt8(min(max(a * 255 + 0.5, 0), 255))
-            }
-        }
-        return RasterImage(width: outW, height: outH, pixels: out)
+        return out
     }
 }
 

@@ -9,9 +9,10 @@ import NewsstandImaging
 /// `CoverArtService` does it (JPEGs decoded with a size hint of 4×8 pixels per cell). `chafa` and `jp2a`, when
 /// installed, run on the same files at the same size in the same run, and the ratio is printed.
 ///
-/// Fidelity: the ASCII output for every sample cover is re-drawn with an 8×16 bitmap font (`BitmapFont`),
-/// light ink on black, and compared with the cover itself, area-averaged to the same pixels, by SSIM on
-/// luminance. The same is done for `chafa --symbols ascii -c none` output.
+/// Fidelity: the ASCII output for every sample cover is re-drawn with an 8×16 bitmap font (`BitmapFont`, in
+/// NewsstandImaging, the same glyphs the renderer matches cells against), light ink on black, and compared with
+/// the cover itself, area-averaged to the same pixels, by SSIM on luminance. The same is done for
+/// `chafa --symbols ascii -c none` output.
 struct CoverBenchmark {
     var sizes: [(columns: Int, rows: Int)] = [(40, 30), (120, 60)]
     var pixelSizes: [(width: Int, height: Int)] = [(600, 800), (1200, 1600), (3000, 4000)]

@@ -2,8 +2,10 @@ import XCTest
 @testable import NewsstandImaging
 
 final class AsciiArtRendererTests: XCTestCase {
-    private let ramp = AsciiArtRenderer.densityRamp
-    private var densest: Character { ramp.last! }
+    private let masks = GlyphMasks.standard
+    /// The glyph a fully lit cell takes (the most ink any glyph has).
+    private var densest: Character { masks.densest }
+    private func coverage(_ glyph: Character) -> Float { masks.coverage(of: glyph) ?? -1 }
 
     private func characters(_ art: TextArt, row: Int) -> [Character] { Array(art.lines[row]) }
 
@@ -22,7 +24,7 @@ final class AsciiArtRendererTests: XCTestCase {
 
     // MARK: Known answers
 
-    func testVerticalEdgeInsideACellBecomesAVerticalBar() {
+    func testVerticalEdgeInsideACellTakesAGlyphWithAStemOnItsInkedSide() {
         // 64 px over 8 columns: column 4 spans x 32..<40 and the edge sits at x = 36, in its middle.
         let image = SyntheticImages.grey(width: 64, height: 64) { x, _ in x < 36 ? 0 : 255 }
         for background in [TerminalBackground.dark, .light] {
@@ -31,7 +33,15 @@ final class AsciiArtRendererTests: XCTestCase {
             let dim: Character = background == .dark ? " " : densest
             let bright: Character = background == .dark ? densest : " "
             for row in 0..<4 {
-                XCTAssertEqual(characters(art, row: row), [dim, dim, dim, dim, "|", bright, bright, bright], "\(background): \(art.text)")
+                let line = characters(art, row: row)
+                XCTAssertEqual(Array(line[0..<4]), [dim, dim, dim, dim], "\(background): \(art.text)")
+                XCTAssertEqual(Array(line[5..<8]), [bright, bright, bright], "\(background): \(art.text)")
+                // Ink on the right (dark background: the bright side) or on the left (light background: the dark side),
+                // as a vertical stroke down most of the cell.
+                let edge = line[4]
+                let centroid = masks.centroid(of: edge)!
+                if background == .dark { XCTAssertGreaterThan(centroid.x, 1.6, "\(edge)") } else { XCTAssertLessThan(centroid.x, 1.4, "\(edge)") }
+                XCTAssertGreaterThanOrEqual(masks.inkedRows(of: edge, columns: background == .dark ? 2..<4 : 0..<2), 5, "\(edge)")
             }
         }
     }
@@ -48,25 +58,43 @@ final class AsciiArtRendererTests: XCTestCase {
         }
     }
 
-    func testHorizontalEdgeBecomesAHorizontalGlyph() {
+    func testHorizontalEdgeTakesAGlyphHeavyOnItsBrightSide() {
         // 4 rows of 16 px; the edge at y = 40 is the middle of row 2.
         let image = SyntheticImages.grey(width: 32, height: 64) { _, y in y < 40 ? 0 : 255 }
         let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 4, rows: 4))
         assertWellFormed(art, columns: 4, rows: 4)
-        XCTAssertEqual(art.lines, ["    ", "    ", "----", String(repeating: densest, count: 4)], art.text)
+        XCTAssertEqual(Array(art.lines[0..<2]), ["    ", "    "], art.text)
+        XCTAssertEqual(art.lines[3], String(repeating: densest, count: 4), art.text)
+        let edge = Set(art.lines[2])
+        XCTAssertEqual(edge.count, 1, art.text)
+        XCTAssertGreaterThan(masks.centroid(of: edge.first!)!.y, 3.9, "ink in the lower half: \(art.text)")
     }
 
-    func testDiagonalEdgesBecomeSlashes() {
-        // 8×8 cells of 10×20 px, so a cell-corner-to-corner diagonal runs through the cells where column + row == 7.
-        let rising = SyntheticImages.grey(width: 80, height: 160) { x, y in Double(x) / 80 + Double(y) / 160 > 1 ? 255 : 0 }
-        let falling = SyntheticImages.grey(width: 80, height: 160) { x, y in Double(x) / 80 > Double(y) / 160 ? 255 : 0 }
+    func testDiagonalStrokesBecomeSlashes() {
+        // 8×8 cells of 10×20 px; a stroke through the cells where column + row == 7 (rising) or column == row (falling),
+        // a tenth of a cell either side of the diagonal.
+        let rising = SyntheticImages.grey(width: 80, height: 160) { x, y in abs(Double(x) / 10 + Double(y) / 20 - 8) < 0.1 ? 255 : 0 }
+        let falling = SyntheticImages.grey(width: 80, height: 160) { x, y in abs(Double(x) / 10 - Double(y) / 20) < 0.1 ? 255 : 0 }
         let up = AsciiArtRenderer.render(rising, options: AsciiArtOptions(columns: 8, rows: 8))
         let down = AsciiArtRenderer.render(falling, options: AsciiArtOptions(columns: 8, rows: 8))
         assertWellFormed(up, columns: 8, rows: 8)
-        for row in 0..<8 {
+        assertWellFormed(down, columns: 8, rows: 8)
+        // The corner cells hold only a sliver of the stroke; every other cell on it is a slash.
+        for row in 1..<7 {
             XCTAssertEqual(characters(up, row: row)[7 - row], "/", up.text)
             XCTAssertEqual(characters(down, row: row)[row], "\\", down.text)
-            XCTAssertEqual(characters(up, row: row)[0..<(7 - row)].filter { $0 != " " }.count, 0, up.text)
+            XCTAssertEqual(characters(up, row: row)[0..<(6 - row)].filter { $0 != " " }.count, 0, up.text)
+        }
+    }
+
+    func testDiagonalEdgeLeavesTheDarkSideBlankAndFillsTheBrightSide() {
+        let rising = SyntheticImages.grey(width: 80, height: 160) { x, y in Double(x) / 80 + Double(y) / 160 > 1 ? 255 : 0 }
+        let up = AsciiArtRenderer.render(rising, options: AsciiArtOptions(columns: 8, rows: 8))
+        for row in 0..<8 {
+            let line = characters(up, row: row)
+            XCTAssertEqual(line[0..<(7 - row)].filter { $0 != " " }.count, 0, up.text)
+            XCTAssertEqual(line[(8 - row)...].filter { $0 != densest }.count, 0, up.text)
+            XCTAssertNotEqual(line[7 - row], " ", up.text)
         }
     }
 
@@ -74,13 +102,18 @@ final class AsciiArtRendererTests: XCTestCase {
         let vertical = SyntheticImages.grey(width: 80, height: 160) { x, _ in (39...40).contains(x) ? 255 : 0 }
         let art = AsciiArtRenderer.render(vertical, options: AsciiArtOptions(columns: 8, rows: 8))
         for row in 0..<8 {
-            // The line sits on the boundary of columns 3 and 4, so one of them is a bar and the rest is blank.
+            // The line sits on the boundary of columns 3 and 4, so one of them is a stroke and the rest is blank.
             let line = characters(art, row: row)
             XCTAssertTrue(line.contains("|") || line.filter { $0 != " " }.count <= 2, art.text)
         }
         let centred = SyntheticImages.grey(width: 80, height: 160) { x, _ in (34...35).contains(x) ? 255 : 0 }
         let centredArt = AsciiArtRenderer.render(centred, options: AsciiArtOptions(columns: 8, rows: 8))
         for row in 0..<8 { XCTAssertEqual(centredArt.lines[row], "   |    ", centredArt.text) }
+        // A horizontal line two sub-pixels thick through the middle of row 2.
+        let horizontal = SyntheticImages.grey(width: 40, height: 80) { _, y in (38...41).contains(y) ? 255 : 0 }
+        let horizontalArt = AsciiArtRenderer.render(horizontal, options: AsciiArtOptions(columns: 5, rows: 5))
+        XCTAssertTrue(horizontalArt.lines[2].allSatisfy { "-=+".contains($0) }, horizontalArt.text)
+        XCTAssertEqual(horizontalArt.lines.enumerated().filter { $0.offset != 2 }.map(\.element), Array(repeating: "     ", count: 4))
     }
 
     func testHorizontalGradientHasMonotoneDensity() {
@@ -90,14 +123,14 @@ final class AsciiArtRendererTests: XCTestCase {
                 let art = AsciiArtRenderer.render(image, options: AsciiArtOptions(columns: 32, rows: 4, background: background, ditherErrors: dither))
                 assertWellFormed(art, columns: 32, rows: 4)
                 for row in 0..<4 {
-                    let levels = characters(art, row: row).map { ramp.firstIndex(of: $0) ?? -1 }
-                    XCTAssertFalse(levels.contains(-1), "non-ramp glyph in a smooth gradient: \(art.lines[row])")
+                    let levels = characters(art, row: row).map { coverage($0) }
+                    XCTAssertFalse(levels.contains(-1), art.lines[row])
                     let ordered = background == .dark ? levels : levels.reversed()
                     if !dither {
                         XCTAssertEqual(ordered, ordered.sorted(), "density must not decrease: \(art.lines[row])")
                     }
                     XCTAssertEqual(ordered.first, 0, art.lines[row])
-                    XCTAssertEqual(ordered.last, ramp.count - 1, art.lines[row])
+                    XCTAssertEqual(ordered.last, coverage(densest), art.lines[row])
                 }
             }
         }
@@ -115,8 +148,9 @@ final class AsciiArtRendererTests: XCTestCase {
         let grey = AsciiArtRenderer.render(SyntheticImages.grey(width: 8, height: 8) { _, _ in 128 }, options: AsciiArtOptions(columns: 4, rows: 2))
         XCTAssertEqual(black.lines, ["    ", "    "])
         XCTAssertEqual(white.lines, [String(repeating: densest, count: 4), String(repeating: densest, count: 4)])
-        let level = ramp.firstIndex(of: grey.lines[0].first!)!
-        XCTAssertTrue((3...6).contains(level), grey.text)
+        // Stretched to the middle of the range, mid-grey wants more ink than any glyph has: a dense glyph, never blank.
+        XCTAssertEqual(Set(grey.text.filter { $0 != "\n" }).count, 1, grey.text)
+        XCTAssertGreaterThanOrEqual(coverage(grey.lines[0].first!), 0.8 * coverage(densest), grey.text)
     }
 
     // MARK: Layout
@@ -183,17 +217,21 @@ final class AsciiArtRendererTests: XCTestCase {
     }
 
     func testDitheringMixesNeighbouringLevelsInFlatAreas() {
-        // A flat level between two ramp steps: plain rendering uses one glyph, dithering a mixture.
-        let image = SyntheticImages.grey(width: 64, height: 64) { x, _ in x < 32 ? 0 : 255 }
-        _ = image
-        let flat = SyntheticImages.grey(width: 64, height: 64) { _, _ in 100 }
-        let withBorder = SyntheticImages.grey(width: 64, height: 64) { x, y in x == 0 && y == 0 ? 0 : (x == 63 && y == 63 ? 255 : 100) }
-        for picture in [flat, withBorder] {
-            let plain = AsciiArtRenderer.render(picture, options: AsciiArtOptions(columns: 16, rows: 8))
-            XCTAssertLessThanOrEqual(Set(plain.lines.joined().dropFirst().dropLast()).count, 1)
-        }
-        let dithered = AsciiArtRenderer.render(withBorder, options: AsciiArtOptions(columns: 16, rows: 8, ditherErrors: true))
+        // A dim flat level (between two glyphs' coverage) with a black block top left and a white block bottom
+        // right, so the stretch keeps it dim: plain rendering uses one glyph for it, dithering a mixture.
+        let picture = SyntheticImages.grey(width: 64, height: 64) { x, y in x < 8 && y < 8 ? 0 : (x >= 56 && y >= 56 ? 255 : 35) }
+        let plain = AsciiArtRenderer.render(picture, options: AsciiArtOptions(columns: 16, rows: 8))
+        let dithered = AsciiArtRenderer.render(picture, options: AsciiArtOptions(columns: 16, rows: 8, ditherErrors: true))
         assertWellFormed(dithered, columns: 16, rows: 8)
-        XCTAssertGreaterThanOrEqual(Set(dithered.lines.joined()).count, 2, dithered.text)
+        let flatRows = 1..<7
+        XCTAssertEqual(Set(plain.lines[flatRows].joined()).count, 1, plain.text)
+        XCTAssertNotEqual(plain.lines[3].first, " ", plain.text)
+        XCTAssertGreaterThanOrEqual(Set(dithered.lines[flatRows].joined()).count, 2, dithered.text)
+        // Diffusing the error brings the mean ink close to the wanted level (grey 35 is lightness 0.137).
+        let wanted: Float = 35.0 / 255 * Float(flatRows.count * 16)
+        let plainInk = plain.lines[flatRows].joined().map { coverage($0) }.reduce(0, +)
+        let ditheredInk = dithered.lines[flatRows].joined().map { coverage($0) }.reduce(0, +)
+        XCTAssertEqual(ditheredInk, wanted, accuracy: wanted * 0.15, dithered.text)
+        XCTAssertLessThanOrEqual(abs(ditheredInk - wanted), abs(plainInk - wanted) + 0.5, plain.text)
     }
 }

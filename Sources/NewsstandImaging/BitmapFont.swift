@@ -1,9 +1,10 @@
-/// An 8×16 one-bit bitmap font for printable ASCII (U+0020–U+007E), used to re-draw text art as pixels
-/// for the fidelity figures. Generated once from DejaVu Sans Mono at 13 px (baseline at row 12, threshold at
-/// half coverage) with Pillow; each glyph is 16 rows of one byte, the high bit leftmost, as hex.
-enum BitmapFont {
-    static let width = 8
-    static let height = 16
+/// An 8×16 one-bit bitmap font for printable ASCII (U+0020–U+007E). The ASCII renderer matches cells against
+/// these glyphs (`GlyphMasks`), and the benchmark re-draws text art with it for its fidelity figures.
+/// Generated once from DejaVu Sans Mono at 13 px (baseline at row 12, threshold at half coverage) with Pillow;
+/// each glyph is 16 rows of one byte, the high bit leftmost, as hex.
+public enum BitmapFont {
+    public static let width = 8
+    public static let height = 16
 
     /// Glyph rows for U+0020...U+007E in order.
     private static let table: [String] = [
@@ -105,7 +106,7 @@ enum BitmapFont {
     ]
 
     /// Coverage (0 or 1) of each of the 8×16 pixels of `character`, row-major; non-ASCII draws as blank.
-    static let glyphs: [[UInt8]] = table.map { hex in
+    public static let glyphs: [[UInt8]] = table.map { hex in
         let bytes = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
@@ -113,7 +114,7 @@ enum BitmapFont {
         return bytes.flatMap { byte in (0..<8).map { UInt8((byte >> (7 - $0)) & 1) } }
     }
 
-    static func glyph(_ character: Character) -> [UInt8] {
+    public static func glyph(_ character: Character) -> [UInt8] {
         guard let value = character.asciiValue, value >= 32, value < 127 else { return glyphs[0] }
         return glyphs[Int(value) - 32]
     }
