@@ -34,8 +34,7 @@ public final class TerminalApp: @unchecked Sendable {
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit
-        runner = EffectRunner(store: store, paths: paths, maxConcurrentDownloads: configuration.maxDownloads,
-                              storageBudget: configuration.storageBudget, rateLimit: configuration.rateLimit) { [weak self] message in
+        runner = EffectRunner(store: store, paths: paths, configuration: configuration) { [weak self] message in
             DispatchQueue.main.async { self?.handle(message) }
         }
     }

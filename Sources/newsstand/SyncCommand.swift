@@ -13,7 +13,7 @@ enum SyncCommand {
                                                                                                                 bytesPerSecondLimit: context.configuration.rateLimit)) { event in
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
-        let sync = SyncService(store: context.store, paths: context.paths)
+        let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits)
         downloads.resumeInterrupted()
         let reports = sync.refreshAndQueue(into: downloads)
         _ = downloads.waitUntilIdle()
@@ -33,6 +33,9 @@ enum SyncCommand {
                 failures.reason(for: issue.id).map { "\(issue.name) failed (\($0))" } ?? "\(issue.name) downloaded"
             }
             if !queued.isEmpty { line += "; " + queued.joined(separator: ", ") }
+            if let reason = report.heldReason, !report.held.isEmpty {
+                line += "; \(report.held.map(\.name).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
+            }
             if !quiet || report.outcome.problem != nil { print(line) }
         }
         if !removed.isEmpty && !quiet {

@@ -18,8 +18,65 @@ final class SyncPlannerTests: XCTestCase {
         XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.latest), issues: issues, arrived: arrived).map(\.id), [3])
         XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.all), issues: issues, arrived: arrived).map(\.id), [3, 2])
         XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.latest), issues: issues, arrived: ["i2"]), [],
-                       "latest only fetches the newest issue, and only when it just arrived")
+                       "latest only fetches the newest issue, and only when it is a new arrival")
         XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.all, subscribed: false), issues: issues, arrived: arrived), [])
+    }
+
+    func testIssuesHeldBackEarlierAreStillWantedLater() {
+        var held = issue(5, day: 50)
+        held.arrivedNew = true
+        let issues = [held, issue(4, day: 40)]
+        XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.all), issues: issues, arrived: []).map(\.id), [5])
+        XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.latest), issues: issues, arrived: []).map(\.id), [5])
+        held.openedAt = Date()
+        XCTAssertEqual(SyncPlanner.issuesToDownload(for: publication(.all), issues: [held], arrived: []), [], "opened: no longer new")
+    }
+
+    func testQuietHoursAndDailyCapHoldAutomaticDownloadsBack() {
+        let candidates = [issue(1, day: 1), issue(2, day: 2), issue(3, day: 3)]
+        let night = AutoDownloadLimits.QuietHours("23:00-07:00")!
+        XCTAssertTrue(night.contains(minuteOfDay: 23 * 60 + 30))
+        XCTAssertTrue(night.contains(minuteOfDay: 6 * 60 + 59))
+        XCTAssertFalse(night.contains(minuteOfDay: 7 * 60))
+        XCTAssertFalse(AutoDownloadLimits.QuietHours("09:00-17:00")!.contains(minuteOfDay: 8 * 60))
+        XCTAssertNil(AutoDownloadLimits.QuietHours("25:00-07:00"))
+        XCTAssertNil(AutoDownloadLimits.QuietHours("07:00-07:00"))
+        var limits = AutoDownloadLimits(quietHours: night, dailyCap: 2)
+        var result = limits.apply(to: candidates, minuteOfDay: 2 * 60, startedToday: 0)
+        XCTAssertEqual(result.allowed, [])
+        XCTAssertEqual(result.held.count, 3)
+        XCTAssertEqual(result.reason, "quiet hours")
+        result = limits.apply(to: candidates, minuteOfDay: 12 * 60, startedToday: 1)
+        XCTAssertEqual(result.allowed.map(\.id), [1])
+        XCTAssertEqual(result.held.map(\.id), [2, 3])
+        XCTAssertEqual(result.reason, "daily cap of 2 reached")
+        limits.dailyCap = nil
+        XCTAssertEqual(limits.apply(to: candidates, minuteOfDay: 12 * 60, startedToday: 9).allowed.count, 3)
+        let configuration = Configuration.parse("quiet-hours 22:30-06:15\ndaily-download-cap 4\nquiet-hours late")
+        XCTAssertEqual(configuration.autoDownloadLimits, AutoDownloadLimits(quietHours: .init(start: 22 * 60 + 30, end: 6 * 60 + 15), dailyCap: 4))
+        XCTAssertEqual(configuration.warnings.count, 1)
+    }
+
+    func testSyncCountsTodaysAutomaticDownloadsAgainstTheCap() throws {
+        let (store, paths) = try TestSupport.store(for: self)
+        let server = try TestSupport.server(for: self, root: TestFiles.sampleLibrary)
+        let url = server.url(for: "catalog.plist")
+        let publication = try store.addPublication(title: "Sample", feedURL: url)
+        try store.setPolicy(publicationID: publication.id, autoDownload: .all, keepNewest: nil)
+        let noon = Date(timeIntervalSince1970: 1_767_268_800) // 2026-01-01 12:00 UTC
+        let sync = SyncService(store: store, paths: paths, limits: AutoDownloadLimits(dailyCap: 2), now: { noon })
+        let downloads = DownloadQueue(store: store, paths: paths) { _ in }
+        var report = sync.refreshAndQueue(try XCTUnwrap(try store.publication(id: publication.id)), into: downloads)
+        XCTAssertEqual(report.queued.count, 2, "six issues arrived; the cap lets two start today")
+        XCTAssertEqual(report.held.count, 4)
+        XCTAssertTrue(downloads.waitUntilIdle(timeout: 30))
+        report = sync.refreshAndQueue(try XCTUnwrap(try store.publication(id: publication.id)), into: downloads)
+        XCTAssertEqual(report.queued.count, 0, "the cap is spent for today")
+        XCTAssertEqual(report.held.count, 4, "the held issues are still wanted")
+        let tomorrow = SyncService(store: store, paths: paths, limits: AutoDownloadLimits(dailyCap: 2), now: { noon.addingTimeInterval(86_400) })
+        report = tomorrow.refreshAndQueue(try XCTUnwrap(try store.publication(id: publication.id)), into: downloads)
+        XCTAssertEqual(report.queued.count, 2, "a new day, a new allowance")
+        XCTAssertTrue(downloads.waitUntilIdle(timeout: 30))
     }
 
     func testKeepNewestRemovesOlderDownloadsButNeverTheOneBeingRead() {

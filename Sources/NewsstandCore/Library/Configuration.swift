@@ -17,6 +17,8 @@ public struct Configuration: Equatable, Sendable {
     public var maxDownloads = 3
     /// Bytes downloaded issues may take in all; beyond it, sync removes the oldest read ones. nil: no limit.
     public var storageBudget: Int64?
+    /// Quiet hours and a daily cap for automatic downloads.
+    public var autoDownloadLimits = AutoDownloadLimits()
     /// The longest line of article text, in columns.
     public var measure = 72
     /// Minutes between catalog refreshes while the shelf is open; 0 turns them off.
@@ -65,6 +67,20 @@ public struct Configuration: Equatable, Sendable {
                     configuration.coverMode = mode
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): cover-mode takes auto, ascii, ascii-color or blocks")
+                }
+            case "quiet-hours":
+                if value == "off" {
+                    configuration.autoDownloadLimits.quietHours = nil
+                } else if let hours = AutoDownloadLimits.QuietHours(value) {
+                    configuration.autoDownloadLimits.quietHours = hours
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): quiet-hours takes HH:MM-HH:MM (for example 23:00-07:00) or off")
+                }
+            case "daily-download-cap":
+                if let count = Int(value), count >= 0 {
+                    configuration.autoDownloadLimits.dailyCap = count
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): daily-download-cap takes a number of issues")
                 }
             case "measure":
                 if let columns = Int(value), (20...400).contains(columns) {

@@ -3,14 +3,18 @@
 ///
 /// Pure: it reads issues and returns issues; `SyncService` carries the decisions out.
 public enum SyncPlanner {
-    /// Issues to download now. `issues` are the publication's, newest first; `arrived` names those the last refresh added.
+    /// Issues to download now. `issues` are the publication's, newest first; `arrived` names those the last refresh
+    /// added. Issues that arrived earlier and were never downloaded (held back by quiet hours or the daily cap, say)
+    /// still count as arrivals until they are opened.
     public static func issuesToDownload(for publication: Publication, issues: [Issue], arrived: Set<String>) -> [Issue] {
         guard publication.isSubscribed else { return [] }
-        func wanted(_ issue: Issue) -> Bool { issue.state == .notDownloaded && issue.isDownloadable }
+        func wanted(_ issue: Issue) -> Bool {
+            issue.state == .notDownloaded && issue.isDownloadable && (arrived.contains(issue.name) || issue.isNew)
+        }
         switch publication.autoDownload {
         case .none: return []
-        case .latest: return issues.first.map { wanted($0) && arrived.contains($0.name) ? [$0] : [] } ?? []
-        case .all: return issues.filter { arrived.contains($0.name) && wanted($0) }
+        case .latest: return issues.first.map { wanted($0) ? [$0] : [] } ?? []
+        case .all: return issues.filter(wanted)
         }
     }
 

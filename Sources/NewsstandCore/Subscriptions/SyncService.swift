@@ -7,10 +7,19 @@ import Foundation
 public struct SyncService: Sendable {
     public let store: LibraryStore
     public let paths: LibraryPaths
+    public let limits: AutoDownloadLimits
+    /// The time now (tests set it).
+    let now: @Sendable () -> Date
 
-    public init(store: LibraryStore, paths: LibraryPaths) {
+    public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits()) {
+        self.init(store: store, paths: paths, limits: limits, now: { Date() })
+    }
+
+    init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.paths = paths
+        self.limits = limits
+        self.now = now
     }
 
     /// What one publication's refresh brought and what it set going.
@@ -18,6 +27,9 @@ public struct SyncService: Sendable {
         public var publication: Publication
         public var outcome: PublicationRefresher.Outcome
         public var queued: [Issue]
+        /// Issues the policy wanted but the limits held back (they download at a later sync), and why.
+        public var held: [Issue] = []
+        public var heldReason: String?
     }
 
     /// Refreshes every subscribed publication and queues the downloads their policies ask for.
@@ -30,9 +42,25 @@ public struct SyncService: Sendable {
         let outcome = PublicationRefresher(store: store).refresh(publication)
         let current = (try? store.publication(id: publication.id)) ?? publication
         let issues = (try? store.issues(publicationID: publication.id)) ?? []
-        let queued = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
-        queued.forEach { downloads.enqueue(issueID: $0.id) }
-        return PublicationReport(publication: current, outcome: outcome, queued: queued)
+        let wanted = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
+        let date = now()
+        let components = Calendar.current.dateComponents([.hour, .minute], from: date)
+        let day = Self.dayStamp(date)
+        let counter = (try? store.setting(Self.startedTodaySetting))?.flatMap { $0 }?.split(separator: " ")
+        let startedToday = counter.flatMap { $0.count == 2 && $0[0] == day ? Int($0[1]) : nil } ?? 0
+        let (allowed, held, reason) = limits.apply(to: wanted, minuteOfDay: (components.hour ?? 0) * 60 + (components.minute ?? 0),
+                                                   startedToday: startedToday)
+        if !allowed.isEmpty { try? store.setSetting(Self.startedTodaySetting, to: "\(day) \(startedToday + allowed.count)") }
+        allowed.forEach { downloads.enqueue(issueID: $0.id) }
+        return PublicationReport(publication: current, outcome: outcome, queued: allowed, held: held, heldReason: reason)
+    }
+
+    /// The library setting counting today's automatic downloads: "yyyy-MM-dd N".
+    static let startedTodaySetting = "auto_downloads_started"
+
+    static func dayStamp(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
     /// Removes downloaded issues beyond each publication's keep-newest-N and then, oldest read first,

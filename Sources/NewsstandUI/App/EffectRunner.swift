@@ -21,16 +21,21 @@ public final class EffectRunner: @unchecked Sendable {
     public private(set) var downloads: DownloadQueue!
     public private(set) var covers: CoverArtService!
 
-    /// Bytes downloaded issues may take; refreshes remove the oldest read issues beyond it.
-    public let storageBudget: Int64?
+    /// The user's settings: transfers at once, rate limit, storage budget, automatic download limits.
+    public let configuration: Configuration
 
-    public init(store: LibraryStore, paths: LibraryPaths, maxConcurrentDownloads: Int = 3, storageBudget: Int64? = nil,
-                rateLimit: Int? = nil, send: @escaping @Sendable (Message) -> Void) {
+    /// Bytes downloaded issues may take; refreshes remove the oldest read issues beyond it.
+    var storageBudget: Int64? { configuration.storageBudget }
+
+    /// Sync logic with the configured limits on automatic downloads.
+    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits) }
+
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(), send: @escaping @Sendable (Message) -> Void) {
         self.store = store
         self.paths = paths
-        self.storageBudget = storageBudget
+        self.configuration = configuration
         self.send = send
-        let policy = DownloadPolicy(maxConcurrent: maxConcurrentDownloads, bytesPerSecondLimit: rateLimit)
+        let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
     }
@@ -52,7 +57,7 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .refreshPublications:
             refreshQueue.async {
-                let sync = SyncService(store: self.store, paths: self.paths)
+                let sync = self.sync
                 let reports = sync.refreshAndQueue(into: self.downloads)
                 sync.enforceLimits(budget: self.storageBudget)
                 self.send(.publicationsRefreshed(reports.map(\.outcome)))
@@ -116,7 +121,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .refreshPublication(let publicationID):
             refreshQueue.async {
                 guard let publication = try? self.store.publication(id: publicationID) else { return }
-                let report = SyncService(store: self.store, paths: self.paths).refreshAndQueue(publication, into: self.downloads)
+                let report = self.sync.refreshAndQueue(publication, into: self.downloads)
                 self.send(.publicationsRefreshed([report.outcome]))
             }
         case .setPolicy(let publicationID, let autoDownload, let keepNewest):
@@ -128,7 +133,7 @@ public final class EffectRunner: @unchecked Sendable {
             work.async { self.sendStorage() }
         case .enforceStorageLimits:
             refreshQueue.async {
-                let removed = SyncService(store: self.store, paths: self.paths).enforceLimits(budget: self.storageBudget)
+                let removed = self.sync.enforceLimits(budget: self.storageBudget)
                 self.send(.reported(StatusMessage("Removed \(removed.count) issue\(removed.count == 1 ? "" : "s").")))
                 self.sendStorage()
                 self.sendLibrary()
