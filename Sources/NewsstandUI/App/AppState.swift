@@ -33,6 +33,8 @@ public struct AppState: Equatable, Sendable {
     public var headlinesScroll = 0
     /// The storage screen's figures, once measured.
     public var storage: StorageReport?
+    /// The catalog being browsed, when one is.
+    public var catalog: CatalogBrowser?
     public var message: StatusMessage?
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false

@@ -55,6 +55,11 @@ extension AppUpdate {
             state.prompt = Prompt(.exportOPML, text: "~/newsstand-subscriptions.opml")
         case .showStorage:
             return openStorage(&state)
+        case .browseCatalog:
+            guard let publication = state.selectedSubscription else { return [] }
+            state.catalog = CatalogBrowser(url: publication.feedURL)
+            state.screens.append(.catalog)
+            return [.loadFeed(publication.feedURL)]
         case .showHeadlines:
             guard state.selectedSubscription != nil else { return [] }
             state.headlinesScroll = 0

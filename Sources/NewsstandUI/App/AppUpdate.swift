@@ -42,6 +42,8 @@ public enum AppUpdate {
             return articleLoaded(issueID, articleIndex, result, &state)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
+        case .feedLoaded(let url, let result):
+            return feedLoaded(url, result, &state)
         case .storageMeasured(let report):
             state.storage = report
             return []
@@ -85,6 +87,7 @@ public enum AppUpdate {
         case .subscriptions: return handleSubscriptions(command, &state)
         case .headlines: return handleHeadlines(command, &state)
         case .storage: return handleStorage(command, &state)
+        case .catalog: return handleCatalog(command, &state)
         case .searchResults: return handleSearchResults(command, key: key, &state)
         case .downloads: return handleDownloadsScreen(command, &state)
         }

@@ -16,6 +16,7 @@ public enum Command: Hashable, Sendable {
     case showSubscriptions, addSubscription, removeSubscription, renameSubscription
     case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
     case showStorage, enforceStorageBudget, importOPML, exportOPML
+    case browseCatalog, subscribeToViewedFeed
     case searchIssue, searchLibrary
     case nextMatch, previousMatch
     case openLink

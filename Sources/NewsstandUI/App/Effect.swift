@@ -26,6 +26,8 @@ public enum Effect: Equatable, Sendable {
     case setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?)
     /// Measures the space issues take (answered by `.storageMeasured`).
     case measureStorage
+    /// Fetches a feed to look at, saving nothing (answered by `.feedLoaded`).
+    case loadFeed(URL)
     /// Removes issues beyond keep-N and the budget now, then measures again.
     case enforceStorageLimits
     /// Subscribes to the feeds of an OPML file (answered by `.reported`).

@@ -129,6 +129,11 @@ public final class EffectRunner: @unchecked Sendable {
                 try? self.store.setPolicy(publicationID: publicationID, autoDownload: autoDownload, keepNewest: keepNewest)
                 self.sendLibrary()
             }
+        case .loadFeed(let url):
+            refreshQueue.async {
+                let result = Result { try PublicationRefresher(store: self.store).loadFeed(at: url) }.mapError { ReaderFailure("\($0)") }
+                self.send(.feedLoaded(url, result))
+            }
         case .measureStorage:
             work.async { self.sendStorage() }
         case .enforceStorageLimits:

@@ -18,6 +18,7 @@ public enum Message: Sendable {
     /// A subscription was added (its title) or could not be (why).
     case subscriptionAdded(Result<String, ReaderFailure>)
     case storageMeasured(StorageReport)
+    case feedLoaded(URL, Result<Feed, ReaderFailure>)
     /// Background work that has only something to say (an OPML import or export).
     case reported(StatusMessage)
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)

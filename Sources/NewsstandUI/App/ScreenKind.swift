@@ -12,6 +12,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case headlines
     /// Space used per publication, and what the storage budget would remove.
     case storage
+    /// A feed's catalog: navigation entries to follow (OPDS) and its issues.
+    case catalog
     /// Results of a search across every downloaded issue.
     case searchResults
     /// Every download: running, queued, retrying, paused and failed, with the queue's controls.

@@ -20,6 +20,7 @@ public enum AppView {
         case .subscriptions: SubscriptionsScreen.render(state, theme: theme, into: &buffer)
         case .headlines: HeadlinesScreen.render(state, theme: theme, into: &buffer)
         case .storage: StorageScreen.render(state, theme: theme, into: &buffer)
+        case .catalog: CatalogScreen.render(state, theme: theme, into: &buffer)
         case .searchResults: SearchResultsScreen.render(state, theme: theme, into: &buffer)
         case .downloads: DownloadsScreen.render(state, theme: theme, into: &buffer)
         }
@@ -28,6 +29,7 @@ public enum AppView {
         case .article: ArticleScreen.positionText(state)
         case .subscriptions: state.library.publications.isEmpty ? "" : "\(state.subscriptionSelection + 1)/\(state.library.publications.count)"
         case .contents, .help, .headlines, .storage: ""
+        case .catalog: (state.catalog?.current).map { $0.rowCount == 0 ? "" : "\($0.selection + 1)/\($0.rowCount)" } ?? ""
         case .downloads: state.downloads.entries.isEmpty ? "" : "\(state.downloads.selectedIndex + 1)/\(state.downloads.entries.count)"
         case .searchResults: (state.librarySearch?.hits).map { $0.isEmpty ? "" : "\((state.librarySearch?.selection ?? 0) + 1)/\($0.count)" } ?? ""
         }
