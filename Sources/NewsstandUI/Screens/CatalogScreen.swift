@@ -27,13 +27,9 @@ public enum CatalogScreen {
         for (offset, index) in (first..<min(page.rowCount, first + visible)).enumerated() {
             let y = area.y + 3 + offset * rowHeight
             let isSelected = index == page.selection
-            let base = isSelected ? theme[.selection] : theme[.background]
-            if isSelected { buffer.fill(Rect(x: 0, y: y, width: area.width, height: rowHeight), style: base) }
-            func style(_ element: ThemeElement) -> TextStyle {
-                var style = theme[element]
-                if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
-                return style
-            }
+            let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+            highlight.paint(Rect(x: 0, y: y, width: area.width, height: rowHeight), barColumn: 0, barRows: y..<(y + rowHeight), into: &buffer)
+            let style = highlight.style
             if index < feed.navigation.count {
                 let link = feed.navigation[index]
                 buffer.write("▸ " + link.title, x: 2, y: y, style: style(.title), maxWidth: area.width - 4)

@@ -62,16 +62,9 @@ public enum DownloadsScreen {
     }
 
     static func renderEntry(_ entry: DownloadEntry, in rect: Rect, isSelected: Bool, state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let base = isSelected ? theme[.selection] : theme[.background]
-        func style(_ element: ThemeElement) -> TextStyle {
-            var style = theme[element]
-            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
-            return style
-        }
-        if isSelected {
-            buffer.fill(rect, style: base)
-            for y in rect.y..<rect.maxY { buffer.write("▌", x: rect.x, y: y, style: base.withForeground(theme[.headerActiveTab].background)) }
-        }
+        let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+        highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
+        let style = highlight.style
         let inner = Rect(x: rect.x + 2, y: rect.y, width: max(0, rect.width - 4), height: rect.height)
         let issue = state.issue(id: entry.issueID)
         let (label, labelElement) = phaseLabel(entry.phase)

@@ -55,16 +55,9 @@ public enum ShelfScreen {
         let coverArea = top.splitLeft(layout.coverColumns).0
         cover(for: issue, columns: layout.coverColumns, rows: layout.coverRows, state: state).render(in: coverArea, theme: theme, into: &buffer)
         let lines = Rect(x: text.x, y: text.y, width: text.width, height: min(3, text.height))
-        let base = isSelected ? theme[.selection] : theme[.background]
-        if isSelected {
-            buffer.fill(lines, style: base)
-            for y in rect.y..<lines.maxY { buffer.write("▌", x: rect.x - 1, y: y, style: theme[.background].withForeground(theme[.headerActiveTab].background)) }
-        }
-        func style(_ element: ThemeElement) -> TextStyle {
-            var style = theme[element]
-            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
-            return style
-        }
+        let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+        highlight.paint(lines, barColumn: rect.x - 1, barRows: rect.y..<lines.maxY, into: &buffer)
+        let style = highlight.style
         let marker: (String, ThemeElement)? = isReading ? ("READING", .readingMarker) : issue.isNew ? ("NEW", .newMarker) : nil
         let markerWidth = marker.map { $0.0.count + 1 } ?? 0
         buffer.write(issue.title, x: lines.x, y: lines.y, style: style(.title), maxWidth: lines.width - markerWidth)
@@ -79,23 +72,15 @@ public enum ShelfScreen {
                           state: AppState, theme: Theme, into buffer: inout CellBuffer) {
         let contentHeight = layout.coverRows > 0 ? layout.coverRows : layout.itemHeight - 1
         let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, contentHeight))
-        var (gutter, rest) = row.splitLeft(2)
-        if isSelected {
-            buffer.fill(row, style: theme[.selection])
-            for y in gutter.y..<gutter.maxY { buffer.write("▌", x: gutter.x, y: y, style: theme[.selection].withForeground(theme[.headerActiveTab].background)) }
-        }
+        var rest = row.splitLeft(2).1
+        let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+        highlight.paint(row, barColumn: row.x, barRows: row.y..<row.maxY, into: &buffer)
         if layout.coverColumns > 0 {
             let (coverArea, text) = rest.splitLeft(layout.coverColumns)
             cover(for: issue, columns: layout.coverColumns, rows: layout.coverRows, state: state).render(in: coverArea, theme: theme, into: &buffer)
             rest = text.splitLeft(2).1
         }
-        gutter = rest
-        let base = isSelected ? theme[.selection] : theme[.background]
-        func style(_ element: ThemeElement) -> TextStyle {
-            var style = theme[element]
-            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
-            return style
-        }
+        let style = highlight.style
         var y = rest.y
         // Title, with NEW / READING markers at the right.
         var markers: [(String, ThemeElement)] = []

@@ -26,16 +26,9 @@ public enum SubscriptionsScreen {
     }
 
     static func renderRow(_ publication: Publication, issues: [Issue], in rect: Rect, isSelected: Bool, theme: Theme, into buffer: inout CellBuffer) {
-        let base = isSelected ? theme[.selection] : theme[.background]
-        func style(_ element: ThemeElement) -> TextStyle {
-            var style = theme[element]
-            if isSelected { style.background = base.background; style.attributes.formUnion(base.attributes) }
-            return style
-        }
-        if isSelected {
-            buffer.fill(rect, style: base)
-            for y in rect.y..<rect.maxY { buffer.write("▌", x: 0, y: y, style: base.withForeground(theme[.headerActiveTab].background)) }
-        }
+        let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+        highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
+        let style = highlight.style
         let text = rect.inset(horizontal: 2, vertical: 0)
         let policy = [publication.feedFormat?.rawValue ?? "format unknown",
                       "auto-download \(publication.autoDownload.rawValue)",
