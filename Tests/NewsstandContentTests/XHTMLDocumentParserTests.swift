@@ -116,7 +116,8 @@ final class XHTMLDocumentParserTests: XCTestCase {
         XCTAssertEqual(result, [
             .heading(level: 2, text: "News\u{00A0}Today"),
             .paragraph("First paragraph\nsecond line"),
-            .paragraph("Second paragraph with © 2024 & stray & ampersand < less"),
+            // libxml2 decodes only entities closed by ";", so "&amp " without one stays as written.
+            .paragraph("Second paragraph with © 2024 &amp stray & ampersand < less"),
             .listItem(depth: 0, marker: "•", text: "one"),
             .listItem(depth: 0, marker: "•", text: "two"),
             .paragraph("Unclosed div"),
