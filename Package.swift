@@ -6,7 +6,7 @@ import PackageDescription
 /// Layering (each arrow is "depends on"):
 ///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandUI (cell buffer, screens, state)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
-///   NewsstandCore → NewsstandContent (archives, EPUB, text) and NewsstandImaging (decode, resample, ASCII art)
+///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art)
 /// Nothing below NewsstandTerminal knows the terminal exists.
 let package = Package(
     name: "Newsstand",
@@ -23,10 +23,11 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "NewsstandContent", dependencies: ["CArchive"]),
+        .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
         .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.

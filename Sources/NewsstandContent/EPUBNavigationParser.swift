@@ -63,11 +63,11 @@ enum EPUBNavigationParser {
         }
     }
 
-    /// An XHTML file as a tree: strict XML when it parses, tag soup otherwise.
+    /// An XHTML file as a tree: strict XML when it parses, libxml2's HTML parser otherwise.
     static func parseLeniently(_ url: URL) -> MarkupElement? {
         if case .success(let tree) = XMLTreeParser.parse(contentsOf: url) { return tree }
         guard let data = try? Data(contentsOf: url) else { return nil }
-        return TagSoupParser.parse(data: data)
+        return HTMLTreeParser.parse(data: data)
     }
 
     /// The title of a content document: its `<title>`, else its first heading. Reads at most the
@@ -76,7 +76,7 @@ enum EPUBNavigationParser {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 256 * 1024), !data.isEmpty else { return nil }
-        let tree = TagSoupParser.parse(data: data)
+        let tree = HTMLTreeParser.parse(data: data)
         if let title = tree.firstDescendant(where: { $0.name == "title" })?.collapsedText, !title.isEmpty {
             return title
         }

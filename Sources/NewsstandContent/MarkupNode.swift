@@ -1,7 +1,7 @@
 /// A node of a parsed XML or HTML document: an element or a run of text.
 ///
-/// Both the strict XML pass (`XMLTreeParser`) and the lenient tag-soup pass (`TagSoupParser`)
-/// produce these, so everything downstream works the same whichever pass succeeded.
+/// Both the strict XML pass (`XMLTreeParser`) and the lenient pass through libxml2's HTML parser
+/// (`HTMLTreeParser`) produce these, so everything downstream works the same whichever pass succeeded.
 enum MarkupNode: Sendable, Equatable {
     case element(MarkupElement)
     case text(String)

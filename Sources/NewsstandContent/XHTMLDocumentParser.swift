@@ -9,18 +9,18 @@ public enum XHTMLDocumentParser {
     /// dropped, entities decoded, and all text sanitised. `baseURL` resolves image sources and links.
     ///
     /// Well-formed documents are read with XMLParser; anything else (unclosed tags, HTML-only
-    /// entities such as `&nbsp;`, stray `<`) goes through a lenient tag-soup pass that still
-    /// yields the text. Never throws and never returns less than the text it could find.
+    /// entities such as `&nbsp;`, stray `<`) goes through libxml2's HTML parser, whose recovery
+    /// still yields the text. Never throws and never returns less than the text it could find.
     public static func blocks(from data: Data, baseURL: URL?) -> [TextBlock] {
         blocks(from: documentTree(from: data), baseURL: baseURL)
     }
 
-    /// The document as a tree: strict XML when it parses, tag soup otherwise.
+    /// The document as a tree: strict XML when it parses, libxml2's HTML parser otherwise.
     static func documentTree(from data: Data) -> MarkupElement {
         if case .success(let tree) = XMLTreeParser.parse(data: data), tree.firstDescendant(where: { $0.name != "#document" }) != nil {
             return tree
         }
-        return TagSoupParser.parse(data: data)
+        return HTMLTreeParser.parse(data: data)
     }
 
     static func blocks(from tree: MarkupElement, baseURL: URL?) -> [TextBlock] {

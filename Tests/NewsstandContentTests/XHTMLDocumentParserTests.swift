@@ -116,7 +116,8 @@ final class XHTMLDocumentParserTests: XCTestCase {
         XCTAssertEqual(result, [
             .heading(level: 2, text: "News\u{00A0}Today"),
             .paragraph("First paragraph\nsecond line"),
-            .paragraph("Second paragraph with © 2024 & stray & ampersand < less"),
+            // libxml2 decodes only entities closed by ";", so "&amp " without one stays as written.
+            .paragraph("Second paragraph with © 2024 &amp stray & ampersand < less"),
             .listItem(depth: 0, marker: "•", text: "one"),
             .listItem(depth: 0, marker: "•", text: "two"),
             .paragraph("Unclosed div"),
@@ -154,4 +155,56 @@ final class XHTMLDocumentParserTests: XCTestCase {
         XCTAssertEqual(TextBlockBuilder.orderedMarker(27, style: "a"), "aa.")
         XCTAssertEqual(TextBlockBuilder.orderedMarker(12, style: "I"), "XII.")
     }
+
+    // MARK: libxml2's HTML parser (documents that are not well-formed XML)
+
+    func testBrokenHTMLKeepsSpacesBetweenInlineElementsAndEpubAttributes() {
+        let markup = """
+        <html><body><p><b>bold</b> <i>italic</i> end<a epub:type="noteref" href="#n1">1</a>
+        <aside id="n1" epub:type="footnote"><p>The note.</aside>
+        """
+        let tree = XHTMLDocumentParser.documentTree(from: Data(markup.utf8))
+        let aside = tree.firstDescendant(where: { $0.name == "aside" })
+        XCTAssertEqual(aside?.attributes["epub:type"], "footnote")
+        XCTAssertEqual(aside?.attributeTokens("type"), ["footnote"])
+        let paragraph = blocks(markup).first
+        XCTAssertEqual(paragraph?.plainText.hasPrefix("bold italic end"), true, "\(String(describing: paragraph))")
+    }
+
+    func testBrokenHTMLEncodingsAreDetected() {
+        // A <meta charset>, a UTF-16 byte-order mark, and undeclared bytes that are not UTF-8.
+        let latin1 = Data("<html><head><meta charset=\"iso-8859-1\"></head><body><p>caf".utf8) + Data([0xE9]) + Data("<br></p>".utf8)
+        XCTAssertEqual(XHTMLDocumentParser.blocks(from: latin1, baseURL: nil), [.paragraph("café")])
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append("<p>naïve<br>café".data(using: .utf16LittleEndian)!)
+        XCTAssertEqual(XHTMLDocumentParser.blocks(from: utf16, baseURL: nil), [.paragraph("naïve\ncafé")])
+        let undeclared = Data("<p>r".utf8) + Data([0xE9]) + Data("sum".utf8) + Data("<br>".utf8)
+        XCTAssertEqual(XHTMLDocumentParser.blocks(from: undeclared, baseURL: nil), [.paragraph("résum")])
+    }
+
+    func testConcurrentBrokenHTMLParsesAgree() {
+        let markup = Data("<p>One &nbsp;<b>two<p>three<ul><li>a<li>b</ul>".utf8)
+        let expected = XHTMLDocumentParser.blocks(from: markup, baseURL: nil)
+        XCTAssertFalse(expected.isEmpty)
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            results.append(XHTMLDocumentParser.blocks(from: markup, baseURL: nil))
+        }
+        XCTAssertEqual(results.all.count, 64)
+        for result in results.all { XCTAssertEqual(result, expected) }
+    }
+
+    func testBrokenHTMLOverTenMegabytesParses() {
+        let paragraph = "<p>" + String(repeating: "word&nbsp;", count: 100) + "\n"
+        let markup = "<html><body>" + String(repeating: paragraph, count: 11_000)
+        let result = blocks(markup)
+        XCTAssertEqual(result.count, 11_000)
+    }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [[TextBlock]] = []
+    func append(_ blocks: [TextBlock]) { lock.withLock { results.append(blocks) } }
+    var all: [[TextBlock]] { lock.withLock { results } }
 }

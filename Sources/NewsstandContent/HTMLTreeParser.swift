@@ -1,0 +1,129 @@
+import CLibXML2
+import Foundation
+
+/// Lenient HTML parsing into a `MarkupElement` tree with libxml2's HTML parser (`htmlReadMemory`),
+/// the same library Foundation's XML support uses on Linux.
+///
+/// Never fails: unclosed tags, HTML-only entities (`&nbsp;`), stray `<` and bad nesting are
+/// repaired by libxml2's recovery. The encoding is detected by libxml2 (byte-order mark,
+/// `<meta charset>`); text comes out as UTF-8. Element names are lowercased local names (any
+/// prefix removed); attribute names are lowercased and keep their prefix (`epub:type`). Comments
+/// and processing instructions are skipped. The root is a synthetic `#document` element; nesting
+/// deeper than `maxDepth` is flattened: its text goes to the element at that depth.
+enum HTMLTreeParser {
+    static let maxDepth = 400
+
+    /// libxml2 must be initialised once before parsing from several threads.
+    private static let initialised: Void = { xmlInitParser() }()
+
+    static func parse(data: Data) -> MarkupElement {
+        _ = initialised
+        var root = MarkupElement(name: "#document")
+        guard !data.isEmpty, data.count <= Int(Int32.max) else { return root }
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue
+                            | XML_PARSE_HUGE.rawValue)
+        let document: htmlDocPtr? = data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+            return htmlReadMemory(base, Int32(buffer.count), nil, nil, options)
+        }
+        guard let document else { return root }
+        defer { xmlFreeDoc(document) }
+        appendChildren(of: document.pointee.children, to: &root, depth: 1)
+        return root
+    }
+
+    /// Converts the sibling list starting at `first` and appends it to `parent`. Past `maxDepth`
+    /// the children's children are appended straight to `parent` (flattened), iteratively.
+    private static func appendChildren(of first: xmlNodePtr?, to parent: inout MarkupElement, depth: Int) {
+        var node = first
+        while let current = node {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                if depth > maxDepth {
+                    appendFlattenedText(of: current, to: &parent)
+                } else {
+                    var element = MarkupElement(name: elementName(current), attributes: attributes(of: current))
+                    appendChildren(of: current.pointee.children, to: &element, depth: depth + 1)
+                    parent.children.append(.element(element))
+                }
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = current.pointee.content {
+                    appendText(String(cString: content), to: &parent)
+                }
+            default:
+                break // comments, processing instructions, DTD nodes
+            }
+            node = current.pointee.next
+        }
+    }
+
+    /// Appends all text below `root` to `parent`, walking the subtree without recursion.
+    private static func appendFlattenedText(of root: xmlNodePtr, to parent: inout MarkupElement) {
+        var node = root.pointee.children
+        while let current = node {
+            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = current.pointee.content {
+                appendText(String(cString: content), to: &parent)
+            }
+            if current.pointee.type == XML_ELEMENT_NODE, let child = current.pointee.children {
+                node = child
+                continue
+            }
+            // Next in document order: a sibling, else the nearest ancestor's sibling below `root`.
+            var climb: xmlNodePtr? = current
+            node = nil
+            while let step = climb, step != root {
+                if let sibling = step.pointee.next {
+                    node = sibling
+                    break
+                }
+                climb = step.pointee.parent
+            }
+        }
+    }
+
+    private static func appendText(_ text: String, to parent: inout MarkupElement) {
+        guard !text.isEmpty else { return }
+        if case .text(let previous)? = parent.children.last {
+            parent.children[parent.children.count - 1] = .text(previous + text)
+        } else {
+            parent.children.append(.text(text))
+        }
+    }
+
+    private static func elementName(_ node: xmlNodePtr) -> String {
+        guard let name = node.pointee.name else { return "" }
+        let full = String(cString: name).lowercased()
+        return full.split(separator: ":").last.map(String.init) ?? full
+    }
+
+    private static func attributes(of node: xmlNodePtr) -> [String: String] {
+        var result: [String: String] = [:]
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            if let rawName = current.pointee.name {
+                var name = String(cString: rawName).lowercased()
+                if let prefix = current.pointee.ns?.pointee.prefix {
+                    name = String(cString: prefix).lowercased() + ":" + name
+                }
+                if result[name] == nil {
+                    result[name] = value(of: current)
+                }
+            }
+            attribute = current.pointee.next
+        }
+        return result
+    }
+
+    /// An attribute's value: the concatenated text of its children (entities already decoded).
+    private static func value(of attribute: xmlAttrPtr) -> String {
+        var text = ""
+        var child = attribute.pointee.children
+        while let current = child {
+            if let content = current.pointee.content { text += String(cString: content) }
+            child = current.pointee.next
+        }
+        return text
+    }
+}
