@@ -67,6 +67,13 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var restartRequested = false
     private var restarts = 0
     private var isCompleteWithoutBody = false
+    /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
+    /// way, so reporting every network chunk only cost a hop to its queue per chunk.
+    private var progressThrottle = ProgressThrottle()
+
+    /// At most this many bytes are gathered in memory before they are written to the partial file; the
+    /// buffer is also written out whenever progress is reported, and fsynced at the end.
+    static let writeBufferSize = 1 << 20
 
     init(url: URL, destination: URL, environment: Environment, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
         self.url = url
@@ -87,10 +94,12 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
     }
 
-    /// Stops the transfer; the partial file stays as it is. Synchronous with respect to writes.
+    /// Stops the transfer; the partial file keeps what arrived (buffered bytes are written out, not
+    /// fsynced). Synchronous with respect to writes.
     func cancel() {
         let session: URLSession? = lock.withLock {
             isCancelled = true
+            try? writer?.flush()
             writer?.close()
             writer = nil
             return self.session
@@ -125,21 +134,24 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
                     PartialDownload.remove(destination)
                     try PartialDownload.write(current, of: destination)
                 }
-                writer = try PartialWriter(url: destination, truncate: !resume)
+                writer = try PartialWriter(url: destination, truncate: !resume, bufferSize: Self.writeBufferSize)
                 metadata = current
                 received = offset
+                progressThrottle = ProgressThrottle()
                 return offset
             }
             try input.seek(toOffset: UInt64(offset))
             while let chunk = try input.read(upToCount: 64 << 10), !chunk.isEmpty {
                 pace(chunk.count)
-                let total: Int64 = try lock.withLock {
+                let report: Int64? = try lock.withLock {
                     guard !isCancelled, let writer else { throw TransferFailure.cancelled }
                     try writer.write(chunk)
                     received += Int64(chunk.count)
+                    guard shouldReport(received, of: size) else { return nil }
+                    try writer.flush()
                     return received
                 }
-                onProgress(total, size)
+                if let report { onProgress(report, size) }
             }
             try lock.withLock {
                 guard !isCancelled, let writer else { throw TransferFailure.cancelled }
@@ -255,9 +267,10 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 if !append || PartialDownload.metadata(of: destination) != metadata {
                     try PartialDownload.write(metadata, of: destination)
                 }
-                writer = try PartialWriter(url: destination, truncate: !append)
+                writer = try PartialWriter(url: destination, truncate: !append, bufferSize: Self.writeBufferSize)
                 self.metadata = metadata
                 received = append ? resumeOffset : 0
+                progressThrottle = ProgressThrottle()
             }
             completionHandler(.allow)
         } catch {
@@ -280,19 +293,24 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         pace(data.count)
-        let outcome: Result<Int64, TransferFailure>? = lock.withLock {
+        let outcome: Result<(received: Int64, expected: Int64?)?, TransferFailure>? = lock.withLock {
             guard !isCancelled, failure == nil, let writer else { return nil }
             do {
                 try writer.write(data)
+                received += Int64(data.count)
+                let expected = metadata?.length
+                guard shouldReport(received, of: expected) else { return .success(nil) }
+                try writer.flush()
+                return .success((received, expected))
             } catch {
                 return .failure(Self.failure(from: error))
             }
-            received += Int64(data.count)
-            return .success(received)
         }
         switch outcome {
-        case .success(let total)?:
-            onProgress(total, lock.withLock { metadata?.length })
+        case .success(let report?)?:
+            onProgress(report.received, report.expected)
+        case .success(nil)?:
+            break
         case .failure(let error)?:
             fail(error)
             dataTask.cancel()
@@ -336,6 +354,15 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     // MARK: helpers
+
+    /// Whether `received` bytes of `expected` are worth reporting: the same rule as the queue's own
+    /// `ProgressThrottle` (half a percent or 0.1 s), applied to this asset. Called with `lock` held;
+    /// the caller flushes the write buffer before reporting, so every byte count reported is in the
+    /// partial file (another process, or a later run after a crash, sees at least that much).
+    private func shouldReport(_ received: Int64, of expected: Int64?) -> Bool {
+        let fraction = expected.map { $0 > 0 ? Double(received) / Double($0) : 0 } ?? 0
+        return progressThrottle.shouldReport(fraction)
+    }
 
     /// Waits as long as the shared rate limit asks, in short slices so a cancel is not held up.
     private func pace(_ bytes: Int) {

@@ -69,11 +69,21 @@ enum PartialDownload {
 
 /// Writes a partial file with plain POSIX calls, so a full disk (ENOSPC, or EFBIG past a file size
 /// limit) is reported as such.
+///
+/// With a `bufferSize`, small writes are gathered in memory and reach the file in blocks of that size
+/// (one `write(2)` per block instead of one per network chunk). Buffered bytes reach the file on
+/// `flush()` and on `sync()`, which flushes and then fsyncs; `close()` drops what was not flushed, so a
+/// caller that wants the bytes on disk flushes or syncs first. Either way the file only ever holds a
+/// prefix of what was written, which is all a partial download (resumed by its size) needs.
 final class PartialWriter {
     private var fd: Int32
+    private let capacity: Int
+    private var buffer: UnsafeMutableRawPointer?
+    private var buffered = 0
 
     /// Opens `url` for writing, creating it; truncated to empty, or positioned at its end to append.
-    init(url: URL, truncate: Bool) throws {
+    init(url: URL, truncate: Bool, bufferSize: Int = 0) throws {
+        capacity = max(0, bufferSize)
         fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
         guard fd >= 0 else { throw Self.error(errno) }
         if !truncate && lseek(fd, 0, SEEK_END) < 0 {
@@ -81,32 +91,66 @@ final class PartialWriter {
             close()
             throw Self.error(code)
         }
+        if capacity > 0 { buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16) }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        buffer?.deallocate()
+    }
 
     func write(_ data: Data) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.error(errno)
-                }
-                offset += written
-            }
-        }
+        try data.withUnsafeBytes { try write($0) }
     }
 
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        guard let buffer else { return try writeFully(base, bytes.count) }
+        if buffered + bytes.count <= capacity {
+            (buffer + buffered).copyMemory(from: base, byteCount: bytes.count)
+            buffered += bytes.count
+            if buffered == capacity { try flush() }
+            return
+        }
+        try flush()
+        if bytes.count >= capacity { return try writeFully(base, bytes.count) }
+        buffer.copyMemory(from: base, byteCount: bytes.count)
+        buffered = bytes.count
+    }
+
+    /// Hands the buffered bytes to the file.
+    func flush() throws {
+        guard buffered > 0, let buffer else { return }
+        let count = buffered
+        buffered = 0
+        try writeFully(buffer, count)
+    }
+
+    /// Flushes, then fsyncs: everything written so far is on disk.
     func sync() throws {
+        try flush()
         if fsync(fd) != 0 { throw Self.error(errno) }
     }
 
+    /// Closes the file; bytes still buffered (not flushed) are dropped.
     func close() {
+        buffered = 0
         if fd >= 0 {
             _ = systemClose(fd)
             fd = -1
+        }
+    }
+
+    private func writeFully(_ base: UnsafeRawPointer, _ count: Int) throws {
+        guard fd >= 0 else { throw Self.error(EBADF) }
+        var offset = 0
+        while offset < count {
+            let written = systemWrite(fd, base + offset, count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Self.error(errno)
+            }
+            offset += written
         }
     }
 
