@@ -18,6 +18,12 @@ enum HTMLTreeParser {
 
     static func parse(data: Data) -> MarkupElement {
         _ = initialised
+        // libxml2 drops ESC as an invalid character but keeps the rest of an escape sequence as text;
+        // take whole sequences out first (UTF-8 input only; other encodings keep libxml2's detection).
+        var data = data
+        if data.contains(0x1B) || data.range(of: Data("&#".utf8)) != nil, let text = String(data: data, encoding: .utf8) {
+            data = Data(TextSanitizer.removingEscapeSequences(text).utf8)
+        }
         var root = MarkupElement(name: "#document")
         guard !data.isEmpty, data.count <= Int(Int32.max) else { return root }
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue

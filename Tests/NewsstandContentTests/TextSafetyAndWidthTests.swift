@@ -23,6 +23,10 @@ final class TextSanitizerTests: XCTestCase {
         XCTAssertEqual(TextSanitizer.singleLine("  The\nSpring\u{2028} Issue\u{1B}[2J  "), "The Spring Issue")
     }
 
+    func testRemovingOnlyEscapeSequencesKeepsTabsAndLineBreaks() {
+        XCTAssertEqual(TextSanitizer.removingEscapeSequences("<pre>a\tb\u{1B}[1m\nc</pre>&#27;]0;t\u{07}<p>\u{9B}2Jx</p>"), "<pre>a\tb\nc</pre><p>x</p>")
+    }
+
     func testAnEscapeAtTheVeryEndIsDropped() {
         XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}"), "abc")
         XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}["), "abc")

@@ -11,6 +11,21 @@ public enum TextSanitizer {
 
     /// Sanitizes text, keeping newlines (and turning tabs into spaces) when `keepNewlines` is true.
     public static func sanitize(_ text: String, keepNewlines: Bool = true) -> String {
+        filter(text, escapesOnly: false, keepNewlines: keepNewlines)
+    }
+
+    /// Removes only escape sequences (introduced by ESC, a C1 control or a numeric character reference to ESC),
+    /// keeping every other character as it is: for markup that must still be parsed, where tabs and line
+    /// breaks matter and a parser would otherwise drop the ESC and leave the rest of the sequence as text.
+    public static func removingEscapeSequences(_ text: String) -> String {
+        var text = text
+        for reference in ["&#27;", "&#x1b;", "&#x1B;", "&#X1B;", "&#027;"] where text.contains(reference) {
+            text = text.replacingOccurrences(of: reference, with: "\u{1B}")
+        }
+        return filter(text, escapesOnly: true, keepNewlines: true)
+    }
+
+    private static func filter(_ text: String, escapesOnly: Bool, keepNewlines: Bool) -> String {
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
@@ -31,6 +46,7 @@ public enum TextSanitizer {
                 }
             case 0x9B: skipControlSequence(&scalars)
             case 0x9D, 0x90, 0x98, 0x9E, 0x9F: skipString(&scalars)
+            case _ where escapesOnly: output.append(scalar)
             case 0x0A, 0x0D, 0x0B, 0x0C, 0x85, 0x2028, 0x2029:
                 if keepNewlines {
                     // CR LF counts as one break; a lone CR is a break too.
