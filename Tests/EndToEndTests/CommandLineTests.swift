@@ -3,16 +3,7 @@ import LocalHTTPServer
 import XCTest
 
 /// The command line as scripts use it: exit statuses, JSON, plain text.
-final class CommandLineTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home)
-    }
+final class CommandLineTests: EndToEndTestCase {
 
     func testFirstRunSubscribesTheSampleAndListsItAsJSON() throws {
         let result = try TestEnvironment.run(["list", "--json"], environment: TestEnvironment.environment(home: home, sample: true))
@@ -46,9 +37,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testFailedDownloadExitsNonZeroAndKeepsTheReason() throws {
-        let server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)
-        try server.start()
-        defer { server.stop() }
+        let server = try startSampleServer()
         let catalog = """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><array>

@@ -2,16 +2,7 @@ import Foundation
 import XCTest
 
 /// `newsstand cover`: covers printed as text art, as scripts and pipes see them.
-final class CoverCommandTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home)
-    }
+final class CoverCommandTests: EndToEndTestCase {
 
     private var sampleCover: String { TestEnvironment.sampleLibrary.appendingPathComponent("covers/2025-autumn.jpg").path }
 

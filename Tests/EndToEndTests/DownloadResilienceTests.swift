@@ -4,16 +4,7 @@ import NewsstandCore
 import XCTest
 
 /// `newsstand download` killed at random moments, and run against a full disk: the library survives both.
-final class DownloadResilienceTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home)
-    }
+final class DownloadResilienceTests: EndToEndTestCase {
 
     private var dataDirectory: URL { home.appendingPathComponent(".local/share/newsstand") }
 
@@ -25,10 +16,8 @@ final class DownloadResilienceTests: XCTestCase {
     }
 
     func testKillingTheDownloaderAtRandomMomentsNeverDamagesTheLibrary() throws {
-        let server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)
+        let server = try startSampleServer()
         server.bytesPerSecond = 20_000 // per response; the four issues take several seconds
-        try server.start()
-        defer { server.stop() }
         let environment = TestEnvironment.environment(home: home)
         let subscribe = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
         XCTAssertEqual(subscribe.status, 0, subscribe.errors)

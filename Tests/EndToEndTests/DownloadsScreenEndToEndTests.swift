@@ -3,23 +3,16 @@ import LocalHTTPServer
 import XCTest
 
 /// The downloads screen driven through tmux, and the shelf and `newsstand download` sharing one library.
-final class DownloadsScreenEndToEndTests: XCTestCase {
-    var home: URL!
+final class DownloadsScreenEndToEndTests: EndToEndTestCase {
     var server: LocalHTTPServer!
     var environment: [String: String]!
 
     override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-        server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)
-        try server.start()
+        try super.setUpWithError()
+        server = try startSampleServer()
         environment = TestEnvironment.environment(home: home)
         let subscribed = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
         XCTAssertEqual(subscribed.status, 0, subscribed.errors)
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
     }
 
     /// Bytes in the library's partial downloads.

@@ -3,16 +3,7 @@ import NewsstandTestSupport
 import XCTest
 
 /// `newsstand read`: tables of contents, EPUB and PDF issues, and hostile content, as scripts see them.
-final class ReadCommandTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home)
-    }
+final class ReadCommandTests: EndToEndTestCase {
 
     func testTableOfContentsIsNumberedAsArticlesAre() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)

@@ -4,16 +4,7 @@ import XCTest
 
 /// The reader and search as a person uses them: `newsstand search`, a PDF issue in the shelf's
 /// reader, and keeping one's place across a quit and relaunch (through tmux).
-final class ReaderEndToEndTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: home)
-    }
+final class ReaderEndToEndTests: EndToEndTestCase {
 
     func testSearchPrintsIssueArticleAndSnippetPerMatch() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)

@@ -3,19 +3,12 @@ import LocalHTTPServer
 import XCTest
 
 /// The main path, driven through tmux like a person: shelf → download with a live progress bar → contents → article → quit → relaunch.
-final class ShelfEndToEndTests: XCTestCase {
-    var home: URL!
+final class ShelfEndToEndTests: EndToEndTestCase {
     var server: LocalHTTPServer!
 
     override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-        server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)
-        try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
+        try super.setUpWithError()
+        server = try startSampleServer()
     }
 
     func testDownloadAnIssueFromTheShelfReadItAndFindItAfterRelaunch() throws {

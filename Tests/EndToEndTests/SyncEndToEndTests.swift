@@ -4,19 +4,12 @@ import NewsstandTestSupport
 import XCTest
 
 /// `newsstand sync` against a real server whose catalog changes between runs.
-final class SyncEndToEndTests: XCTestCase {
-    var home: URL!
+final class SyncEndToEndTests: EndToEndTestCase {
     var server: LocalHTTPServer!
 
     override func setUpWithError() throws {
-        home = try TestEnvironment.temporaryHome()
-        server = LocalHTTPServer(root: TestFiles.sampleLibrary)
-        try server.start()
-    }
-
-    override func tearDownWithError() throws {
-        server.stop()
-        try? FileManager.default.removeItem(at: home)
+        try super.setUpWithError()
+        server = try startSampleServer()
     }
 
     /// A catalog of some sample issues, served at /weekly.plist.
