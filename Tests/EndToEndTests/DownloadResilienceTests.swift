@@ -1,6 +1,7 @@
 import Foundation
 import LocalHTTPServer
 import NewsstandCore
+import NewsstandTestSupport
 import XCTest
 
 /// `newsstand download` killed at random moments, and run against a full disk: the library survives both.
@@ -93,18 +94,5 @@ final class DownloadResilienceTests: EndToEndTestCase {
         let store = try LibraryStore(file: dataDirectory.appendingPathComponent("library.sqlite"))
         defer { store.close() }
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
-    }
-}
-
-/// SplitMix64: the same kill moments on every run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

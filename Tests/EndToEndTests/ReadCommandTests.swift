@@ -20,28 +20,10 @@ final class ReadCommandTests: EndToEndTestCase {
         XCTAssertTrue(second.output.uppercased().contains("REPAIR CAF"), second.output.prefix(200).description)
     }
 
-    /// A publication whose one issue is a PDF from the shared corpus.
-    private func subscribeToPDFIssue(_ environment: [String: String]) throws {
-        let pdf = try TestFiles.corpus("pdf/py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")
-        let catalog = home.appendingPathComponent("pdf-catalog.plist")
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>Title</key><string>Paper Weekly</string><key>Issues</key><array>
-            <dict><key>Name</key><string>four-pages</string><key>Title</key><string>Four Pages</string>
-            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>\(pdf.absoluteString)</string></dict>
-            </array></dict></plist>
-            """.utf8).write(to: catalog)
-        XCTAssertEqual(try TestEnvironment.run(["subscribe", catalog.path], environment: environment).status, 0)
-        let download = try TestEnvironment.run(["download", "four-pages"], environment: environment)
-        XCTAssertEqual(download.status, 0, download.errors)
-    }
-
     func testPDFIssuesReadPageByPage() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/pdftotext") else {
-            throw XCTSkip("pdftotext (poppler-utils) is not installed; PDF reading skipped")
-        }
+        try requirePDFTools()
         let environment = TestEnvironment.environment(home: home)
-        try subscribeToPDFIssue(environment)
+        try subscribeToPDFIssue(environment: environment)
         let toc = try TestEnvironment.run(["read", "four-pages", "--toc"], environment: environment)
         XCTAssertEqual(toc.status, 0, toc.errors)
         XCTAssertTrue(toc.output.contains("   1  Page 1\n   2  Page 2\n   3  Page 3\n   4  Page 4\n"), toc.output)
@@ -60,7 +42,7 @@ final class ReadCommandTests: EndToEndTestCase {
 
     func testPDFIssuesWithoutPopplerSayWhatToInstall() throws {
         var environment = TestEnvironment.environment(home: home)
-        try subscribeToPDFIssue(environment)
+        try subscribeToPDFIssue(environment: environment)
         environment["PATH"] = "/nonexistent-folder"
         let read = try TestEnvironment.run(["read", "four-pages", "--plain"], environment: environment)
         XCTAssertEqual(read.status, 1)

@@ -67,21 +67,9 @@ final class ReaderEndToEndTests: EndToEndTestCase {
     }
 
     func testPDFIssuesOpenInTheShelfsReaderWithPagePicturesAndSearch() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/pdftotext") else {
-            throw XCTSkip("pdftotext (poppler-utils) is not installed; PDF reading skipped")
-        }
+        try requirePDFTools()
         let environment = TestEnvironment.environment(home: home)
-        let pdf = try TestFiles.corpus("pdf/py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")
-        let catalog = home.appendingPathComponent("pdf-catalog.plist")
-        try Data("""
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict><key>Title</key><string>Paper Weekly</string><key>Issues</key><array>
-            <dict><key>Name</key><string>four-pages</string><key>Title</key><string>Four Pages</string>
-            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>\(pdf.absoluteString)</string></dict>
-            </array></dict></plist>
-            """.utf8).write(to: catalog)
-        XCTAssertEqual(try TestEnvironment.run(["subscribe", catalog.path], environment: environment).status, 0)
-        XCTAssertEqual(try TestEnvironment.run(["download", "four-pages"], environment: environment).status, 0)
+        try subscribeToPDFIssue(environment: environment)
         let searched = try TestEnvironment.run(["search", "Huardest"], environment: environment)
         XCTAssertEqual(searched.status, 0, searched.errors)
         XCTAssertTrue(searched.output.contains("Page 3"), searched.output)

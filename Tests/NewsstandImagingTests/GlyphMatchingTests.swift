@@ -1,3 +1,4 @@
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandImaging
 
@@ -61,7 +62,7 @@ final class GlyphMatchingTests: XCTestCase {
 
     func testTheSearchFindsTheSameGlyphAsTryingEveryOne() {
         // The early stop by mean must never change the answer: compare with a brute-force search on random cells.
-        var generator = SplitMix(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for _ in 0..<2000 {
             var target = [Float](repeating: 0, count: GlyphMasks.samplesPerCell)
             let style = generator.next() % 3
@@ -207,18 +208,5 @@ final class GlyphMatchingTests: XCTestCase {
             }
         }
         return total / Double(count)
-    }
-}
-
-/// A small deterministic generator for the brute-force comparison.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
