@@ -78,12 +78,14 @@ struct DownloadBenchmark {
             return (MonotonicClock.seconds(from: start, to: transferred), MonotonicClock.seconds(from: transferred, to: installed),
                     MonotonicClock.seconds(from: start, to: installed))
         }
-        func curlFetch(_ files: [URL]) throws -> Double? {
+        /// curl fetching `files` at once into files in the same folder, or into /dev/null when `discarding`.
+        func curlFetch(_ files: [URL], discarding: Bool = false) throws -> Double? {
             guard let curl else { return nil }
             var arguments = ["-s", "-f"]
             if files.count > 1 { arguments += ["-Z", "--parallel-max", String(files.count)] }
             for (index, file) in files.enumerated() {
-                arguments += ["-o", folder.url.appendingPathComponent("curl-\(index).out").path, server.url(for: "/" + file.lastPathComponent).absoluteString]
+                let output = discarding ? "/dev/null" : folder.url.appendingPathComponent("curl-\(index).out").path
+                arguments += ["-o", output, server.url(for: "/" + file.lastPathComponent).absoluteString]
             }
             let outcome = try ChildProcess.run(curl, arguments, quiet: true)
             guard outcome.status == 0 else { throw ChildProcess.Failure(description: "curl failed with status \(outcome.status)") }
@@ -95,11 +97,16 @@ struct DownloadBenchmark {
         progress("1 × \(singleMegabytes) MB, \(runs) times each through DownloadQueue and curl")
         var single: [(transfer: Double, lastInstall: Double, total: Double)] = []
         var singleCurl: [Double] = []
+        var floor: [Double] = []
+        var floorCurl: [Double] = []
         for _ in 0..<runs {
             single.append(try download(try addIssues([big])))
             if let time = try curlFetch([big]) { singleCurl.append(time) }
+            floor.append(try URLSessionFloor.fetch(server.url(for: "/" + big.lastPathComponent)))
+            if let time = try curlFetch([big], discarding: true) { floorCurl.append(time) }
         }
         addThroughputRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), ours: single, curl: singleCurl)
+        addFloorRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), floor: floor, curl: floorCurl)
 
         // Several at once.
         progress("\(concurrentCount) × \(concurrentMegabytes) MB at once, \(runs) times each through DownloadQueue and curl -Z")
@@ -136,6 +143,7 @@ struct DownloadBenchmark {
         table.note("files are EPUBs (a sample issue plus a stored, uncompressed media entry of random bytes); no SHA-256 in the catalog, sizes checked")
         table.note("transfer: enqueue → the last .installing event; install: verify, unzip with libarchive and rename, after the last transfer")
         table.note("curl writes to a file in the same folder (curl -s -f -o FILE; -Z --parallel-max N for several); its time includes starting curl")
+        table.note("URLSession alone: one data task whose delegate drops every chunk; FoundationNetworking hands libcurl's body over in chunks of at most 16 KB")
         table.print()
     }
 
@@ -153,6 +161,19 @@ struct DownloadBenchmark {
         if !curl.isEmpty {
             let statistics = Statistics(curl)
             table.add("\(label), curl", statistics, notes: String(format: "%.0f MB/s at the median", megabytes / statistics.median))
+        }
+    }
+
+    /// URLSession with nothing done to the bytes, next to curl with nothing done to them either: the
+    /// lowest ratio any URLSession-based download can reach here.
+    private func addFloorRows(_ table: inout ResultTable, label: String, megabytes: Double, floor: [Double], curl: [Double]) {
+        let statistics = Statistics(floor)
+        var notes = String(format: "%.0f MB/s at the median", megabytes / statistics.median)
+        if !curl.isEmpty { notes += "; ÷ curl to /dev/null = " + Format.ratio(statistics.median / Statistics(curl).median) }
+        table.add("\(label), URLSession alone", statistics, notes: notes + " (bytes dropped)")
+        if !curl.isEmpty {
+            let curlStatistics = Statistics(curl)
+            table.add("\(label), curl -o /dev/null", curlStatistics, notes: String(format: "%.0f MB/s at the median", megabytes / curlStatistics.median))
         }
     }
 
