@@ -133,6 +133,51 @@ final class IssueInstallerTests: XCTestCase {
                       "a refused reinstall leaves the installed issue alone")
     }
 
+    /// Every file and folder of the new issue reaches the disk before the rename that puts it in place,
+    /// and the rename is synced too, so a power cut cannot leave an installed issue with empty files.
+    func testInstallSyncsEveryFileBeforeTheRenameAndTheParentAfterIt() throws {
+        let layout = try makeLayout()
+        let synced = SyncRecorder()
+        let destination = layout.destination
+        try IssueInstaller.install(assets: [TestSupport.sampleIssue("2025-spring")], sourceURLs: [URL(string: "https://e.com/s.epub")!],
+                                   for: issue(), into: destination,
+                                   diskSync: DiskSync { url in synced.record(url, installed: FileManager.default.fileExists(atPath: destination.path)) })
+        let installed = try XCTUnwrap(FileManager.default.enumerator(atPath: destination.path)?.allObjects as? [String])
+        XCTAssertFalse(installed.isEmpty)
+        let beforeRename = synced.calls.filter { !$0.installed }.map(\.url.path)
+        for item in installed {
+            XCTAssertTrue(beforeRename.contains { $0.hasSuffix("/" + item) && $0.contains(IssueInstaller.stagingPrefix) },
+                          "\(item) was synced in the staging folder before the rename")
+        }
+        XCTAssertTrue(beforeRename.contains { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(IssueInstaller.stagingPrefix) },
+                      "the staging folder itself was synced")
+        let afterRename = synced.calls.filter(\.installed).map(\.url.standardizedFileURL.path)
+        XCTAssertEqual(afterRename, [layout.parent.standardizedFileURL.path], "only the parent, after the rename")
+    }
+
+    func testAFailedSyncRefusesTheInstallAndLeavesNothing() throws {
+        let layout = try makeLayout()
+        XCTAssertThrowsError(try IssueInstaller.install(assets: [TestSupport.sampleIssue("2025-spring")], sourceURLs: [], for: issue(),
+                                                        into: layout.destination,
+                                                        diskSync: DiskSync { _ in throw DownloadError("cannot save to disk: Input/output error") })) {
+            XCTAssertTrue("\($0)".contains("Input/output error"), "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: layout.destination.path))
+        XCTAssertEqual(TestFiles.listing(of: layout.parent), [], "the staging folder is gone")
+    }
+
+    func testRealSyncOfATree() throws {
+        let layout = try makeLayout()
+        let nested = layout.downloads.appendingPathComponent("a/b", isDirectory: true)
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: nested.appendingPathComponent("file.txt"))
+        try FileManager.default.createSymbolicLink(atPath: nested.appendingPathComponent("dangling").path, withDestinationPath: "/nonexistent")
+        XCTAssertNoThrow(try DiskSync.fsync.tree(layout.downloads), "files and folders sync; links are skipped")
+        XCTAssertThrowsError(try DiskSync.fsync.sync(layout.downloads.appendingPathComponent("missing"))) {
+            XCTAssertTrue("\($0)".contains("missing"), "\($0)")
+        }
+    }
+
     func testPlainPDFInstalls() throws {
         let layout = try makeLayout()
         let pdf = layout.downloads.appendingPathComponent("download.part")
@@ -166,4 +211,13 @@ final class IssueInstallerTests: XCTestCase {
         XCTAssertFalse(IssueInstaller.isZipArchive(pdf))
         XCTAssertFalse(IssueInstaller.isZipArchive(layout.downloads.appendingPathComponent("missing")))
     }
+}
+
+/// The paths a `DiskSync` was asked to sync, and whether the issue was already in place at the time.
+private final class SyncRecorder: @unchecked Sendable {
+    struct Call { let url: URL; let installed: Bool }
+    private let lock = NSLock()
+    private var recorded: [Call] = []
+    var calls: [Call] { lock.withLock { recorded } }
+    func record(_ url: URL, installed: Bool) { lock.withLock { recorded.append(Call(url: url, installed: installed)) } }
 }

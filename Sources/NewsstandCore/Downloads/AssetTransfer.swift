@@ -72,7 +72,9 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var progressThrottle = ProgressThrottle()
 
     /// At most this many bytes are gathered in memory before they are written to the partial file; the
-    /// buffer is also written out whenever progress is reported, and fsynced at the end.
+    /// buffer is also written out whenever progress is reported and at the end. The data is not fsynced:
+    /// everything is verified before it is installed, and the install syncs the files (`DiskSync`),
+    /// which is the copy that has to survive a power cut.
     static let writeBufferSize = 1 << 20
 
     init(url: URL, destination: URL, environment: Environment, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
@@ -94,8 +96,8 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
     }
 
-    /// Stops the transfer; the partial file keeps what arrived (buffered bytes are written out, not
-    /// fsynced). Synchronous with respect to writes.
+    /// Stops the transfer; the partial file keeps what arrived (buffered bytes are written out).
+    /// Synchronous with respect to writes.
     func cancel() {
         let session: URLSession? = lock.withLock {
             isCancelled = true
@@ -155,7 +157,7 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             }
             try lock.withLock {
                 guard !isCancelled, let writer else { throw TransferFailure.cancelled }
-                try writer.sync()
+                try writer.flush()
                 writer.close()
                 self.writer = nil
             }
@@ -324,7 +326,7 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         enum Next { case again, done(Result<Void, TransferFailure>) }
         let next: Next = lock.withLock {
             if let writer {
-                do { try writer.sync() } catch { if failure == nil { failure = Self.failure(from: error) } }
+                do { try writer.flush() } catch { if failure == nil { failure = Self.failure(from: error) } }
                 writer.close()
                 self.writer = nil
             }

@@ -3,9 +3,10 @@ import NewsstandContent
 
 /// Verifies downloaded assets and installs them as an issue folder, atomically.
 ///
-/// Everything is unpacked into a staging folder beside the destination, checked, and then
-/// renamed into place in one step, so an issue is never half installed: a crash leaves
-/// either the previous folder or the new one.
+/// Everything is unpacked into a staging folder beside the destination, checked, synced to disk
+/// and then renamed into place in one step (the rename synced too), so an issue is never half
+/// installed: a crash or a power cut leaves either the previous folder or the new one, and by the
+/// time the caller marks the issue available its files are on disk.
 public enum IssueInstaller {
     /// Name prefixes of the folders an install works in beside the destination (see `LibraryStore.reconcile`).
     static let stagingPrefix = ".staging-"
@@ -13,7 +14,7 @@ public enum IssueInstaller {
 
     /// Installs `assets` (downloaded files, in the issue's content order) as `destination`.
     public static func install(assets: [URL], sourceURLs: [URL], for issue: Issue, into destination: URL,
-                               limits: ExtractionLimits = .default) throws {
+                               limits: ExtractionLimits = .default, diskSync: DiskSync = .fsync) throws {
         try verify(assets: assets, issue: issue)
         let parent = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -36,6 +37,7 @@ public enum IssueInstaller {
             }
         }
         try validateContent(in: staging)
+        try diskSync.tree(staging)
 
         let previous = parent.appendingPathComponent("\(previousPrefix)\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
         let hadPrevious = FileManager.default.fileExists(atPath: destination.path)
@@ -46,6 +48,9 @@ public enum IssueInstaller {
             if hadPrevious { try? FileManager.default.moveItem(at: previous, to: destination) }
             throw DownloadError("cannot install the issue: \(error.localizedDescription)")
         }
+        // The new folder is in place; syncing its parent makes the rename itself durable. A failure
+        // here is not worth undoing a complete install for.
+        try? diskSync.sync(parent)
         if hadPrevious { try? FileManager.default.removeItem(at: previous) }
     }
 

@@ -48,11 +48,7 @@ enum PartialDownload {
             throw error
         }
         guard rename(temporary.path, target.path) == 0 else { throw PartialWriter.error(errno) }
-        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
+        try? DiskSync.fsync.sync(directory)
     }
 
     /// Removes the partial file and its sidecar.
