@@ -657,6 +657,63 @@ extension DownloadQueueTests {
         XCTAssertLessThan(secondProgress.min() ?? .infinity, firstProgress.max() ?? 0, "the transfers overlap")
     }
 
+    /// Under a rate limit the network itself is held back: the file is asked for in slices, each asked for
+    /// only after the one before was written at the limit's pace, and the server never sends more than a slice.
+    func testUnderARateLimitTheServerIsAskedForOneSliceAtATime() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("sliced", content: [try harness.serve(sample: "2026-autumn", as: "s.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        let limit = 64 << 10
+        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
+        XCTAssertLessThan(slice, Int(facts.size), "the file needs several slices")
+        harness.queue.setRateLimit(bytesPerSecond: limit)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+
+        let log = requests(harness, "/s.epub")
+        let expected = stride(from: 0, to: Int(facts.size), by: slice).map { "bytes=\($0)-\($0 + slice - 1)" }
+        XCTAssertEqual(log.map(\.range), expected, "contiguous slices of \(slice) bytes")
+        XCTAssertEqual(log.map(\.status), Array(repeating: 206, count: expected.count))
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size), "nothing was sent twice or beyond the file")
+        XCTAssertNil(log.first?.headers["if-range"], "the first slice has nothing to be conditional on")
+        XCTAssertTrue(log.dropFirst().allSatisfy { $0.headers["if-range"] != nil }, "later slices belong to the same representation")
+        let received = harness.progress(of: issue.id).map(\.received)
+        XCTAssertEqual(received, received.sorted())
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
+    }
+
+    func testASliceCutShortResumesFromWhereItStopped() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("sliced-drop", content: [try harness.serve(sample: "2026-autumn", as: "sd.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 40_000; return plan }()
+        let limit = 64 << 10
+        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
+        harness.queue.setRateLimit(bytesPerSecond: limit)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/sd.epub")
+        XCTAssertEqual(log.first?.bodyBytesSent, 40_000, "the fault cut the first slice short")
+        XCTAssertEqual(log.dropFirst().first?.range, "bytes=40000-\(40_000 + slice - 1)", "the retry continues from byte 40000")
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
+    }
+
+    func testUnderARateLimitAServerThatIgnoresRangesStillInstalls() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("sliced-ignored", content: [try harness.serve(sample: "2026-autumn", as: "si.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.ignoreRange = true; return plan }()
+        harness.queue.setRateLimit(bytesPerSecond: 256 << 10)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/si.epub")
+        XCTAssertEqual(log.map(\.status), [200], "one whole reply, paced as it is written")
+        XCTAssertEqual(log.first?.bodyBytesSent, Int(facts.size))
+    }
+
     func testNotEnoughFreeSpaceFailsBeforeWriting() throws {
         let harness = try makeHarness(freeSpace: { _ in 10_000 })
         let issue = try harness.addIssue("big", content: [try harness.serve(sample: "2025-autumn", as: "big.epub")])

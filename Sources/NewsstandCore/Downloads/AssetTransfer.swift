@@ -35,7 +35,11 @@ struct TransferFailure: Error, Equatable {
 /// offset when the source's size and modification time are unchanged.
 ///
 /// http and https go through URLSession's data delegate so nothing is held in memory; file URLs are
-/// copied in chunks on a background queue. Every file operation happens under `lock` after checking
+/// copied in chunks on a background queue. Under a rate limit, http asks for the file in slices of
+/// about a second's worth (`Range: bytes=N-M`, one after another on one session) and paces what it
+/// writes: URLSession cannot be told to read the socket more slowly, so the slices are what keep the
+/// network itself near the limit, with at most one slice waiting in memory. A server that answers a
+/// slice with the whole file (200) is paced on writing only, as before. Every file operation happens under `lock` after checking
 /// for cancellation, so once `cancel()` returns this transfer never touches the partial again.
 /// Callbacks arrive on a background queue.
 final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -67,6 +71,8 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var restartRequested = false
     private var restarts = 0
     private var isCompleteWithoutBody = false
+    /// The last byte the current response should end on when it is a slice (a 206 to a closed range), else nil.
+    private var sliceLast: Int64?
     /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
     /// way, so reporting every network chunk only cost a hop to its queue per chunk.
     private var progressThrottle = ProgressThrottle()
@@ -173,40 +179,53 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     // MARK: http and https
 
     /// Starts a request: a ranged, conditional one when the partial file can be continued.
+    /// Requests follow one another on one session (one kept-alive connection), made at the first request
+    /// and invalidated when the transfer finishes.
     private func startRequest() {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: environment.requestTimeout)
         request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let slice = environment.limiter.bytesPerSecond.map(Self.sliceLength(bytesPerSecond:))
+        let session: URLSession? = lock.withLock {
+            guard !isCancelled else { return nil }
+            let onDisk = PartialDownload.size(of: destination)
+            let stored = PartialDownload.metadata(of: destination)
+            if let stored, stored.url == url.absoluteString, onDisk > 0, stored.length.map({ onDisk <= $0 }) ?? true {
+                resumeOffset = onDisk
+                metadata = stored
+                if let validator = stored.validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+            } else {
+                resumeOffset = 0
+                metadata = nil
+            }
+            if let slice {
+                request.setValue("bytes=\(resumeOffset)-\(resumeOffset + slice - 1)", forHTTPHeaderField: "Range")
+            } else if resumeOffset > 0 {
+                request.setValue("bytes=\(resumeOffset)-", forHTTPHeaderField: "Range")
+            }
+            received = resumeOffset
+            isCompleteWithoutBody = false
+            sliceLast = nil
+            if self.session == nil { self.session = makeSession() }
+            return self.session
+        }
+        guard let session else { return finish(.failure(.cancelled)) }
+        session.dataTask(with: request).resume()
+    }
+
+    private func makeSession() -> URLSession {
         let operations = OperationQueue()
         operations.maxConcurrentOperationCount = 1
         let configuration = URLSessionConfiguration.default
         configuration.timeoutIntervalForRequest = environment.requestTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
-        let proceed = lock.withLock { () -> Bool in
-            guard !isCancelled else { return false }
-            let onDisk = PartialDownload.size(of: destination)
-            let stored = PartialDownload.metadata(of: destination)
-            if let stored, stored.url == url.absoluteString, onDisk > 0, stored.length.map({ onDisk <= $0 }) ?? true {
-                resumeOffset = onDisk
-                metadata = stored
-                request.setValue("bytes=\(onDisk)-", forHTTPHeaderField: "Range")
-                if let validator = stored.validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
-            } else {
-                resumeOffset = 0
-                metadata = nil
-            }
-            received = resumeOffset
-            isCompleteWithoutBody = false
-            self.session = session
-            return true
-        }
-        guard proceed else {
-            session.invalidateAndCancel()
-            return finish(.failure(.cancelled))
-        }
-        session.dataTask(with: request).resume()
+        return URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
+    }
+
+    /// About one second's worth at the limit, between 64 KiB and 4 MiB.
+    static func sliceLength(bytesPerSecond: Int) -> Int64 {
+        Int64(min(max(bytesPerSecond, 64 << 10), 4 << 20))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -220,7 +239,17 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let validator = Self.validator(etag: http.value(forHTTPHeaderField: "ETag"), lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
         let sameRepresentation = validator == nil || stored?.validator == nil || validator == stored?.validator
         let contentRange = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)
+        let askedForSlice = dataTask.originalRequest?.value(forHTTPHeaderField: "Range")?.hasSuffix("-") == false
         switch status {
+        case 206 where offset == 0 && stored == nil && askedForSlice:
+            // The first slice of a rate-limited download: a fresh start, like a 200, told the total by Content-Range.
+            guard let contentRange, contentRange.first == 0 else {
+                return restart(completionHandler, reason: "\(host) sent a part of the issue that does not fit the download")
+            }
+            if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
+            lock.withLock { sliceLast = contentRange.last }
+            accept(completionHandler, metadata: PartialMetadata(url: url.absoluteString, validator: validator, length: contentRange.total),
+                   append: false, remaining: contentRange.total)
         case 206:
             guard offset > 0, let stored, let contentRange, contentRange.first == offset, sameRepresentation,
                   contentRange.total == nil || stored.length == nil || contentRange.total == stored.length else {
@@ -229,7 +258,9 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
             var updated = stored
             updated.length = contentRange.total ?? stored.length
-            accept(completionHandler, metadata: updated, append: true, remaining: contentRange.last - contentRange.first + 1)
+            if askedForSlice { lock.withLock { sliceLast = contentRange.last } }
+            accept(completionHandler, metadata: updated, append: true,
+                   remaining: (updated.length ?? contentRange.last + 1) - contentRange.first)
         case 200..<300:
             if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
             let length = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
@@ -322,7 +353,6 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        session.finishTasksAndInvalidate()
         enum Next { case again, done(Result<Void, TransferFailure>) }
         let next: Next = lock.withLock {
             if let writer {
@@ -343,6 +373,9 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             }
             if let error {
                 return .done(.failure(.transient("the connection to \(host) failed: \(error.localizedDescription)")))
+            }
+            if let sliceLast, onDisk == sliceLast + 1, metadata?.length.map({ onDisk < $0 }) ?? true {
+                return .again  // a whole slice arrived: ask for the next one
             }
             if let length = metadata?.length, onDisk != length {
                 return .done(.failure(.transient("the download stopped early: \(onDisk) of \(length) bytes arrived")))
@@ -387,10 +420,11 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     private func finish(_ result: Result<Void, TransferFailure>) {
-        let first = lock.withLock { () -> Bool in
-            defer { isFinished = true }
-            return !isFinished
+        let (first, session) = lock.withLock { () -> (Bool, URLSession?) in
+            defer { isFinished = true; self.session = nil }
+            return (!isFinished, self.session)
         }
+        session?.finishTasksAndInvalidate()
         if first { onCompletion(result) }
     }
 

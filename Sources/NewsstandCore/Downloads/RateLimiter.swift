@@ -12,6 +12,9 @@ final class RateLimiter: @unchecked Sendable {
         setRate(bytesPerSecond)
     }
 
+    /// The limit in bytes per second, nil when there is none.
+    var bytesPerSecond: Int? { lock.withLock { rate } }
+
     /// Changes the limit (nil: none); applies to the next reservation.
     func setRate(_ bytesPerSecond: Int?) {
         lock.withLock {
