@@ -15,13 +15,15 @@ struct DownloadBenchmark {
     var singleMegabytes = 200
     var concurrentMegabytes = 50
     var concurrentCount = 4
+    /// The server's pace for the comparison over a link slower than loopback.
+    var linkMegabytesPerSecond = 100
     var runs = 3
     var idleKeypresses = 300
     var width = 120
     var height = 40
 
     func run() throws {
-        var table = ResultTable(title: "Downloads: DownloadQueue and curl ← LocalHTTPServer (unthrottled, 127.0.0.1)")
+        var table = ResultTable(title: "Downloads: DownloadQueue and curl ← LocalHTTPServer on 127.0.0.1")
         guard let sample = RepositoryResources.sampleLibrary?.appendingPathComponent("issues/2025-autumn.epub"),
               FileManager.default.fileExists(atPath: sample.path) else {
             table.note("SampleLibrary/issues/2025-autumn.epub not found (set NEWSSTAND_SAMPLE_LIBRARY); skipped")
@@ -108,6 +110,19 @@ struct DownloadBenchmark {
         addThroughputRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), ours: single, curl: singleCurl)
         addFloorRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), floor: floor, curl: floorCurl)
 
+        // The same over a link slower than loopback: the server paces itself.
+        progress("1 × \(singleMegabytes) MB from a server sending \(linkMegabytesPerSecond) MB/s, \(runs) times each")
+        server.bytesPerSecond = linkMegabytesPerSecond << 20
+        var paced: [(transfer: Double, lastInstall: Double, total: Double)] = []
+        var pacedCurl: [Double] = []
+        for _ in 0..<runs {
+            paced.append(try download(try addIssues([big])))
+            if let time = try curlFetch([big]) { pacedCurl.append(time) }
+        }
+        server.bytesPerSecond = nil
+        addThroughputRows(&table, label: "1 × \(singleMegabytes) MB at \(linkMegabytesPerSecond) MB/s", megabytes: Double(singleMegabytes),
+                          ours: paced, curl: pacedCurl, withInstall: false)
+
         // Several at once.
         progress("\(concurrentCount) × \(concurrentMegabytes) MB at once, \(runs) times each through DownloadQueue and curl -Z")
         var concurrent: [(transfer: Double, lastInstall: Double, total: Double)] = []
@@ -141,14 +156,15 @@ struct DownloadBenchmark {
         table.add("  injected → frame ready, downloading", Statistics(busy.latency), format: Format.microseconds, showP99: true,
                   notes: "includes waiting behind download messages and frames")
         table.note("files are EPUBs (a sample issue plus a stored, uncompressed media entry of random bytes); no SHA-256 in the catalog, sizes checked")
-        table.note("transfer: enqueue → the last .installing event; install: verify, unzip with libarchive and rename, after the last transfer")
+        table.note("transfer: enqueue → the last .installing event; install: verify, unzip with libarchive, fsync, rename, after the last transfer")
+        table.note("at \(linkMegabytesPerSecond) MB/s: LocalHTTPServer paces its own sending, standing in for a link slower than loopback")
         table.note("curl writes to a file in the same folder (curl -s -f -o FILE; -Z --parallel-max N for several); its time includes starting curl")
         table.note("URLSession alone: one data task whose delegate drops every chunk; FoundationNetworking hands libcurl's body over in chunks of at most 16 KB")
         table.print()
     }
 
     private func addThroughputRows(_ table: inout ResultTable, label: String, megabytes: Double,
-                                   ours: [(transfer: Double, lastInstall: Double, total: Double)], curl: [Double]) {
+                                   ours: [(transfer: Double, lastInstall: Double, total: Double)], curl: [Double], withInstall: Bool = true) {
         let transfer = Statistics(ours.map(\.transfer))
         var notes = String(format: "%.0f MB/s at the median", megabytes / transfer.median)
         if !curl.isEmpty {
@@ -156,8 +172,11 @@ struct DownloadBenchmark {
             notes += String(format: "; ours ÷ curl = %@ (target ≤ 1.10×)", Format.ratio(transfer.median / curlMedian))
         }
         table.add("\(label), DownloadQueue transfer", transfer, notes: notes)
-        table.add("  install after the last transfer", Statistics(ours.map(\.lastInstall)), notes: "verify sizes, unzip, rename into place")
-        table.add("  enqueue → all installed", Statistics(ours.map(\.total)), notes: String(format: "%.0f MB/s at the median, end to end", megabytes / Statistics(ours.map(\.total)).median))
+        if withInstall {
+            table.add("  install after the last transfer", Statistics(ours.map(\.lastInstall)), notes: "verify sizes, unzip, sync, rename into place")
+            table.add("  enqueue → all installed", Statistics(ours.map(\.total)),
+                      notes: String(format: "%.0f MB/s at the median, end to end", megabytes / Statistics(ours.map(\.total)).median))
+        }
         if !curl.isEmpty {
             let statistics = Statistics(curl)
             table.add("\(label), curl", statistics, notes: String(format: "%.0f MB/s at the median", megabytes / statistics.median))
