@@ -44,6 +44,26 @@ final class LibraryStoreTests: XCTestCase {
         }
     }
 
+    func testALibraryFromBeforeLineExactPositionsKeepsItsPositions() throws {
+        let paths = try TestSupport.paths(for: self)
+        let store = try LibraryStore(file: paths.databaseFile)
+        let publication = try store.addPublication(title: "Kettle", feedURL: feed)
+        let issue = try XCTUnwrap(try store.upsertIssues([TestSupport.entry("x")], publicationID: publication.id).first)
+        try store.saveReadingPosition(ReadingPosition(articleIndex: 2, blockIndex: 9), issueID: issue.id)
+        store.close()
+        // Make it a version 5 library, as saved by the release before migration 6.
+        let database = try SQLiteDatabase(path: paths.databaseFile.path)
+        try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
+        try database.execute("PRAGMA user_version = 5")
+        database.close()
+
+        let upgraded = try LibraryStore(file: paths.databaseFile)
+        defer { upgraded.close() }
+        XCTAssertEqual(try upgraded.readingPosition(issueID: issue.id), ReadingPosition(articleIndex: 2, blockIndex: 9, characterOffset: 0))
+        try upgraded.saveReadingPosition(ReadingPosition(articleIndex: 2, blockIndex: 9, characterOffset: 41), issueID: issue.id)
+        XCTAssertEqual(try upgraded.readingPosition(issueID: issue.id)?.characterOffset, 41)
+    }
+
     // MARK: Persistence
 
     func testReopenAfterCloseKeepsEverything() throws {
@@ -60,7 +80,7 @@ final class LibraryStoreTests: XCTestCase {
         try store.setState(.available, issueID: a.id)
         try store.setState(.failed(reason: "the server answered 404"), issueID: b.id)
         try store.setState(.downloading, issueID: c.id, progress: 0.25)
-        try store.saveReadingPosition(ReadingPosition(articleIndex: 3, blockIndex: 17), issueID: a.id)
+        try store.saveReadingPosition(ReadingPosition(articleIndex: 3, blockIndex: 17, characterOffset: 250), issueID: a.id)
         try store.markOpened(issueID: a.id, at: Date(timeIntervalSince1970: 5000))
         try store.recordRefresh(publicationID: publication.id, title: nil, error: "skipped 1 of 4 issues", at: Date(timeIntervalSince1970: 6000))
         store.close()
@@ -86,7 +106,7 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertEqual(try reopened.issue(id: b.id)?.state, .failed(reason: "the server answered 404"))
         XCTAssertEqual(try reopened.issue(id: c.id)?.state, .downloading)
         XCTAssertEqual(try reopened.issue(id: c.id)?.progress, 0.25)
-        XCTAssertEqual(try reopened.readingPosition(issueID: a.id), ReadingPosition(articleIndex: 3, blockIndex: 17))
+        XCTAssertEqual(try reopened.readingPosition(issueID: a.id), ReadingPosition(articleIndex: 3, blockIndex: 17, characterOffset: 250))
         XCTAssertNil(try reopened.readingPosition(issueID: b.id))
         XCTAssertEqual(try reopened.currentlyReadingIssueID(), a.id)
     }

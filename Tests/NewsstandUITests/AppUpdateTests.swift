@@ -143,6 +143,42 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertEqual(state.reader!.topLine, end, "cannot scroll past the end")
     }
 
+    /// A long paragraph read halfway: reopening at another width, or resizing, brings back the line the
+    /// reader was on, not the paragraph's first line.
+    func testPositionsInsideALongParagraphComeBackToTheLineAtAnyWidth() {
+        let words = (0..<1500).map { "w\($0)" }
+        let blocks: [TextBlock] = [.heading(level: 1, text: StyledText("Title")), .paragraph(StyledText(words.joined(separator: " ")))]
+        func openedState(width: Int, resumeAt: ReadingPosition) -> AppState {
+            var state = Fixtures.state(width: width, height: 24, issues: [Fixtures.issue(7, "Spring", state: .available)])
+            _ = AppUpdate.update(&state, .keyPressed(.enter))
+            let book = EPUBBook(title: "Spring", creator: nil, language: "en", version: "3.0",
+                                articles: [EPUBArticle(title: "One", file: URL(fileURLWithPath: "/a.xhtml"), mediaType: "application/xhtml+xml")],
+                                tableOfContents: [], coverImage: nil)
+            _ = AppUpdate.update(&state, .issueOpened(issueID: 7, .success(book), resumeAt: resumeAt))
+            _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 0, .success(blocks)))
+            return state
+        }
+        func firstWord(_ state: AppState) -> String {
+            let reader = state.reader!
+            return String(reader.layout!.lines[reader.topLine].text.split(separator: " ").first ?? "")
+        }
+        var narrow = openedState(width: 40, resumeAt: ReadingPosition(articleIndex: 0, blockIndex: 0))
+        for _ in 0..<15 { _ = AppUpdate.update(&narrow, .keyPressed(.down)) }
+        let word = firstWord(narrow)
+        let position = narrow.reader!.position
+        XCTAssertEqual(position.blockIndex, 1)
+        XCTAssertGreaterThan(position.characterOffset, 0, "the top line is well inside the paragraph")
+
+        let wide = openedState(width: 100, resumeAt: position)
+        let restored = wide.reader!.layout!.lines[wide.reader!.topLine].text
+        XCTAssertTrue(restored.split(separator: " ").contains(Substring(word)), "'\(word)' is on the restored top line: \(restored)")
+        XCTAssertGreaterThan(wide.reader!.topLine, wide.reader!.layout!.line(forBlock: 1), "not the paragraph's first line")
+
+        _ = AppUpdate.update(&narrow, .resized(width: 70, height: 24))
+        let resized = narrow.reader!.layout!.lines[narrow.reader!.topLine].text
+        XCTAssertTrue(resized.split(separator: " ").contains(Substring(word)), "'\(word)' stays at the top on resize: \(resized)")
+    }
+
     func testTheMeasureSettingNarrowsArticleLines() {
         var state = Fixtures.state(width: 120, height: 24, issues: [Fixtures.issue(7, "Spring", state: .available)])
         state.articleMeasure = 40

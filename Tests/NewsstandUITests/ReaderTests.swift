@@ -84,7 +84,8 @@ final class ReaderTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         let matches = [IssueMatch(articleIndex: 0, blockIndex: 10), IssueMatch(articleIndex: 0, blockIndex: 30), IssueMatch(articleIndex: 2, blockIndex: 5)]
         let effects = AppUpdate.update(&state, .issueSearched(issueID: 7, query: "zebra", .success(matches)))
-        XCTAssertEqual(effects.first, .saveReadingPosition(issueID: 7, ReadingPosition(articleIndex: 0, blockIndex: 9)), "jumps to the first match")
+        XCTAssertEqual(state.reader?.position.blockIndex, 9, "jumps to the first match, with a line of context above")
+        XCTAssertEqual(effects.first, .saveReadingPosition(issueID: 7, try XCTUnwrap(state.reader?.position)))
         XCTAssertEqual(state.message, StatusMessage("“zebra”: 3 places in 2 articles (n next, N previous)"))
         var reader = try XCTUnwrap(state.reader)
         let layout = try XCTUnwrap(reader.layout)

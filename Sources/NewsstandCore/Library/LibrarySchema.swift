@@ -90,6 +90,10 @@ enum LibrarySchema {
             DELETE FROM issue_text_indexed WHERE issue_id = new.id;
         END;
         """,
+        // 6: reading positions to the line: how far into the top block the top line starts (see ReadingPosition).
+        """
+        ALTER TABLE reading_positions ADD COLUMN character_offset INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

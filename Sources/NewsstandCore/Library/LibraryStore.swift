@@ -297,16 +297,19 @@ public final class LibraryStore: @unchecked Sendable {
     public func saveReadingPosition(_ position: ReadingPosition, issueID: Int64) throws {
         try locked {
             try database.query("""
-                INSERT INTO reading_positions (issue_id, article_index, block_index, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (issue_id) DO UPDATE SET article_index = excluded.article_index, block_index = excluded.block_index, updated_at = excluded.updated_at
-                """, [.integer(issueID), .integer(Int64(position.articleIndex)), .integer(Int64(position.blockIndex)), .real(Date().timeIntervalSince1970)])
+                INSERT INTO reading_positions (issue_id, article_index, block_index, character_offset, updated_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (issue_id) DO UPDATE SET article_index = excluded.article_index, block_index = excluded.block_index,
+                    character_offset = excluded.character_offset, updated_at = excluded.updated_at
+                """, [.integer(issueID), .integer(Int64(position.articleIndex)), .integer(Int64(position.blockIndex)),
+                      .integer(Int64(position.characterOffset)), .real(Date().timeIntervalSince1970)])
         }
     }
 
     public func readingPosition(issueID: Int64) throws -> ReadingPosition? {
         try locked {
-            try database.query("SELECT article_index, block_index FROM reading_positions WHERE issue_id = ?", [.integer(issueID)]).first.map {
-                ReadingPosition(articleIndex: Int($0[0].int64 ?? 0), blockIndex: Int($0[1].int64 ?? 0))
+            try database.query("SELECT article_index, block_index, character_offset FROM reading_positions WHERE issue_id = ?",
+                               [.integer(issueID)]).first.map {
+                ReadingPosition(articleIndex: Int($0[0].int64 ?? 0), blockIndex: Int($0[1].int64 ?? 0), characterOffset: Int($0[2].int64 ?? 0))
             }
         }
     }

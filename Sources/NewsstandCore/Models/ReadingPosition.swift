@@ -3,9 +3,13 @@ public struct ReadingPosition: Sendable, Equatable {
     public var articleIndex: Int
     /// Index of the text block at the top of the view.
     public var blockIndex: Int
+    /// How far into that block the top line starts, in characters other than white space (which is all
+    /// that wrapping at another width changes), so the same line comes back at any width.
+    public var characterOffset: Int
 
-    public init(articleIndex: Int, blockIndex: Int) {
+    public init(articleIndex: Int, blockIndex: Int, characterOffset: Int = 0) {
         self.articleIndex = articleIndex
         self.blockIndex = blockIndex
+        self.characterOffset = characterOffset
     }
 }

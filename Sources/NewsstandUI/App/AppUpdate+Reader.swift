@@ -15,7 +15,7 @@ extension AppUpdate {
             let target = reader.openAt ?? resumeAt
             reader.openAt = nil
             if let target, book.articles.indices.contains(target.articleIndex) {
-                reader.pendingBlockIndex = target.blockIndex
+                reader.pendingPosition = target
                 return openArticle(target.articleIndex, &reader, &state)
             }
         case .failure(let failure):
@@ -34,7 +34,7 @@ extension AppUpdate {
             reader.blocks = blocks
             reader.layout = layout
             reader.failure = nil
-            var top = reader.pendingBlockIndex.map { layout.line(forBlock: $0) } ?? 0
+            var top = reader.pendingPosition.map { layout.line(for: $0) } ?? 0
             reader.matchLine = nil
             if let first = reader.pendingMatchIsFirst, let search = reader.search {
                 let lines = matchLines(layout, search.query)
@@ -48,7 +48,7 @@ extension AppUpdate {
             }
             reader.pendingMatchIsFirst = nil
             reader.topLine = clampTop(top, layout: layout, state: state)
-            reader.pendingBlockIndex = nil
+            reader.pendingPosition = nil
             state.reader = reader
             return [.saveReadingPosition(issueID: issueID, reader.position)] + pictureEffects(&state)
         case .failure(let failure):
@@ -90,10 +90,10 @@ extension AppUpdate {
     /// Lays the open article out again for a new width, keeping the same text at the top.
     static func reflowReader(_ state: inout AppState) {
         guard var reader = state.reader, let blocks = reader.blocks else { return }
-        let block = reader.layout?.blockIndex(atLine: reader.topLine) ?? 0
+        let position = reader.position
         let layout = makeLayout(blocks, state)
         reader.layout = layout
-        reader.topLine = clampTop(layout.line(forBlock: block), layout: layout, state: state)
+        reader.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
         reader.matchLine = nil
         state.reader = reader
     }

@@ -20,7 +20,7 @@ public struct ReaderState: Equatable, Sendable {
     /// First line shown.
     public var topLine = 0
     /// Where to land once the article's blocks arrive (restoring a saved position).
-    public var pendingBlockIndex: Int?
+    public var pendingPosition: ReadingPosition?
 
     /// Where to open the issue instead of the saved position (a search result).
     public var openAt: ReadingPosition?
@@ -50,6 +50,6 @@ public struct ReaderState: Equatable, Sendable {
 
     /// The width-independent position of the line at the top.
     public var position: ReadingPosition {
-        ReadingPosition(articleIndex: articleIndex, blockIndex: layout?.blockIndex(atLine: topLine) ?? 0)
+        layout?.position(atLine: topLine, articleIndex: articleIndex) ?? ReadingPosition(articleIndex: articleIndex, blockIndex: 0)
     }
 }

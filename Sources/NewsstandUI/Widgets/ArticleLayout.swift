@@ -1,12 +1,13 @@
 import Foundation
 import NewsstandContent
+import NewsstandCore
 
 /// An article's blocks set as lines for a given width: a centred measure, wrapped styled
 /// paragraphs, headings, indented lists and quotes, verbatim preformatted text, tables in
 /// columns, and the article's notes and links collected at the end.
 ///
-/// Each line remembers the block it came from, so a position can be kept as "block N"
-/// and found again after the width changes.
+/// Each line remembers the block it came from and how far into it it starts, so a position can be
+/// kept as "block N, character C" and the same line found again after the width changes.
 public struct ArticleLayout: Equatable, Sendable {
     /// One line of set text: styled spans over the theme element `element`.
     public struct Line: Equatable, Sendable {
@@ -17,6 +18,8 @@ public struct ArticleLayout: Equatable, Sendable {
         /// Columns from the measure's left edge.
         public var indent: Int
         public var blockIndex: Int
+        /// Characters other than white space in the lines of the same block before this one (see `ReadingPosition`).
+        public var offsetInBlock = 0
         /// Set on every line of an image's placeholder: a front end may paint the picture over
         /// these lines (from `indent`, `measure - indent` columns wide); until then they show `[picture: alt]`.
         public var imageSource: URL?
@@ -90,6 +93,12 @@ public struct ArticleLayout: Equatable, Sendable {
         }
         var lines = setter.lines
         while let last = lines.last, last.text.isEmpty, last.imageSource == nil { lines.removeLast() }
+        var offsets: [Int: Int] = [:]
+        for index in lines.indices {
+            let block = lines[index].blockIndex
+            lines[index].offsetInBlock = offsets[block, default: 0]
+            offsets[block, default: 0] += lines[index].text.unicodeScalars.count { !$0.properties.isWhitespace }
+        }
         self.lines = lines
         firstLineOfBlock = firstLines
     }
@@ -109,16 +118,30 @@ public struct ArticleLayout: Equatable, Sendable {
         }
     }
 
-    /// The block shown on a line (the last block for lines past the end).
-    public func blockIndex(atLine line: Int) -> Int {
-        guard !lines.isEmpty else { return 0 }
-        return lines[min(max(0, line), lines.count - 1)].blockIndex
-    }
-
     /// The first line of a block (the end for blocks past the last).
     public func line(forBlock block: Int) -> Int {
         guard !firstLineOfBlock.isEmpty else { return 0 }
         return min(firstLineOfBlock[min(max(0, block), firstLineOfBlock.count - 1)], max(0, lines.count - 1))
+    }
+
+    /// The line that shows `position`'s place in its block: the block's last line starting at or before
+    /// the position's character offset (its first such line when several start at the same offset).
+    public func line(for position: ReadingPosition) -> Int {
+        var found = line(forBlock: position.blockIndex)
+        guard lines.indices.contains(found), lines[found].blockIndex == position.blockIndex else { return found }
+        var index = found + 1
+        while index < lines.count, lines[index].blockIndex == position.blockIndex, lines[index].offsetInBlock <= position.characterOffset {
+            if lines[index].offsetInBlock > lines[found].offsetInBlock { found = index }
+            index += 1
+        }
+        return found
+    }
+
+    /// The width-independent place of `line` in article `articleIndex`.
+    public func position(atLine line: Int, articleIndex: Int) -> ReadingPosition {
+        guard !lines.isEmpty else { return ReadingPosition(articleIndex: articleIndex, blockIndex: 0) }
+        let shown = lines[min(max(0, line), lines.count - 1)]
+        return ReadingPosition(articleIndex: articleIndex, blockIndex: shown.blockIndex, characterOffset: shown.offsetInBlock)
     }
 
     /// The set text without styles, one string per line, indented but not centred (for `read --plain`).
