@@ -139,6 +139,33 @@ final class ReaderTests: XCTestCase {
         XCTAssertTrue(highlighted, "the match is still highlighted after the reflow:\n\(lines.joined(separator: "\n"))")
     }
 
+    func testAPhraseSplitByALineBreakIsFoundAndHighlightedOnBothLines() throws {
+        let words = (0..<200).map { "w\($0)" }
+        var state = reading(blocks: [.paragraph(StyledText(words.joined(separator: " ")))])
+        let layout = try XCTUnwrap(state.reader?.layout)
+        let end = String(try XCTUnwrap(layout.lines[2].text.split(separator: " ").last))
+        let start = String(try XCTUnwrap(layout.lines[3].text.split(separator: " ").first))
+        let phrase = "\(end) \(start)".uppercased()
+        XCTAssertEqual(AppUpdate.matchLines(layout, phrase), [2], "found where it starts, ignoring case")
+        XCTAssertEqual(ArticleMatches(phrase, in: layout).matches.map { $0.map(\.line) }, [[2, 3]], "one match in two pieces")
+        XCTAssertEqual(ArticleMatches(phrase, in: layout, lines: 3..<10).matches.count, 0, "a match belongs to the line it starts on")
+
+        _ = AppUpdate.update(&state, .keyPressed(.character("/")))
+        _ = type(phrase, &state)
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        _ = AppUpdate.update(&state, .issueSearched(issueID: 7, query: phrase, .success([IssueMatch(articleIndex: 0, blockIndex: 0)])))
+        let reader = try XCTUnwrap(state.reader)
+        XCTAssertEqual(reader.matchLine, 2)
+        let buffer = AppView.render(state, theme: theme)
+        func highlighted(onLine line: Int) -> String {
+            let y = 1 + line - reader.topLine
+            return (0..<state.width).filter { buffer[$0, y].style == theme[.selection] }.map { buffer[$0, y].symbol }.joined()
+        }
+        XCTAssertEqual(highlighted(onLine: 2), end, "the end of one line")
+        XCTAssertEqual(highlighted(onLine: 3), start, "and the start of the next")
+        XCTAssertEqual(highlighted(onLine: 4), "")
+    }
+
     func testContentsShowTheNestedTableOfContentsIndentedAndOpenEntries() {
         let file = { (name: String) in URL(fileURLWithPath: "/issue/\(name).xhtml") }
         let contents = [

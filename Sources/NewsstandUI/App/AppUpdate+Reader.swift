@@ -251,10 +251,9 @@ extension AppUpdate {
     /// Lines kept above a match brought into view.
     static let matchContext = 2
 
-    /// The lines of an article that contain `query` (ignoring case).
+    /// The lines of an article on which a match of `query` (ignoring case) starts.
     public static func matchLines(_ layout: ArticleLayout, _ query: String) -> [Int] {
-        guard !query.isEmpty else { return [] }
-        return layout.lines.indices.filter { layout.lines[$0].text.range(of: query, options: .caseInsensitive) != nil }
+        ArticleMatches(query, in: layout).startLines
     }
 
     static func issueSearched(_ issueID: Int64, _ query: String, _ result: Result<[IssueMatch], ReaderFailure>, _ state: inout AppState) -> [Effect] {

@@ -23,7 +23,8 @@ public enum ArticleScreen {
             buffer.write("Loading the article…", x: 2, y: area.y + 1, style: theme[.summary])
             return
         }
-        let query = reader.search?.query ?? ""
+        let matches = ArticleMatches(reader.search?.query ?? "", in: layout,
+                                     lines: max(0, reader.topLine - 2)..<(reader.topLine + area.height))
         for row in 0..<area.height {
             let index = reader.topLine + row
             guard index < layout.lines.count else { break }
@@ -46,20 +47,12 @@ public enum ArticleScreen {
                 used += buffer.write(span.text, x: start + used, y: area.y + row, style: style(of: span, on: line.element, theme: theme),
                                      maxWidth: max(0, limit - used))
             }
-            if !query.isEmpty { highlight(query, in: line.text, x: start, y: area.y + row, limit: limit, theme: theme, into: &buffer) }
-        }
-    }
-
-    /// Draws the matches of `query` in a line's text over it, in the theme's selection style.
-    static func highlight(_ query: String, in text: String, x: Int, y: Int, limit: Int, theme: Theme, into buffer: inout CellBuffer) {
-        var searchRange = text.startIndex..<text.endIndex
-        while let found = text.range(of: query, options: .caseInsensitive, range: searchRange) {
-            let column = DisplayWidth.of(String(text[..<found.lowerBound]))
-            if column < limit {
-                buffer.write(String(text[found]), x: x + column, y: y, style: theme[.selection], maxWidth: limit - column)
+            for piece in matches.pieces(onLine: index) {
+                let text = line.text
+                let column = DisplayWidth.of(String(text[..<piece.range.lowerBound]))
+                guard column < limit else { continue }
+                buffer.write(String(text[piece.range]), x: start + column, y: area.y + row, style: theme[.selection], maxWidth: limit - column)
             }
-            guard found.upperBound < text.endIndex else { break }
-            searchRange = found.upperBound..<text.endIndex
         }
     }
 
