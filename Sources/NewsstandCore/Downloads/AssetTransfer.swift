@@ -35,13 +35,14 @@ struct TransferFailure: Error, Equatable {
 /// offset when the source's size and modification time are unchanged.
 ///
 /// http and https go through URLSession's data delegate so nothing is held in memory; file URLs are
-/// copied in chunks on a background queue. Under a rate limit, http asks for the file in slices of
-/// about a second's worth (`Range: bytes=N-M`, one after another on one session) and paces what it
-/// writes: URLSession cannot be told to read the socket more slowly, so the slices are what keep the
-/// network itself near the limit, with at most one slice waiting in memory. A server that answers a
-/// slice with the whole file (200) is paced on writing only, as before. Every file operation happens under `lock` after checking
+/// copied in chunks on a background queue. Every file operation happens under `lock` after checking
 /// for cancellation, so once `cancel()` returns this transfer never touches the partial again.
 /// Callbacks arrive on a background queue.
+///
+/// Under a rate limit, http asks for the file in slices of about a second's worth (`Range: bytes=N-M`,
+/// one after another on one session) and paces what it writes: URLSession cannot be told to read the
+/// socket more slowly, so the slices are what keep the network itself near the limit, with at most one
+/// slice waiting in memory. A server that answers a slice with the whole file (200) is paced on writing only.
 final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     typealias Completion = @Sendable (Result<Void, TransferFailure>) -> Void
