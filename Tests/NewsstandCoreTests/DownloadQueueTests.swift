@@ -700,6 +700,34 @@ extension DownloadQueueTests {
         XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
     }
 
+    /// A limit set while a download runs slows the network at once: the request for the whole rest of the
+    /// file is dropped and the transfer goes on from its partial in slices.
+    func testALimitSetMidTransferContinuesInSlicesAtOnce() throws {
+        let queueBox = QueueBox()
+        let harness = try makeHarness(also: { event in
+            if case .progressed = event, let queue = queueBox.takeOnce() { queue.setRateLimit(bytesPerSecond: 64 << 10) }
+        })
+        queueBox.set(harness.queue)
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("late-limit", content: [try harness.serve(sample: "2026-autumn", as: "ll.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.bytesPerSecond = 100_000
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+
+        let log = requests(harness, "/ll.epub")
+        let first = try XCTUnwrap(log.first)
+        XCTAssertNil(first.range, "no limit yet: the whole file was asked for")
+        XCTAssertLessThan(first.bodyBytesSent, Int(facts.size), "and dropped before it all came")
+        let slices = log.dropFirst().compactMap(\.range)
+        XCTAssertEqual(slices.count, log.count - 1)
+        XCTAssertFalse(slices.isEmpty)
+        XCTAssertTrue(slices.allSatisfy { !$0.hasSuffix("-") }, "the rest came in closed slices: \(slices)")
+        XCTAssertEqual(log.dropFirst().map(\.status), Array(repeating: 206, count: slices.count))
+        XCTAssertNotNil(log.dropFirst().first?.headers["if-range"], "conditional on the same representation")
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
+    }
+
     func testUnderARateLimitAServerThatIgnoresRangesStillInstalls() throws {
         let harness = try makeHarness()
         let facts = try sampleFacts("2026-autumn")
@@ -755,6 +783,21 @@ extension DownloadQueueTests {
 /// Lets an event handler reach the server, which exists only after the harness is made.
 private final class ServerBox: @unchecked Sendable {
     var server: LocalHTTPServer?
+}
+
+/// The harness's queue, handed out once (to act on the first of many events).
+private final class QueueBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: DownloadQueue?
+    private var taken = false
+    func set(_ queue: DownloadQueue) { lock.withLock { self.queue = queue } }
+    func takeOnce() -> DownloadQueue? {
+        lock.withLock {
+            guard !taken, let queue else { return nil }
+            taken = true
+            return queue
+        }
+    }
 }
 
 /// Events with the monotonic time they arrived.

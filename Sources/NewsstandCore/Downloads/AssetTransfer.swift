@@ -74,6 +74,10 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var isCompleteWithoutBody = false
     /// The last byte the current response should end on when it is a slice (a 206 to a closed range), else nil.
     private var sliceLast: Int64?
+    /// The current request is being dropped to continue in slices (a rate limit was set meanwhile).
+    private var resliceRequested = false
+    /// The request in flight, while there is one.
+    private var currentTask: URLSessionDataTask?
     /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
     /// way, so reporting every network chunk only cost a hop to its queue per chunk.
     private var progressThrottle = ProgressThrottle()
@@ -114,6 +118,17 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return self.session
         }
         session?.invalidateAndCancel()
+    }
+
+    /// A rate limit was just set: a request that asks for the whole rest of the file is dropped and the
+    /// transfer continues from its partial in slices, so the network slows down now, not at the next request.
+    func rateLimitWasSet() {
+        let task: URLSessionDataTask? = lock.withLock {
+            guard !isCancelled, !isFinished, let currentTask, !Self.asksForSlice(currentTask) else { return nil }
+            resliceRequested = true
+            return currentTask
+        }
+        task?.cancel()
     }
 
     private var host: String { url.host ?? "the server" }
@@ -211,7 +226,9 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return self.session
         }
         guard let session else { return finish(.failure(.cancelled)) }
-        session.dataTask(with: request).resume()
+        let task = session.dataTask(with: request)
+        lock.withLock { currentTask = task }
+        task.resume()
     }
 
     private func makeSession() -> URLSession {
@@ -222,6 +239,11 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         return URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
+    }
+
+    /// Whether a task asks for a closed range (`bytes=N-M`), as slices do.
+    static func asksForSlice(_ task: URLSessionTask) -> Bool {
+        task.originalRequest?.value(forHTTPHeaderField: "Range")?.hasSuffix("-") == false
     }
 
     /// About one second's worth at the limit, between 64 KiB and 4 MiB.
@@ -240,7 +262,7 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let validator = Self.validator(etag: http.value(forHTTPHeaderField: "ETag"), lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
         let sameRepresentation = validator == nil || stored?.validator == nil || validator == stored?.validator
         let contentRange = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init)
-        let askedForSlice = dataTask.originalRequest?.value(forHTTPHeaderField: "Range")?.hasSuffix("-") == false
+        let askedForSlice = Self.asksForSlice(dataTask)
         switch status {
         case 206 where offset == 0 && stored == nil && askedForSlice:
             // The first slice of a rate-limited download: a fresh start, like a 200, told the total by Content-Range.
@@ -356,6 +378,7 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         enum Next { case again, done(Result<Void, TransferFailure>) }
         let next: Next = lock.withLock {
+            currentTask = nil
             if let writer {
                 do { try writer.flush() } catch { if failure == nil { failure = Self.failure(from: error) } }
                 writer.close()
@@ -367,6 +390,10 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 restartRequested = false
                 PartialDownload.remove(destination)
                 return .again
+            }
+            if resliceRequested {
+                resliceRequested = false
+                return .again  // continues from the partial, in slices
             }
             let onDisk = PartialDownload.size(of: destination)
             if isCompleteWithoutBody {

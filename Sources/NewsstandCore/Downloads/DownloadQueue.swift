@@ -167,6 +167,7 @@ public final class DownloadQueue: @unchecked Sendable {
         queue.async {
             self.policy.bytesPerSecondLimit = bytesPerSecond
             self.limiter.setRate(bytesPerSecond)
+            if bytesPerSecond != nil { self.active.values.forEach { $0.transfer?.rateLimitWasSet() } }
         }
     }
 
