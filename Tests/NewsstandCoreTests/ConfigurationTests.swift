@@ -34,6 +34,24 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertTrue(configuration.warnings.allSatisfy { $0.hasPrefix("/home/r/.config/newsstand/config") })
     }
 
+    /// The README's example file holds every setting and reads without a warning.
+    func testTheReadmeExampleNamesEverySettingAndIsValid() throws {
+        let readme = try String(contentsOf: TestFiles.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### Configuration").dropFirst().first)
+        let example = try XCTUnwrap(section.components(separatedBy: "```").dropFirst().first)
+        let configuration = Configuration.parse(example)
+        XCTAssertEqual(configuration.warnings, [])
+        let names = example.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        XCTAssertEqual(names, Configuration.settingNames, "the README lists every setting, in order")
+        XCTAssertEqual(configuration.theme, "paper")
+        XCTAssertEqual(configuration.rateLimit, 1 << 20, "values are read, not only names")
+    }
+
+    func testUnknownSettingsNameTheKnownOnes() {
+        let warning = Configuration.parse("colour red").warnings.first ?? ""
+        XCTAssertTrue(warning.contains("unknown setting 'colour'") && warning.contains("rate-limit"), warning)
+    }
+
     func testCRLFLinesAreAccepted() {
         let configuration = Configuration.parse("theme paper\r\nmax-downloads 4\r\n")
         XCTAssertEqual(configuration.theme, "paper")

@@ -30,6 +30,10 @@ public struct Configuration: Equatable, Sendable {
 
     public init() {}
 
+    /// Every setting the file may hold, in the order the README lists them.
+    public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
+                                      "daily-download-cap", "measure", "cover-mode", "rate-limit"]
+
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
 
@@ -103,7 +107,7 @@ public struct Configuration: Equatable, Sendable {
                     configuration.warnings.append("\(source), line \(offset + 1): rate-limit takes bytes per second such as 512K or 2M, or off")
                 }
             default:
-                configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)'")
+                configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")
             }
         }
         return configuration
