@@ -50,6 +50,9 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSettingsNameTheKnownOnes() {
         let warning = Configuration.parse("colour red").warnings.first ?? ""
         XCTAssertTrue(warning.contains("unknown setting 'colour'") && warning.contains("rate-limit"), warning)
+        for name in Configuration.settingNames {
+            XCTAssertFalse(Configuration.parse("\(name) ???").warnings.contains { $0.contains("unknown setting") }, "\(name) is read")
+        }
     }
 
     func testCRLFLinesAreAccepted() {
