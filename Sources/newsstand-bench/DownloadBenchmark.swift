@@ -104,7 +104,7 @@ struct DownloadBenchmark {
         for _ in 0..<runs {
             single.append(try download(try addIssues([big])))
             if let time = try curlFetch([big]) { singleCurl.append(time) }
-            floor.append(try URLSessionFloor.fetch(server.url(for: "/" + big.lastPathComponent)))
+            floor.append(try URLSessionFloor.fetch([server.url(for: "/" + big.lastPathComponent)]))
             if let time = try curlFetch([big], discarding: true) { floorCurl.append(time) }
         }
         addThroughputRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), ours: single, curl: singleCurl)
@@ -127,12 +127,18 @@ struct DownloadBenchmark {
         progress("\(concurrentCount) × \(concurrentMegabytes) MB at once, \(runs) times each through DownloadQueue and curl -Z")
         var concurrent: [(transfer: Double, lastInstall: Double, total: Double)] = []
         var concurrentCurl: [Double] = []
+        var concurrentFloor: [Double] = []
+        var concurrentFloorCurl: [Double] = []
         for _ in 0..<runs {
             concurrent.append(try download(try addIssues(parts)))
             if let time = try curlFetch(parts) { concurrentCurl.append(time) }
+            concurrentFloor.append(try URLSessionFloor.fetch(parts.map { server.url(for: "/" + $0.lastPathComponent) }))
+            if let time = try curlFetch(parts, discarding: true) { concurrentFloorCurl.append(time) }
         }
         addThroughputRows(&table, label: "\(concurrentCount) × \(concurrentMegabytes) MB at once", megabytes: Double(concurrentCount * concurrentMegabytes),
                           ours: concurrent, curl: concurrentCurl)
+        addFloorRows(&table, label: "\(concurrentCount) × \(concurrentMegabytes) MB at once", megabytes: Double(concurrentCount * concurrentMegabytes),
+                     floor: concurrentFloor, curl: concurrentFloorCurl)
         if curl == nil { table.note("curl not installed: no comparison") }
 
         // The UI loop, idle and while four large downloads run.
@@ -159,7 +165,7 @@ struct DownloadBenchmark {
         table.note("transfer: enqueue → the last .installing event; install: verify, unzip with libarchive, fsync, rename, after the last transfer")
         table.note("at \(linkMegabytesPerSecond) MB/s: LocalHTTPServer paces its own sending, standing in for a link slower than loopback")
         table.note("curl writes to a file in the same folder (curl -s -f -o FILE; -Z --parallel-max N for several); its time includes starting curl")
-        table.note("URLSession alone: one data task whose delegate drops every chunk; FoundationNetworking hands libcurl's body over in chunks of at most 16 KB")
+        table.note("URLSession alone: one data task per file, each on its own session, whose delegate drops every chunk; FoundationNetworking hands libcurl's body over in chunks of at most 16 KB")
         table.print()
     }
 

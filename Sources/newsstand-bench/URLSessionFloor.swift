@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The least any URLSession-based download can cost: one data task whose delegate drops every chunk.
+/// The least any URLSession-based download can cost: data tasks whose delegate drops every chunk.
 ///
 /// `DownloadQueue` fetches through URLSession (issue #2), so this row separates what URLSession itself
 /// costs on this platform from what Newsstand adds on top (writing, verifying, reporting progress).
@@ -11,17 +11,22 @@ final class URLSessionFloor: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let finished = DispatchSemaphore(value: 0)
     private var failure: Error?
 
-    /// Seconds to fetch `url` with the bytes dropped as they arrive.
-    static func fetch(_ url: URL) throws -> Double {
-        let floor = URLSessionFloor()
-        let delegateQueue = OperationQueue()
-        delegateQueue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: .ephemeral, delegate: floor, delegateQueue: delegateQueue)
-        defer { session.finishTasksAndInvalidate() }
+    /// Seconds to fetch `urls` at once, each on its own session as `DownloadQueue` does, with the bytes
+    /// dropped as they arrive.
+    static func fetch(_ urls: [URL]) throws -> Double {
+        let floors = urls.map { _ in URLSessionFloor() }
+        let sessions = floors.map { floor -> URLSession in
+            let delegateQueue = OperationQueue()
+            delegateQueue.maxConcurrentOperationCount = 1
+            return URLSession(configuration: .ephemeral, delegate: floor, delegateQueue: delegateQueue)
+        }
+        defer { sessions.forEach { $0.finishTasksAndInvalidate() } }
         let start = MonotonicClock.now()
-        session.dataTask(with: url).resume()
-        floor.finished.wait()
-        if let failure = floor.failure { throw failure }
+        for (session, url) in zip(sessions, urls) { session.dataTask(with: url).resume() }
+        for floor in floors {
+            floor.finished.wait()
+            if let failure = floor.failure { throw failure }
+        }
         return MonotonicClock.seconds(from: start, to: MonotonicClock.now())
     }
 
