@@ -15,10 +15,12 @@ public struct FaultPlan: Sendable {
     public var failFirstRequests: (count: Int, status: Int, retryAfter: Int?)?
     /// Announce a Content-Length larger (by 1024) than the bytes actually sent, then close the connection.
     public var wrongContentLength: Bool
-    /// Answer 200 with the full body even when a Range is asked for.
+    /// Answer 200 with the full body even when a Range is asked for (and say `Accept-Ranges: none`).
     public var ignoreRange: Bool
     /// Answer 200 `text/html` with an HTML error page instead of the resource (a captive-portal-like failure).
     public var htmlErrorPageWith200: Bool
+    /// Leave the whole length out of a 206's Content-Range (`bytes N-M/*`), as servers of generated files do.
+    public var unknownTotalInRanges: Bool
 
     /// A plan with no faults.
     public init() {
@@ -28,5 +30,6 @@ public struct FaultPlan: Sendable {
         wrongContentLength = false
         ignoreRange = false
         htmlErrorPageWith200 = false
+        unknownTotalInRanges = false
     }
 }

@@ -91,7 +91,7 @@ struct HTTPConnection {
                 status = 206
                 first = lower
                 count = upper - lower + 1
-                rangeHeaders = [("Content-Range", "bytes \(lower)-\(upper)/\(entity.length)")]
+                rangeHeaders = [("Content-Range", "bytes \(lower)-\(upper)/\(plan.unknownTotalInRanges ? "*" : String(entity.length))")]
             case .unsatisfiable:
                 return sendSimple(416, isHead: isHead, body: Data(),
                                   extra: [("Content-Range", "bytes */\(entity.length)"), ("Accept-Ranges", "bytes")] + validators)
@@ -103,7 +103,7 @@ struct HTTPConnection {
         let announced = plan.wrongContentLength ? count + 1024 : count
         let limit = isHead ? 0 : min(count, server.consumeDrop() ?? count)
         let headers = [("Content-Type", entity.contentType), ("Content-Length", String(announced)),
-                       ("Accept-Ranges", "bytes")] + validators + rangeHeaders
+                       ("Accept-Ranges", plan.ignoreRange ? "none" : "bytes")] + validators + rangeHeaders
         guard sendHead(status, headers), !isHead else { return (status, 0) }
         return (status, streamBody(entity.body, offset: first, count: limit))
     }

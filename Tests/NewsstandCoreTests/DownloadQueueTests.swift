@@ -728,6 +728,70 @@ extension DownloadQueueTests {
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
     }
 
+    /// From a server that does not take ranges, a running reply is not dropped when a limit is set: the
+    /// rest would start over from zero. It goes on, paced as it is written.
+    func testALimitSetMidTransferLeavesAReplyFromAServerWithoutRangesAlone() throws {
+        let queueBox = QueueBox()
+        let harness = try makeHarness(also: { event in
+            if case .progressed = event, let queue = queueBox.takeOnce() { queue.setRateLimit(bytesPerSecond: 256 << 10) }
+        })
+        queueBox.set(harness.queue)
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("late-limit-no-ranges", content: [try harness.serve(sample: "2026-autumn", as: "lnr.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.ignoreRange = true; return plan }()
+        harness.server.bytesPerSecond = 100_000
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/lnr.epub")
+        XCTAssertEqual(log.map(\.status), [200])
+        XCTAssertEqual(log.first?.bodyBytesSent, Int(facts.size), "one whole reply, nothing fetched twice")
+    }
+
+    /// A server that keeps the length to itself (`bytes N-M/*`): the slice that comes back shorter than
+    /// asked for is the last, so the download ends there instead of asking past the end.
+    func testUnderARateLimitSlicesOfUnknownTotalEndAtTheShortOne() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue("sliced-unknown", content: [try harness.serve(sample: "2026-autumn", as: "su.epub")],
+                                         size: facts.size, sha256: facts.sha256)
+        harness.server.faults = { var plan = FaultPlan(); plan.unknownTotalInRanges = true; return plan }()
+        let limit = 64 << 10
+        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
+        harness.queue.setRateLimit(bytesPerSecond: limit)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let log = requests(harness, "/su.epub")
+        XCTAssertEqual(log.map(\.range), stride(from: 0, to: Int(facts.size), by: slice).map { "bytes=\($0)-\($0 + slice - 1)" })
+        XCTAssertEqual(log.map(\.status), Array(repeating: 206, count: log.count), "nothing asked past the end, nothing restarted")
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
+
+        let small = try sampleFacts("2025-autumn")
+        XCTAssertLessThan(small.size, Int64(slice))
+        let one = try harness.addIssue("sliced-unknown-small", content: [try harness.serve(sample: "2025-autumn", as: "sus.epub")],
+                                       size: small.size, sha256: small.sha256)
+        harness.queue.enqueue(issueID: one.id)
+        XCTAssertEqual(harness.outcome(of: one.id), .installed(issueID: one.id), "\(harness.events(of: one.id))")
+        XCTAssertEqual(requests(harness, "/sus.epub").map(\.status), [206], "a first slice that ends short is the whole file")
+    }
+
+    func testA416ThatGivesTheLengthAtLastFinishesACompletePartial() throws {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2025-autumn")
+        let data = try Data(contentsOf: TestSupport.sampleIssue("2025-autumn"))
+        harness.server.setResource("/unknown.epub", data: data, contentType: "application/epub+zip", etag: "v1")
+        let url = harness.server.url(for: "/unknown.epub")
+        let issue = try harness.addIssue("unknown", content: [url], size: facts.size, sha256: facts.sha256)
+        // A previous run got every byte from a server that never said the length, then stopped.
+        let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
+        try PartialDownload.write(PartialMetadata(url: url.absoluteString, validator: "\"v1\"", length: nil), of: partial)
+        try data.write(to: partial)
+        try harness.store.setState(.downloading, issueID: issue.id, progress: 0.5)
+        harness.queue.resumeInterrupted()
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        XCTAssertEqual(requests(harness, "/unknown.epub").map(\.status), [416], "bytes */N says the partial is whole")
+    }
+
     func testUnderARateLimitAServerThatIgnoresRangesStillInstalls() throws {
         let harness = try makeHarness()
         let facts = try sampleFacts("2026-autumn")

@@ -72,6 +72,8 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var restartRequested = false
     private var restarts = 0
     private var isCompleteWithoutBody = false
+    /// The last byte the current request asked for when it asks for a slice, else nil.
+    private var requestedSliceLast: Int64?
     /// The last byte the current response should end on when it is a slice (a 206 to a closed range), else nil.
     private var sliceLast: Int64?
     /// The current request is being dropped to continue in slices (a rate limit was set meanwhile).
@@ -122,9 +124,13 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// A rate limit was just set: a request that asks for the whole rest of the file is dropped and the
     /// transfer continues from its partial in slices, so the network slows down now, not at the next request.
+    /// Only a request whose reply has not begun, or whose server takes ranges, is dropped: from a server
+    /// that ignores them the rest would start over from zero.
     func rateLimitWasSet() {
         let task: URLSessionDataTask? = lock.withLock {
             guard !isCancelled, !isFinished, let currentTask, !Self.asksForSlice(currentTask) else { return nil }
+            if let response = currentTask.response as? HTTPURLResponse, response.statusCode != 206,
+               response.value(forHTTPHeaderField: "Accept-Ranges")?.lowercased().contains("bytes") != true { return nil }
             resliceRequested = true
             return currentTask
         }
@@ -201,9 +207,11 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: environment.requestTimeout)
         request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let slice = environment.limiter.bytesPerSecond.map(Self.sliceLength(bytesPerSecond:))
-        let session: URLSession? = lock.withLock {
-            guard !isCancelled else { return nil }
+        // Everything from reading the limit to publishing the task happens under the lock, so a limit set
+        // meanwhile finds the task (`rateLimitWasSet`) and a cancel cannot invalidate the session between.
+        let started: Bool = lock.withLock {
+            guard !isCancelled else { return false }
+            let slice = environment.limiter.bytesPerSecond.map(Self.sliceLength(bytesPerSecond:))
             let onDisk = PartialDownload.size(of: destination)
             let stored = PartialDownload.metadata(of: destination)
             if let stored, stored.url == url.absoluteString, onDisk > 0, stored.length.map({ onDisk <= $0 }) ?? true {
@@ -214,21 +222,24 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 resumeOffset = 0
                 metadata = nil
             }
-            if let slice {
-                request.setValue("bytes=\(resumeOffset)-\(resumeOffset + slice - 1)", forHTTPHeaderField: "Range")
+            requestedSliceLast = slice.map { resumeOffset + $0 - 1 }
+            if let requestedSliceLast {
+                request.setValue("bytes=\(resumeOffset)-\(requestedSliceLast)", forHTTPHeaderField: "Range")
             } else if resumeOffset > 0 {
                 request.setValue("bytes=\(resumeOffset)-", forHTTPHeaderField: "Range")
             }
             received = resumeOffset
             isCompleteWithoutBody = false
             sliceLast = nil
-            if self.session == nil { self.session = makeSession() }
-            return self.session
+            resliceRequested = false
+            let session = self.session ?? makeSession()
+            self.session = session
+            let task = session.dataTask(with: request)
+            currentTask = task
+            task.resume()
+            return true
         }
-        guard let session else { return finish(.failure(.cancelled)) }
-        let task = session.dataTask(with: request)
-        lock.withLock { currentTask = task }
-        task.resume()
+        if !started { finish(.failure(.cancelled)) }
     }
 
     private func makeSession() -> URLSession {
@@ -239,6 +250,12 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         return URLSession(configuration: configuration, delegate: self, delegateQueue: operations)
+    }
+
+    /// The whole length, when a slice's reply of unknown total (`bytes N-M/*`) ends before the slice
+    /// asked for: then it is the last one.
+    private func lengthIfLastSlice(_ range: ContentRange) -> Int64? {
+        lock.withLock { requestedSliceLast.flatMap { range.last < $0 ? range.last + 1 : nil } }
     }
 
     /// Whether a task asks for a closed range (`bytes=N-M`), as slices do.
@@ -270,9 +287,10 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 return restart(completionHandler, reason: "\(host) sent a part of the issue that does not fit the download")
             }
             if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
+            let length = contentRange.total ?? lengthIfLastSlice(contentRange)
             lock.withLock { sliceLast = contentRange.last }
-            accept(completionHandler, metadata: PartialMetadata(url: url.absoluteString, validator: validator, length: contentRange.total),
-                   append: false, remaining: contentRange.total)
+            accept(completionHandler, metadata: PartialMetadata(url: url.absoluteString, validator: validator, length: length),
+                   append: false, remaining: length)
         case 206:
             guard offset > 0, let stored, let contentRange, contentRange.first == offset, sameRepresentation,
                   contentRange.total == nil || stored.length == nil || contentRange.total == stored.length else {
@@ -280,7 +298,7 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             }
             if let problem = Self.webPageProblem(http) { fail(.permanent(problem)); return completionHandler(.cancel) }
             var updated = stored
-            updated.length = contentRange.total ?? stored.length
+            updated.length = contentRange.total ?? stored.length ?? (askedForSlice ? lengthIfLastSlice(contentRange) : nil)
             if askedForSlice { lock.withLock { sliceLast = contentRange.last } }
             accept(completionHandler, metadata: updated, append: true,
                    remaining: (updated.length ?? contentRange.last + 1) - contentRange.first)
@@ -293,6 +311,13 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             if offset > 0, let length = stored?.length, offset == length, sameRepresentation,
                contentRange?.total == nil || contentRange?.total == length {
                 lock.withLock { isCompleteWithoutBody = true }
+                return completionHandler(.cancel)
+            }
+            if offset > 0, var stored, stored.length == nil, sameRepresentation, contentRange?.total == offset {
+                // The server would not say the length before; now it does, and the partial has all of it.
+                stored.length = offset
+                try? PartialDownload.write(stored, of: destination)
+                lock.withLock { metadata = stored; isCompleteWithoutBody = true }
                 return completionHandler(.cancel)
             }
             restart(completionHandler, reason: "\(host) could not continue the download (416 Range Not Satisfiable)")
