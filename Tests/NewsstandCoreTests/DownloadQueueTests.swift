@@ -54,7 +54,7 @@ final class DownloadQueueTests: XCTestCase {
     static let quickRetries = DownloadPolicy(maxAttempts: 5, backoffBase: 0.01, backoffCap: 0.05)
 
     private func makeHarness(maxConcurrent: Int = 3, policy: DownloadPolicy = DownloadQueueTests.quickRetries,
-                             freeSpace: @escaping @Sendable (URL) -> Int64? = { _ in nil },
+                             freeSpace: @escaping @Sendable (URL) -> Int64? = { _ in nil }, diskSync: DiskSync = .fsync,
                              also: @escaping @Sendable (DownloadEvent) -> Void = { _ in }) throws -> Harness {
         let (store, paths) = try TestSupport.store(for: self)
         let www = try TestFiles.scratchFolder(for: self)
@@ -63,7 +63,7 @@ final class DownloadQueueTests: XCTestCase {
         let events = EventLog<DownloadEvent>()
         var policy = policy
         policy.maxConcurrent = maxConcurrent
-        let queue = DownloadQueue(store: store, paths: paths, policy: policy, freeSpace: freeSpace) { event in
+        let queue = DownloadQueue(store: store, paths: paths, policy: policy, freeSpace: freeSpace, diskSync: diskSync) { event in
             events.append(event)
             also(event)
         }
@@ -806,6 +806,32 @@ extension DownloadQueueTests {
         XCTAssertEqual(log.first?.bodyBytesSent, Int(facts.size))
     }
 
+    /// A finished partial is forced to disk only when nothing would notice a power cut's damage: a PDF
+    /// without the catalog's SHA-256. An EPUB (checked entry by entry as it is unpacked) and a PDF with a
+    /// digest are not; what is installed is synced in every case.
+    func testOnlyAPartialThatNothingChecksIsForcedToDisk() throws {
+        let synced = SyncedPaths()
+        let harness = try makeHarness(diskSync: DiskSync { synced.add($0) })
+        let pdf = Data("%PDF-1.4\n%%EOF\n".utf8)
+        let pdfDigest: String = { let digest = SHA256Digest(); digest.update(pdf); return digest.finalizeHex() }()
+        harness.server.setResource("/plain.pdf", data: pdf, contentType: "application/pdf")
+        harness.server.setResource("/hashed.pdf", data: pdf, contentType: "application/pdf")
+        let plain = try harness.addIssue("plain-pdf", content: [harness.server.url(for: "/plain.pdf")])
+        let hashed = try harness.addIssue("hashed-pdf", content: [harness.server.url(for: "/hashed.pdf")], sha256: pdfDigest)
+        let epub = try harness.addIssue("epub", content: [try harness.serve(sample: "2025-spring", as: "e.epub")])
+        for issue in [plain, hashed, epub] {
+            harness.queue.enqueue(issueID: issue.id)
+            XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        }
+        let partials = synced.all.filter { $0.deletingLastPathComponent().standardizedFileURL == harness.paths.partialDownloadsDirectory.standardizedFileURL }
+        XCTAssertEqual(partials.map(\.lastPathComponent), [harness.paths.partialFile(issueID: plain.id, asset: 0).lastPathComponent],
+                       "only the PDF without a digest")
+        for issue in [plain, hashed, epub] {
+            let folder = harness.folder(of: issue).lastPathComponent
+            XCTAssertTrue(synced.all.contains { $0.path.contains(IssueInstaller.stagingPrefix + folder) }, "\(issue.name) was synced as installed")
+        }
+    }
+
     func testNotEnoughFreeSpaceFailsBeforeWriting() throws {
         let harness = try makeHarness(freeSpace: { _ in 10_000 })
         let issue = try harness.addIssue("big", content: [try harness.serve(sample: "2025-autumn", as: "big.epub")])
@@ -847,6 +873,14 @@ extension DownloadQueueTests {
 /// Lets an event handler reach the server, which exists only after the harness is made.
 private final class ServerBox: @unchecked Sendable {
     var server: LocalHTTPServer?
+}
+
+/// The paths a `DiskSync` was asked to sync.
+private final class SyncedPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [URL] = []
+    var all: [URL] { lock.withLock { paths } }
+    func add(_ url: URL) { lock.withLock { paths.append(url) } }
 }
 
 /// The harness's queue, handed out once (to act on the first of many events).

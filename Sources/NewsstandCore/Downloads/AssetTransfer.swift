@@ -52,11 +52,15 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let limiter: RateLimiter
         /// Free bytes on the file system of a folder (statvfs; tests inject small figures).
         let freeSpace: @Sendable (URL) -> Int64?
+        /// Forces a finished partial to disk when nothing will check it (see `syncUnlessChecked`).
+        var diskSync: DiskSync = .fsync
         var requestTimeout: TimeInterval = 60
     }
 
     private let url: URL
     private let destination: URL
+    /// The catalog gives this asset's SHA-256, so whatever reaches the disk is hashed before it is installed.
+    private let isCheckedBeforeInstall: Bool
     private let environment: Environment
     private let onProgress: Progress
     private let onCompletion: Completion
@@ -85,14 +89,15 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private var progressThrottle = ProgressThrottle()
 
     /// At most this many bytes are gathered in memory before they are written to the partial file; the
-    /// buffer is also written out whenever progress is reported and at the end. The data is not fsynced:
-    /// everything is verified before it is installed, and the install syncs the issue's files (`DiskSync`),
-    /// which is the copy that has to survive a power cut.
+    /// buffer is also written out whenever progress is reported and at the end (see `syncUnlessChecked`
+    /// for when it is forced to disk).
     static let writeBufferSize = 1 << 20
 
-    init(url: URL, destination: URL, environment: Environment, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
+    init(url: URL, destination: URL, environment: Environment, isCheckedBeforeInstall: Bool = false,
+         onProgress: @escaping Progress, onCompletion: @escaping Completion) {
         self.url = url
         self.destination = destination
+        self.isCheckedBeforeInstall = isCheckedBeforeInstall
         self.environment = environment
         self.onProgress = onProgress
         self.onCompletion = onCompletion
@@ -472,7 +477,20 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
         lock.withLock { if failure == nil { failure = error } }
     }
 
+    /// Forces the finished partial to disk unless it will be checked before it is installed: a zip (an
+    /// EPUB) is checked entry by entry as it is unpacked, and an asset with the catalog's SHA-256 is
+    /// hashed. Anything else (a PDF without a digest) could come back from a power cut with zeros where
+    /// its end was, unnoticed; the install syncs what it installs in any case.
+    private func syncUnlessChecked() throws {
+        guard !isCheckedBeforeInstall, !IssueInstaller.isZipArchive(destination) else { return }
+        try environment.diskSync.sync(destination)
+    }
+
     private func finish(_ result: Result<Void, TransferFailure>) {
+        var result = result
+        if case .success = result, !lock.withLock({ isFinished }) {
+            do { try syncUnlessChecked() } catch { result = .failure(Self.failure(from: error)) }
+        }
         let (first, session) = lock.withLock { () -> (Bool, URLSession?) in
             defer { isFinished = true; self.session = nil }
             return (!isFinished, self.session)

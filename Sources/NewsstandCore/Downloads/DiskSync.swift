@@ -19,7 +19,8 @@ public struct DiskSync: Sendable {
         self.sync = sync
     }
 
-    /// The real thing: `fsync(2)`.
+    /// The real thing: `fsync(2)`. A file system that cannot sync a kind of file (EINVAL, ENOTSUP, as
+    /// some network and virtual ones answer for folders) has nothing more to offer, which is not an error.
     public static let fsync = DiskSync { url in
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DownloadError("cannot open \(url.lastPathComponent) to save it: \(String(cString: strerror(errno)))") }
@@ -29,7 +30,7 @@ public struct DiskSync: Sendable {
         #else
         let synced = Darwin.fsync(fd)
         #endif
-        guard synced == 0 else { throw DownloadError("cannot save \(url.lastPathComponent) to disk: \(String(cString: strerror(errno)))") }
+        guard synced == 0 || errno == EINVAL || errno == ENOTSUP else { throw DownloadError("cannot save \(url.lastPathComponent) to disk: \(String(cString: strerror(errno)))") }
     }
 
     /// Syncs every file and folder under `folder`, deepest first, then `folder` itself.

@@ -58,9 +58,10 @@ public final class DownloadQueue: @unchecked Sendable {
         self.init(store: store, paths: paths, policy: policy, freeSpace: FreeSpace.available(at:), onEvent: onEvent)
     }
 
-    /// `freeSpace` tells the free bytes of the file system holding a folder (statvfs unless a test says otherwise).
+    /// `freeSpace` tells the free bytes of the file system holding a folder (statvfs unless a test says
+    /// otherwise); `diskSync` forces files to disk (fsync unless a test records the calls).
     init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy, freeSpace: @escaping @Sendable (URL) -> Int64?,
-         onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+         diskSync: DiskSync = .fsync, onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
         self.store = store
         self.paths = paths
         var policy = policy
@@ -69,7 +70,7 @@ public final class DownloadQueue: @unchecked Sendable {
         self.policy = policy
         self.onEvent = onEvent
         limiter = RateLimiter(bytesPerSecond: policy.bytesPerSecondLimit)
-        environment = AssetTransfer.Environment(limiter: limiter, freeSpace: freeSpace)
+        environment = AssetTransfer.Environment(limiter: limiter, freeSpace: freeSpace, diskSync: diskSync)
     }
 
     /// Queues an issue for download: a new one, a failed one again, or a paused one from where it stopped.
@@ -283,6 +284,7 @@ public final class DownloadQueue: @unchecked Sendable {
         let runID = job.runID
         let transfer = AssetTransfer(
             url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index), environment: environment,
+            isCheckedBeforeInstall: job.issue.expectedSHA256 != nil && urls.count == 1,
             onProgress: { [weak self] received, expected in
                 guard let self else { return }
                 self.queue.async { self.assetProgressed(issueID: issueID, runID: runID, asset: index, received: received, expected: expected) }
@@ -372,7 +374,10 @@ public final class DownloadQueue: @unchecked Sendable {
         let assets = issue.contentURLs.indices.map { paths.partialFile(issueID: issue.id, asset: $0) }
         let destination = paths.folder(for: issue, of: job.publication)
         installQueue.async {
-            let result = Result { try IssueInstaller.install(assets: assets, sourceURLs: issue.contentURLs, for: issue, into: destination) }
+            let result = Result {
+                try IssueInstaller.install(assets: assets, sourceURLs: issue.contentURLs, for: issue, into: destination,
+                                           diskSync: self.environment.diskSync)
+            }
             if case .success = result { IssueSearchIndex(store: self.store, paths: self.paths).index(issue, folder: destination) }
             self.queue.async {
                 guard self.active[issue.id]?.runID == runID else {

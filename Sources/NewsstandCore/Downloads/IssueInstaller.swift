@@ -48,9 +48,11 @@ public enum IssueInstaller {
             if hadPrevious { try? FileManager.default.moveItem(at: previous, to: destination) }
             throw DownloadError("cannot install the issue: \(error.localizedDescription)")
         }
-        // The new folder is in place; syncing its parent makes the rename itself durable. A failure
-        // here is not worth undoing a complete install for.
+        // The new folder is in place; syncing its parent makes the rename itself durable, and the
+        // grandparent the parent's own entry (it may have just been made). A failure here is not
+        // worth undoing a complete install for.
         try? diskSync.sync(parent)
+        try? diskSync.sync(parent.deletingLastPathComponent())
         if hadPrevious { try? FileManager.default.removeItem(at: previous) }
     }
 
