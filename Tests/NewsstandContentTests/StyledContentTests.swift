@@ -178,4 +178,15 @@ final class StyledContentTests: XCTestCase {
         XCTAssertEqual(StyledTextWrapper.wrap("one\ntwo three", width: 20).map { $0.map(\.text).joined() }, ["one", "two three"])
         XCTAssertEqual(StyledTextWrapper.wrap("", width: 5), [[]])
     }
+
+    func testWrappedLinesSayWhetherTheBreakTookASpace() {
+        func breaks(_ text: String, _ width: Int) -> [String] {
+            StyledTextWrapper.wrapLines(StyledText(text), width: width).map { ($0.followsSpace ? "+" : "") + $0.runs.map(\.text).joined() }
+        }
+        XCTAssertEqual(breaks("one two  three", 7), ["one two", "+three"], "a break at spaces")
+        XCTAssertEqual(breaks("abcdefgh", 3), ["abc", "def", "gh"], "a word split where it did not fit")
+        XCTAssertEqual(breaks("go abcdefgh", 3), ["go", "+abc", "def", "gh"], "only the split's first line follows the space")
+        XCTAssertEqual(breaks("金継ぎ", 4), ["金継", "ぎ"], "East Asian text breaks between characters")
+        XCTAssertEqual(breaks("one\ntwo", 20), ["one", "+two"], "a forced break reads as a space")
+    }
 }

@@ -161,6 +161,72 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(layout([.image(source: picture, alt: "x")]).plainLines, ["[picture: x]"], "one line by default")
     }
 
+    /// Blocks of every kind, for positions and searches.
+    private static let mixedArticle: [TextBlock] = {
+        func words(_ prefix: String) -> StyledText { StyledText((0..<120).map { "\(prefix)\($0)" }.joined(separator: " ")) }
+        return [
+            .heading(level: 1, text: StyledText("A long title that may well wrap on a narrow screen")),
+            .paragraph(words("p")),
+            .quote(words("q")),
+            .listItem(depth: 0, marker: "•", text: words("l")),
+            .preformatted("let a = 1\n\nlet b = 2\n\n\nlet c = 3"),
+            .rule,
+            .footnote(number: 1, text: words("n")),
+        ]
+    }()
+
+    /// At one width every line but a picture's comes back from its own position; positions do not
+    /// count quote bars, list markers, indents or rules, whose amount changes with the width.
+    func testPositionsComeBackToTheSameLineAndAcrossWidthsToTheSameWords() throws {
+        for width in [30, 50, 90] {
+            let set = layout(Self.mixedArticle, width: width, measure: 72)
+            for line in set.lines.indices {
+                XCTAssertEqual(set.line(for: set.position(atLine: line, articleIndex: 0)), line, "width \(width), line \(line): \(set.lines[line].text)")
+            }
+        }
+        let narrow = layout(Self.mixedArticle, width: 30, measure: 72)
+        let wide = layout(Self.mixedArticle, width: 90, measure: 72)
+        for line in narrow.lines.indices where narrow.lines[line].continuesPrevious {
+            let word = try XCTUnwrap(narrow.lines[line].runningText.split(separator: " ").first)
+            let restored = wide.lines[wide.line(for: narrow.position(atLine: line, articleIndex: 0))]
+            XCTAssertTrue(restored.runningText.split(separator: " ").contains(word),
+                          "'\(word)' (narrow line \(line): \(narrow.lines[line].text)) is on the wide line \(restored.text)")
+        }
+    }
+
+    /// A phrase that wraps inside a quote, a list item or a note is found without their bars and
+    /// indents; lines of verbatim text are not run together.
+    func testSearchesJoinWrappedLinesWithoutDecorationButNotVerbatimLines() throws {
+        let set = layout(Self.mixedArticle, width: 30, measure: 72)
+        var splits = 0
+        for line in set.lines.indices.dropFirst() where set.lines[line].continuesPrevious && set.lines[line].leadLength > 0 {
+            let before = try XCTUnwrap(set.lines[line - 1].text.split(separator: " ").last)
+            let after = try XCTUnwrap(set.lines[line].runningText.split(separator: " ").first)
+            let matches = ArticleMatches("\(before) \(after)", in: set).matches
+            XCTAssertEqual(matches.count, 1, "'\(before) \(after)' across lines \(line - 1)–\(line)")
+            XCTAssertEqual(matches.first?.map(\.line), [line - 1, line])
+            XCTAssertEqual(matches.first.map { $0.map { String(set.lines[$0.line].text[$0.range]) } }, [String(before), String(after)])
+            splits += 1
+        }
+        XCTAssertGreaterThan(splits, 5, "quotes, list items and notes wrapped")
+        XCTAssertEqual(ArticleMatches("let a = 1 let b", in: set).matches.count, 0, "verbatim lines stay apart")
+        XCTAssertEqual(ArticleMatches("LET B", in: set).matches.count, 1)
+    }
+
+    func testMatchPiecesLandOnTheRightCharactersInTextBeyondASCII() throws {
+        let text = (0..<40).map { $0 % 3 == 0 ? "“café”" : $0 % 3 == 1 ? "naïve👍🏽" : "日本語" }.joined(separator: " ")
+        let set = layout([.paragraph(StyledText(text))], width: 30, measure: 72)
+        let all = ArticleMatches("naïve👍🏽 日本語", in: set).matches
+        XCTAssertEqual(all.count, 13)
+        for match in all {
+            let text = match.enumerated().map { index, piece in
+                (index > 0 && set.lines[piece.line].followsSpace ? " " : "") + String(set.lines[piece.line].text[piece.range])
+            }.joined()
+            XCTAssertEqual(text, "naïve👍🏽 日本語")
+        }
+        XCTAssertTrue(all.contains { $0.count == 2 }, "some matches cross a line break")
+    }
+
     func testNarrowAndDegenerateWidthsDoNotCrash() {
         let everything: [TextBlock] = [
             .heading(level: 1, text: "金継ぎ Title"), .paragraph(StyledText([StyledRun("bold ", style: .bold), StyledRun("👍🏽e\u{301}")])),

@@ -6,22 +6,38 @@
 /// Styles, links and note markers stay with their text; a space between two words keeps the
 /// attributes of the run it came from.
 public enum StyledTextWrapper {
+    /// One line of wrapped text.
+    public struct Line: Equatable, Sendable {
+        public var runs: [StyledRun]
+        /// White space (or a forced line break) was dropped where the text broke onto this line;
+        /// false for the first line and where a word or East Asian text was split.
+        public var followsSpace: Bool
+    }
+
     /// Lines of `text` each at most `width` columns (a single wide character on a 1-column
     /// line is the one exception: it is kept whole). Adjacent runs with the same attributes are merged.
     public static func wrap(_ text: StyledText, width: Int) -> [[StyledRun]] {
+        wrapLines(text, width: width).map(\.runs)
+    }
+
+    /// `wrap`, saying for each line how it follows the one before.
+    public static func wrapLines(_ text: StyledText, width: Int) -> [Line] {
         let width = max(1, width)
-        var lines: [[StyledRun]] = []
+        var lines: [Line] = []
         var line: [StyledRun] = []
         var lineWidth = 0
+        var lineFollowsSpace = false
         func finishLine() {
-            lines.append(merged(line))
+            lines.append(Line(runs: merged(line), followsSpace: lineFollowsSpace))
             line = []
             lineWidth = 0
+            lineFollowsSpace = false
         }
         for token in tokens(of: text) {
             switch token {
             case .newline:
                 finishLine()
+                lineFollowsSpace = true
             case .word(var pieces, var wordWidth, let space):
                 let separator = lineWidth > 0 && space != nil ? 1 : 0
                 if lineWidth + separator + wordWidth <= width {
@@ -30,10 +46,14 @@ public enum StyledTextWrapper {
                     lineWidth += separator + wordWidth
                     continue
                 }
-                if lineWidth > 0 { finishLine() }
+                if lineWidth > 0 {
+                    finishLine()
+                    lineFollowsSpace = space != nil
+                }
                 while wordWidth > width {
                     let (head, headWidth, rest) = split(pieces, fitting: width)
-                    lines.append(merged(head))
+                    lines.append(Line(runs: merged(head), followsSpace: lineFollowsSpace))
+                    lineFollowsSpace = false
                     pieces = rest
                     wordWidth -= headWidth
                 }

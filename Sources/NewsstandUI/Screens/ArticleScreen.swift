@@ -24,7 +24,7 @@ public enum ArticleScreen {
             return
         }
         let matches = ArticleMatches(reader.search?.query ?? "", in: layout,
-                                     lines: max(0, reader.topLine - 2)..<(reader.topLine + area.height))
+                                     lines: max(0, reader.topLine - 4)..<(reader.topLine + area.height))
         for row in 0..<area.height {
             let index = reader.topLine + row
             guard index < layout.lines.count else { break }

@@ -18,8 +18,18 @@ public struct ArticleLayout: Equatable, Sendable {
         /// Columns from the measure's left edge.
         public var indent: Int
         public var blockIndex: Int
-        /// Characters other than white space in the lines of the same block before this one (see `ReadingPosition`).
+        /// Characters of the block's own text before this line, other than white space and decoration
+        /// (a line with none, such as a blank line or a rule, counts one): the same at any width (see
+        /// `ReadingPosition`).
         public var offsetInBlock = 0
+        /// The line goes on with the running text of the line before: it is where that text wrapped.
+        public var continuesPrevious = false
+        /// Where the text wrapped onto this line, white space was dropped (not so where a long word
+        /// or East Asian text was split), so the two lines read as one with a space between.
+        public var followsSpace = false
+        /// UTF-16 units at the start of `text` that are decoration, not the block's text: a quote bar,
+        /// a list marker or hanging indent, or the whole of a rule.
+        public var leadLength = 0
         /// Set on every line of an image's placeholder: a front end may paint the picture over
         /// these lines (from `indent`, `measure - indent` columns wide); until then they show `[picture: alt]`.
         public var imageSource: URL?
@@ -34,6 +44,13 @@ public struct ArticleLayout: Equatable, Sendable {
 
         /// The line's text without styles.
         public var text: String { spans.map(\.text).joined() }
+
+        /// `text` without its decoration (`leadLength`).
+        public var runningText: String {
+            let text = text
+            guard leadLength > 0 else { return text }
+            return String(text[String.Index(utf16Offset: min(leadLength, text.utf16.count), in: text)...])
+        }
     }
 
     public let width: Int
@@ -97,10 +114,16 @@ public struct ArticleLayout: Equatable, Sendable {
         for index in lines.indices {
             let block = lines[index].blockIndex
             lines[index].offsetInBlock = offsets[block, default: 0]
-            offsets[block, default: 0] += lines[index].text.unicodeScalars.count { !$0.properties.isWhitespace }
+            offsets[block, default: 0] += Self.characterCount(of: lines[index])
         }
         self.lines = lines
         firstLineOfBlock = firstLines
+    }
+
+    /// What a line adds to `offsetInBlock`: its text's characters after the decoration, other than
+    /// white space; one for a line with none (a blank line, a rule), so every line has its own offset.
+    private static func characterCount(of line: Line) -> Int {
+        max(1, line.runningText.unicodeScalars.count { !$0.properties.isWhitespace })
     }
 
     private static func isListItem(_ block: TextBlock) -> Bool {
@@ -125,16 +148,14 @@ public struct ArticleLayout: Equatable, Sendable {
     }
 
     /// The line that shows `position`'s place in its block: the block's last line starting at or before
-    /// the position's character offset (its first such line when several start at the same offset).
+    /// the position's character offset (a block's lines may stand apart, as a note's section title does).
     public func line(for position: ReadingPosition) -> Int {
-        var found = line(forBlock: position.blockIndex)
-        guard lines.indices.contains(found), lines[found].blockIndex == position.blockIndex else { return found }
-        var index = found + 1
-        while index < lines.count, lines[index].blockIndex == position.blockIndex, lines[index].offsetInBlock <= position.characterOffset {
-            if lines[index].offsetInBlock > lines[found].offsetInBlock { found = index }
-            index += 1
+        var found: Int?
+        for (index, line) in lines.enumerated() where line.blockIndex == position.blockIndex && line.offsetInBlock <= position.characterOffset {
+            if let best = found, lines[best].offsetInBlock >= line.offsetInBlock { continue }
+            found = index
         }
-        return found
+        return found ?? line(forBlock: position.blockIndex)
     }
 
     /// The width-independent place of `line` in article `articleIndex`.
@@ -156,8 +177,30 @@ private struct Setter {
     let pictureHeight: Int
     var lines: [ArticleLayout.Line] = []
 
-    mutating func add(_ spans: [StyledRun], _ element: ThemeElement, indent: Int = 0, block: Int, image: URL? = nil) {
-        lines.append(ArticleLayout.Line(spans: spans, element: element, indent: indent, blockIndex: block, imageSource: image))
+    mutating func add(_ spans: [StyledRun], _ element: ThemeElement, indent: Int = 0, block: Int, image: URL? = nil, lead: Int = 0) {
+        var line = ArticleLayout.Line(spans: spans, element: element, indent: indent, blockIndex: block, imageSource: image)
+        line.leadLength = lead
+        lines.append(line)
+    }
+
+    /// Wraps `text` to `width` columns and adds its lines, each after the first continuing the one
+    /// before, with `lead(n)` as the decoration in front of line n; returns the wrapped lines.
+    @discardableResult
+    mutating func addWrapped(_ text: StyledText, width: Int, _ element: ThemeElement, indent: Int = 0, block: Int,
+                             lead: (Int) -> [StyledRun] = { _ in [] }) -> [StyledTextWrapper.Line] {
+        let wrapped = StyledTextWrapper.wrapLines(text, width: max(1, width))
+        for (offset, line) in wrapped.enumerated() {
+            let decoration = lead(offset)
+            add(decoration + line.runs, element, indent: indent, block: block, lead: decoration.map(\.text.utf16.count).reduce(0, +))
+            lines[lines.count - 1].continuesPrevious = offset > 0
+            lines[lines.count - 1].followsSpace = line.followsSpace
+        }
+        return wrapped
+    }
+
+    /// A line that is all decoration (a rule): it adds nothing to the block's text.
+    mutating func rule(_ text: String, _ element: ThemeElement, block: Int) {
+        add([StyledRun(text)], element, block: block, lead: text.utf16.count)
     }
 
     mutating func add(_ text: String, _ element: ThemeElement, indent: Int = 0, block: Int) {
@@ -172,30 +215,27 @@ private struct Setter {
         switch block {
         case .heading(let level, let text):
             if !lines.isEmpty { blank(index) }
-            let wrapped = StyledTextWrapper.wrap(level == 1 ? text.mapText { $0.uppercased() } : text, width: measure)
-            for line in wrapped { add(line, .heading, block: index) }
+            let wrapped = addWrapped(level == 1 ? text.mapText { $0.uppercased() } : text, width: measure, .heading, block: index)
             if level <= 2 {
-                let ruleWidth = min(measure, wrapped.map { DisplayWidth.of($0.map(\.text).joined()) }.max() ?? 0)
-                add(String(repeating: level == 1 ? "━" : "─", count: ruleWidth), .heading, block: index)
+                let ruleWidth = min(measure, wrapped.map { DisplayWidth.of($0.runs.map(\.text).joined()) }.max() ?? 0)
+                rule(String(repeating: level == 1 ? "━" : "─", count: ruleWidth), .heading, block: index)
             }
             add("", .text, block: index)
         case .paragraph(let text):
-            for line in StyledTextWrapper.wrap(text, width: measure) { add(line, .text, block: index) }
+            addWrapped(text, width: measure, .text, block: index)
             add("", .text, block: index)
         case .listItem(let depth, let marker, let text):
             let indent = min(measure / 2, 2 * max(0, depth))
             let hanging = DisplayWidth.of(marker) + 1
-            let wrapped = StyledTextWrapper.wrap(text, width: max(1, measure - indent - hanging))
-            for (offset, line) in wrapped.enumerated() {
-                let lead = offset == 0 ? marker + " " : String(repeating: " ", count: hanging)
-                add([StyledRun(lead)] + line, .text, indent: indent, block: index)
+            addWrapped(text, width: measure - indent - hanging, .text, indent: indent, block: index) { offset in
+                [StyledRun(offset == 0 ? marker + " " : String(repeating: " ", count: hanging))]
             }
             if !followedByListItem { add("", .text, block: index) }
         case .quote(let text):
-            for line in StyledTextWrapper.wrap(text, width: max(1, measure - 4)) { add([StyledRun("│ ")] + line, .quote, indent: 2, block: index) }
+            addWrapped(text, width: measure - 4, .quote, indent: 2, block: index) { _ in [StyledRun("│ ")] }
             add("", .text, block: index)
         case .caption(let text):
-            for line in StyledTextWrapper.wrap(text, width: max(1, measure - 4)) { add(line, .quote, indent: 2, block: index) }
+            addWrapped(text, width: measure - 4, .quote, indent: 2, block: index)
             add("", .text, block: index)
         case .preformatted(let text):
             // Verbatim: never wrapped; the screen clips what does not fit.
@@ -217,8 +257,8 @@ private struct Setter {
         case .footnote(let number, let text):
             hanging(StyledRun("[^\(number)]", footnote: number), text, element: .text, block: index)
         case .rule:
-            let rule = "*   *   *"
-            add(String(repeating: " ", count: max(0, (measure - rule.count) / 2)) + rule, .text, block: index)
+            let stars = "*   *   *"
+            rule(String(repeating: " ", count: max(0, (measure - stars.count) / 2)) + stars, .text, block: index)
             add("", .text, block: index)
         }
     }
@@ -227,18 +267,16 @@ private struct Setter {
     mutating func sectionTitle(_ title: String, block: Int) {
         if !lines.isEmpty { blank(block) }
         add(title, .heading, block: block)
-        add(String(repeating: "─", count: min(measure, DisplayWidth.of(title))), .heading, block: block)
+        rule(String(repeating: "─", count: min(measure, DisplayWidth.of(title))), .heading, block: block)
     }
 
     /// `label` then `text` wrapped beside it with a hanging indent.
     mutating func hanging(_ label: StyledRun, _ text: StyledText, element: ThemeElement, block: Int) {
         let hang = DisplayWidth.of(label.text) + 1
         let fits = hang < measure / 2
-        let wrapped = StyledTextWrapper.wrap(text, width: max(1, fits ? measure - hang : measure))
-        if !fits { add([label], element, block: block) }
-        for (offset, line) in wrapped.enumerated() {
-            let lead: [StyledRun] = !fits ? [] : offset == 0 ? [label, StyledRun(" ")] : [StyledRun(String(repeating: " ", count: hang))]
-            add(lead + line, element, block: block)
+        if !fits { add([label], element, block: block, lead: label.text.utf16.count) }
+        addWrapped(text, width: fits ? measure - hang : measure, element, block: block) { offset in
+            !fits ? [] : offset == 0 ? [label, StyledRun(" ")] : [StyledRun(String(repeating: " ", count: hang))]
         }
     }
 
@@ -271,7 +309,7 @@ private struct Setter {
                 add(StyledText(spans).runs, .text, block: block)
             }
             if rowIndex + 1 == table.headerRowCount {
-                add(String(repeating: "─", count: min(totalWidth, max(1, measure))), .text, block: block)
+                rule(String(repeating: "─", count: min(totalWidth, max(1, measure))), .text, block: block)
             }
         }
     }
