@@ -700,52 +700,47 @@ extension DownloadQueueTests {
         XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
     }
 
-    /// A limit set while a download runs slows the network at once: the request for the whole rest of the
-    /// file is dropped and the transfer goes on from its partial in slices.
-    func testALimitSetMidTransferContinuesInSlicesAtOnce() throws {
+    /// Serves `2026-autumn` as `name` from a server sending 100 KB/s, downloads it, and sets the rate limit
+    /// to `limit` at the first progress report; the server's log of that file once it is installed.
+    private func downloadWithALimitSetMidTransfer(_ limit: Int, name: String, faults: FaultPlan = FaultPlan()) throws -> (log: [RequestRecord], size: Int) {
         let queueBox = QueueBox()
         let harness = try makeHarness(also: { event in
-            if case .progressed = event, let queue = queueBox.takeOnce() { queue.setRateLimit(bytesPerSecond: 64 << 10) }
+            if case .progressed = event, let queue = queueBox.takeOnce() { queue.setRateLimit(bytesPerSecond: limit) }
         })
         queueBox.set(harness.queue)
         let facts = try sampleFacts("2026-autumn")
-        let issue = try harness.addIssue("late-limit", content: [try harness.serve(sample: "2026-autumn", as: "ll.epub")],
-                                         size: facts.size, sha256: facts.sha256)
+        let issue = try harness.addIssue(name, content: [try harness.serve(sample: "2026-autumn", as: name)], size: facts.size, sha256: facts.sha256)
+        harness.server.faults = faults
         harness.server.bytesPerSecond = 100_000
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
+        return (requests(harness, "/" + name), Int(facts.size))
+    }
 
-        let log = requests(harness, "/ll.epub")
+    /// A limit set while a download runs slows the network at once: the request for the whole rest of the
+    /// file is dropped and the transfer goes on from its partial in slices.
+    func testALimitSetMidTransferContinuesInSlicesAtOnce() throws {
+        let (log, size) = try downloadWithALimitSetMidTransfer(64 << 10, name: "ll.epub")
         let first = try XCTUnwrap(log.first)
         XCTAssertNil(first.range, "no limit yet: the whole file was asked for")
-        XCTAssertLessThan(first.bodyBytesSent, Int(facts.size), "and dropped before it all came")
+        XCTAssertLessThan(first.bodyBytesSent, size, "and dropped before it all came")
         let slices = log.dropFirst().compactMap(\.range)
         XCTAssertEqual(slices.count, log.count - 1)
         XCTAssertFalse(slices.isEmpty)
         XCTAssertTrue(slices.allSatisfy { !$0.hasSuffix("-") }, "the rest came in closed slices: \(slices)")
         XCTAssertEqual(log.dropFirst().map(\.status), Array(repeating: 206, count: slices.count))
         XCTAssertNotNil(log.dropFirst().first?.headers["if-range"], "conditional on the same representation")
-        XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
     }
 
     /// From a server that does not take ranges, a running reply is not dropped when a limit is set: the
     /// rest would start over from zero. It goes on, paced as it is written.
     func testALimitSetMidTransferLeavesAReplyFromAServerWithoutRangesAlone() throws {
-        let queueBox = QueueBox()
-        let harness = try makeHarness(also: { event in
-            if case .progressed = event, let queue = queueBox.takeOnce() { queue.setRateLimit(bytesPerSecond: 256 << 10) }
-        })
-        queueBox.set(harness.queue)
-        let facts = try sampleFacts("2026-autumn")
-        let issue = try harness.addIssue("late-limit-no-ranges", content: [try harness.serve(sample: "2026-autumn", as: "lnr.epub")],
-                                         size: facts.size, sha256: facts.sha256)
-        harness.server.faults = { var plan = FaultPlan(); plan.ignoreRange = true; return plan }()
-        harness.server.bytesPerSecond = 100_000
-        harness.queue.enqueue(issueID: issue.id)
-        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        let log = requests(harness, "/lnr.epub")
+        var faults = FaultPlan()
+        faults.ignoreRange = true
+        let (log, size) = try downloadWithALimitSetMidTransfer(256 << 10, name: "lnr.epub", faults: faults)
         XCTAssertEqual(log.map(\.status), [200])
-        XCTAssertEqual(log.first?.bodyBytesSent, Int(facts.size), "one whole reply, nothing fetched twice")
+        XCTAssertEqual(log.first?.bodyBytesSent, size, "one whole reply, nothing fetched twice")
     }
 
     /// A server that keeps the length to itself (`bytes N-M/*`): the slice that comes back shorter than
