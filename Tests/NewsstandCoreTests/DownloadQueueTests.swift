@@ -459,24 +459,30 @@ extension DownloadQueueTests {
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
     }
 
-    func testA416ForACompletePartialFinishesWithoutFetchingAgain() throws {
+    /// An interrupted download whose partial already holds every byte of `2025-autumn` served as `name`
+    /// with ETag v1, its sidecar giving `storedLength`; resumed as at start-up and awaited.
+    private func resumeACompletePartial(_ name: String, storedLength: Int64?) throws -> (harness: Harness, issue: Issue, size: Int) {
         let harness = try makeHarness()
         let facts = try sampleFacts("2025-autumn")
         let data = try Data(contentsOf: TestSupport.sampleIssue("2025-autumn"))
-        harness.server.setResource("/complete.epub", data: data, contentType: "application/epub+zip", etag: "v1")
-        let url = harness.server.url(for: "/complete.epub")
-        let issue = try harness.addIssue("complete", content: [url], size: facts.size, sha256: facts.sha256)
-        // A previous run got every byte, then stopped before installing.
+        harness.server.setResource("/" + name, data: data, contentType: "application/epub+zip", etag: "v1")
+        let url = harness.server.url(for: "/" + name)
+        let issue = try harness.addIssue(name, content: [url], size: facts.size, sha256: facts.sha256)
         let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
-        try PartialDownload.write(PartialMetadata(url: url.absoluteString, validator: "\"v1\"", length: facts.size), of: partial)
+        try PartialDownload.write(PartialMetadata(url: url.absoluteString, validator: "\"v1\"", length: storedLength), of: partial)
         try data.write(to: partial)
         try harness.store.setState(.downloading, issueID: issue.id, progress: 0.99)
-
         harness.queue.resumeInterrupted()
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        return (harness, issue, data.count)
+    }
+
+    func testA416ForACompletePartialFinishesWithoutFetchingAgain() throws {
+        // A previous run got every byte, then stopped before installing.
+        let (harness, issue, size) = try resumeACompletePartial("complete.epub", storedLength: try sampleFacts("2025-autumn").size)
         let log = requests(harness, "/complete.epub")
         XCTAssertEqual(log.map(\.status), [416])
-        XCTAssertEqual(log.first.flatMap(rangeStart), data.count)
+        XCTAssertEqual(log.first.flatMap(rangeStart), size)
         guard case .started(_, let resumedAt?)? = harness.events(of: issue.id).first(where: { if case .started = $0 { true } else { false } }) else {
             return XCTFail("expected a resumed start: \(harness.events(of: issue.id))")
         }
@@ -771,19 +777,8 @@ extension DownloadQueueTests {
     }
 
     func testA416ThatGivesTheLengthAtLastFinishesACompletePartial() throws {
-        let harness = try makeHarness()
-        let facts = try sampleFacts("2025-autumn")
-        let data = try Data(contentsOf: TestSupport.sampleIssue("2025-autumn"))
-        harness.server.setResource("/unknown.epub", data: data, contentType: "application/epub+zip", etag: "v1")
-        let url = harness.server.url(for: "/unknown.epub")
-        let issue = try harness.addIssue("unknown", content: [url], size: facts.size, sha256: facts.sha256)
         // A previous run got every byte from a server that never said the length, then stopped.
-        let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)
-        try PartialDownload.write(PartialMetadata(url: url.absoluteString, validator: "\"v1\"", length: nil), of: partial)
-        try data.write(to: partial)
-        try harness.store.setState(.downloading, issueID: issue.id, progress: 0.5)
-        harness.queue.resumeInterrupted()
-        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        let (harness, _, _) = try resumeACompletePartial("unknown.epub", storedLength: nil)
         XCTAssertEqual(requests(harness, "/unknown.epub").map(\.status), [416], "bytes */N says the partial is whole")
     }
 
