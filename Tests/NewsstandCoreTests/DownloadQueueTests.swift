@@ -663,25 +663,32 @@ extension DownloadQueueTests {
         XCTAssertLessThan(secondProgress.min() ?? .infinity, firstProgress.max() ?? 0, "the transfers overlap")
     }
 
+    /// The rate limit the slicing tests set: 64 KiB/s, which makes slices of 64 KiB.
+    private static let sliceTestLimit = 64 << 10
+
+    /// `2026-autumn` served as `name` (three slices' worth), downloaded under `sliceTestLimit` with
+    /// `faults`; the harness, the issue, the server's log of the file, its size and the slice length.
+    private func downloadInSlices(_ name: String, faults: FaultPlan = FaultPlan())
+        throws -> (harness: Harness, issue: Issue, log: [RequestRecord], size: Int, slice: Int) {
+        let harness = try makeHarness()
+        let facts = try sampleFacts("2026-autumn")
+        let issue = try harness.addIssue(name, content: [try harness.serve(sample: "2026-autumn", as: name)], size: facts.size, sha256: facts.sha256)
+        harness.server.faults = faults
+        harness.queue.setRateLimit(bytesPerSecond: Self.sliceTestLimit)
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
+        return (harness, issue, requests(harness, "/" + name), Int(facts.size), Int(AssetTransfer.sliceLength(bytesPerSecond: Self.sliceTestLimit)))
+    }
+
     /// Under a rate limit the network itself is held back: the file is asked for in slices, each asked for
     /// only after the one before was written at the limit's pace, and the server never sends more than a slice.
     func testUnderARateLimitTheServerIsAskedForOneSliceAtATime() throws {
-        let harness = try makeHarness()
-        let facts = try sampleFacts("2026-autumn")
-        let issue = try harness.addIssue("sliced", content: [try harness.serve(sample: "2026-autumn", as: "s.epub")],
-                                         size: facts.size, sha256: facts.sha256)
-        let limit = 64 << 10
-        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
-        XCTAssertLessThan(slice, Int(facts.size), "the file needs several slices")
-        harness.queue.setRateLimit(bytesPerSecond: limit)
-        harness.queue.enqueue(issueID: issue.id)
-        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-
-        let log = requests(harness, "/s.epub")
-        let expected = stride(from: 0, to: Int(facts.size), by: slice).map { "bytes=\($0)-\($0 + slice - 1)" }
+        let (harness, issue, log, size, slice) = try downloadInSlices("s.epub")
+        XCTAssertLessThan(slice, size, "the file needs several slices")
+        let expected = stride(from: 0, to: size, by: slice).map { "bytes=\($0)-\($0 + slice - 1)" }
         XCTAssertEqual(log.map(\.range), expected, "contiguous slices of \(slice) bytes")
         XCTAssertEqual(log.map(\.status), Array(repeating: 206, count: expected.count))
-        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size), "nothing was sent twice or beyond the file")
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), size, "nothing was sent twice or beyond the file")
         XCTAssertNil(log.first?.headers["if-range"], "the first slice has nothing to be conditional on")
         XCTAssertTrue(log.dropFirst().allSatisfy { $0.headers["if-range"] != nil }, "later slices belong to the same representation")
         let received = harness.progress(of: issue.id).map(\.received)
@@ -690,20 +697,12 @@ extension DownloadQueueTests {
     }
 
     func testASliceCutShortResumesFromWhereItStopped() throws {
-        let harness = try makeHarness()
-        let facts = try sampleFacts("2026-autumn")
-        let issue = try harness.addIssue("sliced-drop", content: [try harness.serve(sample: "2026-autumn", as: "sd.epub")],
-                                         size: facts.size, sha256: facts.sha256)
-        harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 40_000; return plan }()
-        let limit = 64 << 10
-        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
-        harness.queue.setRateLimit(bytesPerSecond: limit)
-        harness.queue.enqueue(issueID: issue.id)
-        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        let log = requests(harness, "/sd.epub")
+        var faults = FaultPlan()
+        faults.dropConnectionAfterBytes = 40_000
+        let (_, _, log, size, slice) = try downloadInSlices("sd.epub", faults: faults)
         XCTAssertEqual(log.first?.bodyBytesSent, 40_000, "the fault cut the first slice short")
         XCTAssertEqual(log.dropFirst().first?.range, "bytes=40000-\(40_000 + slice - 1)", "the retry continues from byte 40000")
-        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), size)
     }
 
     /// Serves `2026-autumn` as `name` from a server sending 100 KB/s, downloads it, and sets the rate limit
@@ -752,20 +751,12 @@ extension DownloadQueueTests {
     /// A server that keeps the length to itself (`bytes N-M/*`): the slice that comes back shorter than
     /// asked for is the last, so the download ends there instead of asking past the end.
     func testUnderARateLimitSlicesOfUnknownTotalEndAtTheShortOne() throws {
-        let harness = try makeHarness()
-        let facts = try sampleFacts("2026-autumn")
-        let issue = try harness.addIssue("sliced-unknown", content: [try harness.serve(sample: "2026-autumn", as: "su.epub")],
-                                         size: facts.size, sha256: facts.sha256)
-        harness.server.faults = { var plan = FaultPlan(); plan.unknownTotalInRanges = true; return plan }()
-        let limit = 64 << 10
-        let slice = Int(AssetTransfer.sliceLength(bytesPerSecond: limit))
-        harness.queue.setRateLimit(bytesPerSecond: limit)
-        harness.queue.enqueue(issueID: issue.id)
-        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        let log = requests(harness, "/su.epub")
-        XCTAssertEqual(log.map(\.range), stride(from: 0, to: Int(facts.size), by: slice).map { "bytes=\($0)-\($0 + slice - 1)" })
+        var faults = FaultPlan()
+        faults.unknownTotalInRanges = true
+        let (harness, _, log, size, slice) = try downloadInSlices("su.epub", faults: faults)
+        XCTAssertEqual(log.map(\.range), stride(from: 0, to: size, by: slice).map { "bytes=\($0)-\($0 + slice - 1)" })
         XCTAssertEqual(log.map(\.status), Array(repeating: 206, count: log.count), "nothing asked past the end, nothing restarted")
-        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), Int(facts.size))
+        XCTAssertEqual(log.map(\.bodyBytesSent).reduce(0, +), size)
 
         let small = try sampleFacts("2025-autumn")
         XCTAssertLessThan(small.size, Int64(slice))
