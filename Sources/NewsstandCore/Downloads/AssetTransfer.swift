@@ -321,8 +321,12 @@ final class AssetTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable
             if offset > 0, var stored, stored.length == nil, sameRepresentation, contentRange?.total == offset {
                 // The server would not say the length before; now it does, and the partial has all of it.
                 stored.length = offset
-                try? PartialDownload.write(stored, of: destination)
-                lock.withLock { metadata = stored; isCompleteWithoutBody = true }
+                lock.withLock {
+                    guard !isCancelled else { return }
+                    try? PartialDownload.write(stored, of: destination)
+                    metadata = stored
+                    isCompleteWithoutBody = true
+                }
                 return completionHandler(.cancel)
             }
             restart(completionHandler, reason: "\(host) could not continue the download (416 Range Not Satisfiable)")
