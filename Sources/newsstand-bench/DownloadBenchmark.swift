@@ -6,9 +6,10 @@ import NewsstandUI
 /// Case `downloads`: Newsstand's own downloads against `curl`, and how the UI loop copes meanwhile.
 ///
 /// EPUB-shaped files (a sample issue with a large stored, uncompressed media entry of random bytes, made
-/// with python3's zipfile) are served by an unthrottled `LocalHTTPServer` on 127.0.0.1 and fetched
-/// through the real `DownloadQueue` (transfer, then install: verify, unzip, rename) and by `curl`
-/// into a file, alternately, in the same run. The UI part drives `AppUpdate.update`, `AppView.render`
+/// with python3's zipfile) are served by a `LocalHTTPServer` on 127.0.0.1 (unthrottled, then once at
+/// 100 MB/s) and fetched through the real `DownloadQueue` (transfer, then install: verify, unzip, sync,
+/// rename) and by `curl` into a file, alternately, in the same run; bare URLSession tasks and curl into
+/// /dev/null show the floor of each with nothing written. The UI part drives `AppUpdate.update`, `AppView.render`
 /// and `BufferDiff` on a serial queue standing in for the main loop, with the queue's events forwarded
 /// into it as messages, and a keypress injected every 10 ms.
 struct DownloadBenchmark {
@@ -51,6 +52,8 @@ struct DownloadBenchmark {
         let server = LocalHTTPServer(root: www)
         try server.start()
         defer { server.stop() }
+        /// Where the server serves a file of `www`.
+        func served(_ file: URL) -> URL { server.url(for: "/" + file.lastPathComponent) }
         let paths = LibraryPaths.fromEnvironment(FirstFrame.environment(root: folder.url.appendingPathComponent("library")))
         try paths.createDirectories()
         let store = try LibraryStore(file: paths.databaseFile)
@@ -63,7 +66,7 @@ struct DownloadBenchmark {
             let entries = files.map { file -> CatalogEntry in
                 names += 1
                 return CatalogEntry(name: "issue-\(names)", title: "Issue \(names) (\(file.lastPathComponent))", date: Date(timeIntervalSince1970: Double(1_700_000_000 + names * 86_400)),
-                                    coverURL: nil, contentURLs: [server.url(for: "/" + file.lastPathComponent)], expectedSize: ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value)
+                                    coverURL: nil, contentURLs: [served(file)], expectedSize: ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value)
             }
             let stored = try store.upsertIssues(entries, publicationID: publication.id)
             return entries.compactMap { entry in stored.first { $0.name == entry.name } }
@@ -87,7 +90,7 @@ struct DownloadBenchmark {
             if files.count > 1 { arguments += ["-Z", "--parallel-max", String(files.count)] }
             for (index, file) in files.enumerated() {
                 let output = discarding ? "/dev/null" : folder.url.appendingPathComponent("curl-\(index).out").path
-                arguments += ["-o", output, server.url(for: "/" + file.lastPathComponent).absoluteString]
+                arguments += ["-o", output, served(file).absoluteString]
             }
             let outcome = try ChildProcess.run(curl, arguments, quiet: true)
             guard outcome.status == 0 else { throw ChildProcess.Failure(description: "curl failed with status \(outcome.status)") }
@@ -104,7 +107,7 @@ struct DownloadBenchmark {
         for _ in 0..<runs {
             single.append(try download(try addIssues([big])))
             if let time = try curlFetch([big]) { singleCurl.append(time) }
-            floor.append(try URLSessionFloor.fetch([server.url(for: "/" + big.lastPathComponent)]))
+            floor.append(try URLSessionFloor.fetch([served(big)]))
             if let time = try curlFetch([big], discarding: true) { floorCurl.append(time) }
         }
         addThroughputRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), ours: single, curl: singleCurl)
@@ -132,7 +135,7 @@ struct DownloadBenchmark {
         for _ in 0..<runs {
             concurrent.append(try download(try addIssues(parts)))
             if let time = try curlFetch(parts) { concurrentCurl.append(time) }
-            concurrentFloor.append(try URLSessionFloor.fetch(parts.map { server.url(for: "/" + $0.lastPathComponent) }))
+            concurrentFloor.append(try URLSessionFloor.fetch(parts.map(served)))
             if let time = try curlFetch(parts, discarding: true) { concurrentFloorCurl.append(time) }
         }
         addThroughputRows(&table, label: "\(concurrentCount) × \(concurrentMegabytes) MB at once", megabytes: Double(concurrentCount * concurrentMegabytes),

@@ -47,8 +47,8 @@ public enum ArticleScreen {
                 used += buffer.write(span.text, x: start + used, y: area.y + row, style: style(of: span, on: line.element, theme: theme),
                                      maxWidth: max(0, limit - used))
             }
+            let text = line.text
             for piece in matches.pieces(onLine: index) {
-                let text = line.text
                 let column = DisplayWidth.of(String(text[..<piece.range.lowerBound]))
                 guard column < limit else { continue }
                 buffer.write(String(text[piece.range]), x: start + column, y: area.y + row, style: theme[.selection], maxWidth: limit - column)

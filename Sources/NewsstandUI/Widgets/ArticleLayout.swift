@@ -177,9 +177,12 @@ private struct Setter {
     let pictureHeight: Int
     var lines: [ArticleLayout.Line] = []
 
-    mutating func add(_ spans: [StyledRun], _ element: ThemeElement, indent: Int = 0, block: Int, image: URL? = nil, lead: Int = 0) {
+    mutating func add(_ spans: [StyledRun], _ element: ThemeElement, indent: Int = 0, block: Int, image: URL? = nil, lead: Int = 0,
+                      continues: Bool = false, followsSpace: Bool = false) {
         var line = ArticleLayout.Line(spans: spans, element: element, indent: indent, blockIndex: block, imageSource: image)
         line.leadLength = lead
+        line.continuesPrevious = continues
+        line.followsSpace = followsSpace
         lines.append(line)
     }
 
@@ -191,9 +194,8 @@ private struct Setter {
         let wrapped = StyledTextWrapper.wrapLines(text, width: max(1, width))
         for (offset, line) in wrapped.enumerated() {
             let decoration = lead(offset)
-            add(decoration + line.runs, element, indent: indent, block: block, lead: decoration.map(\.text.utf16.count).reduce(0, +))
-            lines[lines.count - 1].continuesPrevious = offset > 0
-            lines[lines.count - 1].followsSpace = line.followsSpace
+            add(decoration + line.runs, element, indent: indent, block: block, lead: decoration.map(\.text.utf16.count).reduce(0, +),
+                continues: offset > 0, followsSpace: line.followsSpace)
         }
         return wrapped
     }

@@ -5,9 +5,8 @@ import Foundation
 /// A line and the lines its text wrapped onto are searched as one text, joined by the single space
 /// each break took (none where a long word or East Asian text was split) and without their
 /// decoration (a quote bar, a hanging indent), so "public staircases" is found when "public" ends
-/// one line and "staircases" starts the next. Lines that
-/// do not wrap (verbatim text, table rows) are searched one by one. Each match comes back as its
-/// pieces, one per line it touches.
+/// one line and "staircases" starts the next. Lines that do not wrap (verbatim text, table rows)
+/// are searched one by one. Each match comes back as its pieces, one per line it touches.
 public struct ArticleMatches: Equatable, Sendable {
     /// The part of one match on one line: a range of that line's `text`.
     public struct Piece: Equatable, Sendable {
