@@ -270,7 +270,9 @@ public final class LibraryStore: @unchecked Sendable {
     /// Paused issues are not among them: they wait for the user.
     public func interruptedDownloads() throws -> [Issue] {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = 'downloading' ORDER BY id").map(Self.issue(from:))
+            // The unfinished condition too, so SQLite reads the partial index issues_unfinished instead of the table.
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) AND state = 'downloading' ORDER BY id")
+                .map(Self.issue(from:))
         }
     }
 
@@ -348,14 +350,14 @@ public final class LibraryStore: @unchecked Sendable {
                     keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
     }
 
-    private static func issueColumns(prefix: String) -> String {
+    static func issueColumns(prefix: String) -> String {
         ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
          "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new"].map { prefix + $0 }.joined(separator: ", ")
     }
 
-    private static let issueColumns = issueColumns(prefix: "")
+    static let issueColumns = issueColumns(prefix: "")
 
-    private static func issue(from row: [SQLiteValue]) -> Issue {
+    static func issue(from row: [SQLiteValue]) -> Issue {
         Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", title: row[3].string ?? "",
               date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
               coverURL: row[6].string.flatMap(URL.init(string:)),

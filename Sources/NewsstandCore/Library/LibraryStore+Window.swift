@@ -1,0 +1,161 @@
+import Foundation
+
+/// Counts of one publication's issues, from SQL.
+public struct IssueCounts: Equatable, Sendable {
+    public var total: Int
+    /// Issues whose state is available (downloaded and installed).
+    public var downloaded: Int
+    /// Issues marked NEW: arrived new and not opened since (as `Issue.isNew`).
+    public var new: Int
+
+    public init(total: Int = 0, downloaded: Int = 0, new: Int = 0) {
+        self.total = total
+        self.downloaded = downloaded
+        self.new = new
+    }
+}
+
+/// Reading a shelf a window at a time: keyset paging in shelf order (newest first: date descending, then id
+/// descending), counts, and issues by id, so a front end never needs the whole library in memory.
+///
+/// Every query reads a range of an index (see migration 7 in `LibrarySchema`); the tests check their plans.
+extension LibraryStore {
+    /// Up to `limit` issues of a publication in shelf order, strictly after `key` (nil: from the newest).
+    public func issues(publicationID: Int64, after key: IssueKey?, limit: Int) throws -> [Issue] {
+        guard limit > 0 else { return [] }
+        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: false)
+        return try locked { try database.query(sql, values).map(Self.issue(from:)) }
+    }
+
+    /// Up to `limit` issues strictly before `key` in shelf order (nil: the oldest ones), returned in shelf order (newest first).
+    public func issues(publicationID: Int64, before key: IssueKey?, limit: Int) throws -> [Issue] {
+        guard limit > 0 else { return [] }
+        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: true)
+        return try locked { try database.query(sql, values).reversed().map(Self.issue(from:)) }
+    }
+
+    /// How many issues come before `key` in its publication's shelf order (the index an issue with that key has).
+    public func shelfIndex(of key: IssueKey, publicationID: Int64) throws -> Int {
+        try locked {
+            Int(try database.query(Self.shelfIndexSQL, Self.shelfIndexValues(of: key, publicationID: publicationID)).first?.first?.int64 ?? 0)
+        }
+    }
+
+    /// Counts for every publication (publications without issues are absent), one grouped query.
+    public func issueCounts() throws -> [Int64: IssueCounts] {
+        try locked {
+            var counts: [Int64: IssueCounts] = [:]
+            for row in try database.query(Self.allCountsSQL) {
+                guard let publicationID = row[0].int64 else { continue }
+                counts[publicationID, default: IssueCounts()].total += Int(row[1].int64 ?? 0)
+                counts[publicationID, default: IssueCounts()].downloaded += Int(row[2].int64 ?? 0)
+                counts[publicationID, default: IssueCounts()].new += Int(row[3].int64 ?? 0)
+            }
+            return counts
+        }
+    }
+
+    /// Counts for one publication.
+    public func issueCounts(publicationID: Int64) throws -> IssueCounts {
+        try locked {
+            let row = try database.query(Self.publicationCountsSQL, Array(repeating: .integer(publicationID), count: 3)).first ?? []
+            func count(_ column: Int) -> Int { column < row.count ? Int(row[column].int64 ?? 0) : 0 }
+            return IssueCounts(total: count(0), downloaded: count(1), new: count(2))
+        }
+    }
+
+    /// Issues with the given ids, by primary key (ids not found are left out), in the order of `ids`
+    /// (an id given twice gives its issue twice).
+    public func issues(ids: [Int64]) throws -> [Issue] {
+        var seen = Set<Int64>()
+        let distinct = ids.filter { seen.insert($0).inserted }
+        guard !distinct.isEmpty else { return [] }
+        var byID: [Int64: Issue] = [:]
+        byID.reserveCapacity(distinct.count)
+        try locked {
+            // In chunks, to stay far below SQLite's limit on bound values in one statement.
+            var start = distinct.startIndex
+            while start < distinct.endIndex {
+                let chunk = distinct[start..<min(start + Self.idsPerStatement, distinct.endIndex)]
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                for row in try database.query("SELECT \(Self.issueColumns) FROM issues WHERE id IN (\(placeholders))", chunk.map { .integer($0) }) {
+                    let issue = Self.issue(from: row)
+                    byID[issue.id] = issue
+                }
+                start = chunk.endIndex
+            }
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// Every issue whose download is under way or unfinished: downloading, paused or failed (for the downloads screen), in id order.
+    public func unfinishedDownloads() throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) ORDER BY id").map(Self.issue(from:))
+        }
+    }
+
+    // MARK: Queries (internal for the tests that check their plans)
+
+    /// The states of an unfinished download, spelled exactly as in the WHERE of the partial index
+    /// `issues_unfinished` (migration 7): SQLite uses a partial index only for queries that repeat its condition.
+    static let unfinishedCondition = "state IN ('downloading', 'paused', 'failed')"
+
+    static let idsPerStatement = 500
+
+    /// A page next to `key` (or at an end of the shelf when nil). Towards the oldest: the rows after `key` in shelf order.
+    /// Towards the newest: the rows before it, nearest first (that is, oldest first; callers reverse them).
+    ///
+    /// With a key it is two exact ranges of `issues_in_shelf_order` merged in index order, not the row value
+    /// `(date, id) < (?, ?)`: `id` is the rowid, and for a row value over it SQLite bounds the range by `date` alone
+    /// and filters `id` one entry at a time, so a page beside thousands of issues of one date would step over all of them.
+    static func pageQuery(publicationID: Int64, key: IssueKey?, limit: Int, towardsNewest: Bool) -> (String, [SQLiteValue]) {
+        let order = towardsNewest ? "date, id" : "date DESC, id DESC"
+        let select = "SELECT \(issueColumns) FROM issues WHERE publication_id = ?"
+        guard let key else {
+            return ("\(select) ORDER BY \(order) LIMIT ?", [.integer(publicationID), .integer(Int64(limit))])
+        }
+        let beyond = towardsNewest ? ">" : "<"
+        return ("""
+            \(select) AND date = ? AND id \(beyond) ?
+            UNION ALL
+            \(select) AND date \(beyond) ?
+            ORDER BY \(order) LIMIT ?
+            """,
+            [.integer(publicationID), .real(key.date), .integer(key.id), .integer(publicationID), .real(key.date), .integer(Int64(limit))])
+    }
+
+    /// Issues newer than the key, plus those as new with a larger id: two counts over exact ranges of `issues_in_shelf_order`.
+    static let shelfIndexSQL = """
+        SELECT (SELECT count(*) FROM issues WHERE publication_id = ? AND date > ?)
+             + (SELECT count(*) FROM issues WHERE publication_id = ? AND date = ? AND id > ?)
+        """
+
+    static func shelfIndexValues(of key: IssueKey, publicationID: Int64) -> [SQLiteValue] {
+        [.integer(publicationID), .real(key.date), .integer(publicationID), .real(key.date), .integer(key.id)]
+    }
+
+    /// Each count reads its own index: totals `issues_in_shelf_order`, downloaded `issues_available`, NEW `issues_new`
+    /// (migration 7). The last two are partial indexes, so their conditions are spelled exactly as in their WHERE.
+    /// One statement, so the three counts come from the same snapshot.
+    static let allCountsSQL = """
+        SELECT publication_id, count(*), 0, 0 FROM issues GROUP BY publication_id
+        UNION ALL
+        SELECT publication_id, 0, count(*), 0 FROM issues WHERE state = 'available' GROUP BY publication_id
+        UNION ALL
+        SELECT publication_id, 0, 0, count(*) FROM issues WHERE arrived_new = 1 AND opened_at IS NULL GROUP BY publication_id
+        """
+
+    static let publicationCountsSQL = """
+        SELECT (SELECT count(*) FROM issues WHERE publication_id = ?),
+               (SELECT count(*) FROM issues WHERE publication_id = ? AND state = 'available'),
+               (SELECT count(*) FROM issues WHERE publication_id = ? AND arrived_new = 1 AND opened_at IS NULL)
+        """
+
+    /// SQLite's plan for a statement, one line per step (`EXPLAIN QUERY PLAN`'s detail column), for tests.
+    func queryPlan(_ sql: String, _ values: [SQLiteValue] = []) throws -> [String] {
+        try locked {
+            try database.query("EXPLAIN QUERY PLAN \(sql)", values).compactMap { $0.count > 3 ? $0[3].string : nil }
+        }
+    }
+}
