@@ -4,10 +4,11 @@ import PackageDescription
 /// Newsstand: a terminal magazine reader.
 ///
 /// Layering (each arrow is "depends on"):
-///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandUI (cell buffer, screens, state)
+///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandRuntime (effect runner, reader work, library loading)
+///   NewsstandRuntime → NewsstandUI (cell buffer, screens, state, update: pure)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
 ///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art)
-/// Nothing below NewsstandTerminal knows the terminal exists.
+/// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
 let package = Package(
     name: "Newsstand",
     platforms: [.macOS(.v13)],
@@ -31,22 +32,25 @@ let package = Package(
         .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
-        .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandImaging"]),
+        .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
+        // The app runtime: carries out the UI's effects in the background (downloads, covers, reading, library windows) and answers with messages.
+        .target(name: "NewsstandRuntime", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
         // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
-        .target(name: "NewsstandTerminal", dependencies: ["NewsstandUI", "NewsstandImaging", "CNcursesw"]),
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer"),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders.
         .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
+        .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandTestSupport"]),

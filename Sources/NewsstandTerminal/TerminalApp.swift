@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import NewsstandCore
 import NewsstandImaging
+import NewsstandRuntime
 import NewsstandUI
 
 /// Runs the interactive newsstand: owns the terminal and the UI loop on the main thread.
@@ -18,6 +19,8 @@ public final class TerminalApp: @unchecked Sendable {
     private var runner: EffectRunner!
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
+    /// The catalog refresh and interrupted downloads start once the first complete shelf is drawn, so they never delay it.
+    private var hasStartedBackgroundWork = false
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
 
@@ -30,7 +33,7 @@ public final class TerminalApp: @unchecked Sendable {
         state.isLightBackground = theme.isLight
         state.articleMeasure = configuration.measure
         state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
-        state.shelfViewMode = rememberedView ?? .list
+        state.shelf.viewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit
@@ -47,8 +50,7 @@ public final class TerminalApp: @unchecked Sendable {
         state.width = size.width
         state.height = size.height
         installSources()
-        runner.perform([.loadLibrary, .refreshPublications])
-        runner.resumeInterruptedDownloads()
+        runner.perform(.loadLibrary)
         render()
         dispatchMain()
     }
@@ -103,8 +105,16 @@ public final class TerminalApp: @unchecked Sendable {
     private func handle(_ message: Message) {
         let effects = AppUpdate.update(&state, message)
         runner.perform(effects)
+        // `.quit` was carried out above: the runner has finished its saves.
         if !state.isRunning { quit(status: 0) }
         scheduleRender()
+        if !hasStartedBackgroundWork, state.library.hasLoaded, state.library.requestedWindows.isEmpty {
+            hasStartedBackgroundWork = true
+            DispatchQueue.main.async { [unowned self] in
+                runner.perform(.refreshPublications)
+                runner.resumeInterruptedDownloads()
+            }
+        }
     }
 
     /// Draws once after the messages already queued are handled, however many there are.
@@ -121,7 +131,9 @@ public final class TerminalApp: @unchecked Sendable {
         backend.draw(AppView.render(state, theme: theme))
     }
 
+    /// Ends the program: the runner's pending saves first (the last reading position), then the terminal is restored.
     private func quit(status: Int32) -> Never {
+        runner.finishPendingSaves()
         backend.stop()
         exit(status)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LocalHTTPServer
 import NewsstandCore
+import NewsstandRuntime
 import NewsstandUI
 
 /// Case `downloads`: Newsstand's own downloads against `curl`, and how the UI loop copes meanwhile.
@@ -291,7 +292,7 @@ final class UILoop: @unchecked Sendable {
     init(store: LibraryStore, theme: Theme, width: Int, height: Int) throws {
         self.theme = theme
         state = AppState(width: width, height: height)
-        _ = AppUpdate.update(&state, .libraryLoaded(try LibrarySnapshot.load(from: store)))
+        try LibraryLoader(store: store).settle([.loadLibrary], into: &state)
         _ = AppUpdate.update(&state, .keyPressed(.character("D")))
         previous = AppView.render(state, theme: theme)
     }

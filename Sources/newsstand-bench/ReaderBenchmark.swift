@@ -27,7 +27,7 @@ struct ReaderBenchmark {
                 var state = AppState(width: 100, height: 40)
                 state.reader = ReaderState(issueID: 1)
                 state.reader?.book = book
-                state.screens = [.shelf, .contents, .article]
+                state.reader?.isShowingArticle = true
                 _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))
                 return AppView.render(state, theme: .fallback)
             }
@@ -39,7 +39,7 @@ struct ReaderBenchmark {
         let blocks = XHTMLDocumentParser.blocks(from: Data(long.utf8), baseURL: nil)
         var state = AppState(width: 100, height: 40)
         state.reader = ReaderState(issueID: 1)
-        state.screens = [.shelf, .contents, .article]
+        state.reader?.isShowingArticle = true
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))
         let middle = (state.reader?.layout?.lines.count ?? 0) / 2
         state.reader?.topLine = middle

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandRuntime
 import NewsstandUI
 
 /// Case 1, the shelf at scale: a 10,000-issue library, the time from process start to the first
@@ -124,18 +125,17 @@ struct ChildReport {
     }
 }
 
-/// What the app does before its first draw, minus ncurses: open the library, load the theme and the
-/// snapshot, build the state, apply `.libraryLoaded`, render the view and diff it against nothing.
+/// What the app does before its first draw, minus ncurses: open the library, load the theme, read the
+/// overview and the first shelf's window, apply them, render the view and diff it against nothing.
 enum FirstFrame {
     enum Phase: String, CaseIterable {
-        case open, theme, snapshot, update, render, diff
+        case open, theme, library, render, diff
 
         var label: String {
             switch self {
             case .open: "open store + config"
             case .theme: "load theme"
-            case .snapshot: "LibrarySnapshot.load"
-            case .update: "AppState + .libraryLoaded"
+            case .library: "overview + first windows"
             case .render: "AppView.render"
             case .diff: "BufferDiff vs nil"
             }
@@ -145,8 +145,7 @@ enum FirstFrame {
             switch self {
             case .open: "XDG folders, config file, LibraryStore(file:) (WAL, schema check)"
             case .theme: "Themes/dark.theme through ThemeLoader, else the fallback theme"
-            case .snapshot: "publications + all issues + currently reading"
-            case .update: "AppUpdate.update(&state, .libraryLoaded)"
+            case .library: "LibraryLoader: publications, counts, reading issue; keyset-paged windows of the shelves in view; applied by AppUpdate"
             case .render: "into a CellBuffer"
             case .diff: "the whole screen"
             }
@@ -190,11 +189,10 @@ enum FirstFrame {
             let directories = [paths.userThemesDirectory] + (RepositoryResources.themes.map { [$0] } ?? [])
             return (try? ThemeLoader(searchDirectories: directories).load("dark")) ?? .fallback
         }
-        let snapshot = try timed(.snapshot) { try LibrarySnapshot.load(from: store) }
-        let state = timed(.update) { () -> AppState in
+        let state = try timed(.library) { () throws -> AppState in
             var state = AppState(width: width, height: height)
             state.isLightBackground = theme.isLight
-            _ = AppUpdate.update(&state, .libraryLoaded(snapshot))
+            try LibraryLoader(store: store).settle([.loadLibrary], into: &state)
             return state
         }
         let frame = timed(.render) { AppView.render(state, theme: theme) }
@@ -237,12 +235,15 @@ struct KeypressRun {
         let first = try FirstFrame.build(environment: environment, width: width, height: height)
         var state = first.state
         var previous = first.frame
+        let store = try LibraryStore(file: LibraryPaths.fromEnvironment(environment).databaseFile)
+        defer { store.close() }
+        let loader = LibraryLoader(store: store)
         var outcome = Outcome()
         var totalChanges = 0
         for index in 0..<keypresses {
             let key = Self.key(at: index)
             let start = MonotonicClock.now()
-            _ = AppUpdate.update(&state, .keyPressed(key))
+            let effects = AppUpdate.update(&state, .keyPressed(key))
             let updated = MonotonicClock.now()
             let frame = AppView.render(state, theme: first.theme)
             let rendered = MonotonicClock.now()
@@ -256,6 +257,11 @@ struct KeypressRun {
             outcome.stages["render", default: []].append(MonotonicClock.seconds(from: updated, to: rendered))
             outcome.stages["diff", default: []].append(MonotonicClock.seconds(from: rendered, to: end))
             outcome.byKey[key.label, default: []].append(seconds)
+            // What the runtime reads off the UI thread (windows of the shelf) arrives after the frame: not timed.
+            if effects.contains(where: { if case .loadIssues = $0 { true } else { false } }) {
+                try loader.settle(effects, into: &state)
+                previous = AppView.render(state, theme: first.theme)
+            }
         }
         outcome.meanChanges = Double(totalChanges) / Double(keypresses)
         return outcome

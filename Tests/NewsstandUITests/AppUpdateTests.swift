@@ -7,7 +7,7 @@ final class AppUpdateTests: XCTestCase {
     func testTapOnANewIssueStartsItsDownloadAndMarksItDownloading() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         let effects = AppUpdate.update(&state, .keyPressed(.enter))
-        XCTAssertEqual(effects, [.startDownload(issueID: 7)])
+        XCTAssertEqual(effects, [.download(issueID: 7)])
         XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
     }
 
@@ -22,14 +22,14 @@ final class AppUpdateTests: XCTestCase {
 
     func testTapOnAFailedIssueRetries() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .failed(reason: "404"))])
-        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.startDownload(issueID: 7)])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.download(issueID: 7)])
     }
 
     func testTapOnAnAvailableIssueOpensIt() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.openIssue(issueID: 7)])
         XCTAssertEqual(state.screen, .contents)
-        XCTAssertEqual(state.library.currentlyReadingIssueID, 7)
+        XCTAssertEqual(state.library.readingIssue?.id, 7)
     }
 
     func testMovingSelectsAndClampsAndAsksForCoversOnce() {
@@ -37,34 +37,36 @@ final class AppUpdateTests: XCTestCase {
         var state = Fixtures.state(width: 80, height: 24, issues: issues)
         XCTAssertEqual(state.requestedCovers.count, 2, "a 24-line terminal shows two cover rows")
         _ = AppUpdate.update(&state, .keyPressed(.character("k")))
-        XCTAssertEqual(state.selectedIssueIndex, 0)
+        XCTAssertEqual(state.shelfCursor.selection, 0)
         var requested: [CoverArtRequest] = []
         for _ in 0..<20 {
             for effect in AppUpdate.update(&state, .keyPressed(.down)) {
                 if case .requestCovers(let requests) = effect { requested += requests }
             }
         }
-        XCTAssertEqual(state.selectedIssueIndex, 9)
-        XCTAssertEqual(state.shelfScroll[1], 8)
+        XCTAssertEqual(state.shelfCursor.selection, 9)
+        XCTAssertEqual(state.shelf.cursors[1]?.offset, 8)
         XCTAssertEqual(Set(requested.map(\.issueID)), Set(3...10), "each newly visible cover is asked for once")
         XCTAssertEqual(requested.count, 8)
         _ = AppUpdate.update(&state, .keyPressed(.home))
-        XCTAssertEqual(state.selectedIssueIndex, 0)
-        XCTAssertEqual(state.shelfScroll[1], 0)
+        XCTAssertEqual(state.shelfCursor.selection, 0)
+        XCTAssertEqual(state.shelf.cursors[1]?.offset, 0)
     }
 
     func testDownloadEventsDriveTheIssueState() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000, bytesPerSecond: 100)))
-        XCTAssertEqual(state.selectedIssueValue?.progress, 0.42)
-        XCTAssertEqual(state.transferSizes[7], TransferSize(received: 420, total: 1000))
+        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        XCTAssertEqual(state.downloads.entries[7]?.fraction, 0.42)
+        XCTAssertEqual(state.downloads.entries[7]?.received, 420)
+        XCTAssertEqual(state.downloads.entries[7]?.total, 1000)
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "the disk is full")))
         XCTAssertEqual(state.selectedIssueValue?.state, .failed(reason: "the disk is full"))
         XCTAssertEqual(state.message, StatusMessage("“Spring” failed: the disk is full", isError: true))
         _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 7)))
         XCTAssertEqual(state.selectedIssueValue?.state, .available)
-        XCTAssertNil(state.transferSizes[7])
+        XCTAssertNil(state.downloads.entries[7], "the downloads model forgets an installed issue")
     }
 
     func testCancelledDownloadGoesBackToNotDownloadedQuietly() {
@@ -82,7 +84,7 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertEqual(state.selectedIssueValue?.progress, 0.63, "a paused issue keeps its progress")
         XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("63%") && $0.contains("PAUSED") })
 
-        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.startDownload(issueID: 7)], "Enter resumes")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.download(issueID: 7)], "Enter resumes")
         XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
         _ = AppUpdate.update(&state, .downloadReported(.started(issueID: 7, resumedAt: 0.63)))
         XCTAssertEqual(state.message, StatusMessage("Resumed “Spring” at 63%"))

@@ -92,18 +92,18 @@ final class DownloadsScreenTests: XCTestCase {
 
     func testRowsScrollToKeepTheSelectionInView() {
         var state = everyPhase(width: 90, height: 14) // room for two downloads
-        XCTAssertEqual(DownloadsScreen.visibleEntryCount(height: 14), 2)
+        XCTAssertEqual(DownloadsScreen.layout(in: AppView.body(width: 90, height: 14)).page.rows, 2)
         for _ in 0..<3 { _ = key(&state, "j") }
-        XCTAssertEqual(state.downloads.selectedIssueID, 4)
-        XCTAssertEqual(state.downloads.scroll, 2)
+        XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 4)
+        XCTAssertEqual(state.downloadsCursor?.cursor.offset, 2)
         let screen = lines(state)
         XCTAssertTrue(screen[3].hasPrefix("  Small Engines"), screen[3])
         XCTAssertTrue(screen[7].hasPrefix("▌ Salt Roads"), screen[7])
         XCTAssertTrue(screen.last!.hasSuffix("4/5"))
         _ = key(&state, "g")
-        XCTAssertEqual(state.downloads.scroll, 0)
+        XCTAssertEqual(state.downloadsCursor?.cursor.offset, 0)
         _ = key(&state, "G")
-        XCTAssertEqual(state.downloads.selectedIssueID, 5)
+        XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 5)
     }
 
     // MARK: Keys
@@ -129,23 +129,23 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Paused “Maps & Margins”; p resumes it.")
         _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 1)))
         XCTAssertEqual(state.downloads.entries[1]?.phase, .paused)
-        XCTAssertEqual(state.downloads.selectedIssueID, 1, "the selection follows the issue to its new place")
-        XCTAssertEqual(state.issue(id: 1)?.state, .paused)
+        XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 1, "the selection follows the issue to its new place")
+        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .paused)
         XCTAssertTrue(lines(state).contains { $0.hasPrefix("▌ Maps & Margins") && $0.hasSuffix("PAUSED") })
 
-        XCTAssertEqual(key(&state, "p"), [.resumeDownload(issueID: 1)])
+        XCTAssertEqual(key(&state, "p"), [.download(issueID: 1)])
         XCTAssertEqual(state.message?.text, "Resuming “Maps & Margins”…")
-        XCTAssertEqual(state.issue(id: 1)?.state, .downloading)
+        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .downloading)
 
-        state.downloads.selectedIssueID = 3 // retrying: pausing stops the countdown too
+        selectDownload(3, &state) // retrying: pausing stops the countdown too
         XCTAssertEqual(key(&state, "p"), [.pauseDownload(issueID: 3)])
-        state.downloads.selectedIssueID = 2 // queued
+        selectDownload(2, &state) // queued
         XCTAssertEqual(key(&state, "p"), [.pauseDownload(issueID: 2)])
-        state.downloads.selectedIssueID = 5 // failed
+        selectDownload(5, &state) // failed
         XCTAssertEqual(key(&state, "p"), [])
         XCTAssertEqual(state.message?.text, "“Old Bridges” failed; r retries it.")
         _ = AppUpdate.update(&state, .downloadReported(.installing(issueID: 1)))
-        state.downloads.selectedIssueID = 1
+        selectDownload(1, &state)
         XCTAssertEqual(key(&state, "p"), [], "an install is not paused")
     }
 
@@ -155,8 +155,8 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Cancelled “Maps & Margins”; what it had fetched was removed.")
         _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 1)))
         XCTAssertNil(state.downloads.entries[1])
-        XCTAssertEqual(state.downloads.selectedIssueID, 3, "the next row is selected")
-        XCTAssertEqual(state.issue(id: 1)?.state, .notDownloaded)
+        XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 3, "the next row is selected")
+        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .notDownloaded)
         XCTAssertEqual(state.message?.text, "Cancelled “Maps & Margins”; what it had fetched was removed.", "the message stays")
     }
 
@@ -165,8 +165,8 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertEqual(key(&state, "r"), [])
         XCTAssertEqual(state.message?.text, "Only a failed download can be retried.")
         _ = key(&state, "G")
-        XCTAssertEqual(key(&state, "r"), [.retryDownload(issueID: 5)])
-        XCTAssertEqual(state.issue(id: 5)?.state, .downloading)
+        XCTAssertEqual(key(&state, "r"), [.download(issueID: 5)])
+        XCTAssertEqual(state.loadedIssue(id: 5)?.state, .downloading)
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 5, position: 2)))
         XCTAssertEqual(state.downloads.entries[5]?.phase, .queued(position: 2))
         XCTAssertNil(state.downloads.entries[5]?.lastError)
@@ -175,7 +175,7 @@ final class DownloadsScreenTests: XCTestCase {
     func testMovingAQueuedDownloadInTheLine() {
         var state = everyPhase()
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 4, position: 2))) // Salt Roads resumed: second in line
-        state.downloads.selectedIssueID = 4
+        selectDownload(4, &state)
         XCTAssertEqual(key(&state, "K"), [.moveDownload(issueID: 4, by: -1)])
         XCTAssertEqual(key(&state, "+"), [.moveDownload(issueID: 4, by: -1)])
         XCTAssertEqual(key(&state, "J"), [.moveDownload(issueID: 4, by: 1)])
@@ -183,8 +183,8 @@ final class DownloadsScreenTests: XCTestCase {
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 4, position: 1)))
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 2, position: 2)))
         XCTAssertEqual(state.downloads.rows.map(\.issueID), [1, 3, 4, 2, 5])
-        XCTAssertEqual(state.downloads.selectedIndex, 2, "the selection moves with the issue")
-        state.downloads.selectedIssueID = 1
+        XCTAssertEqual(state.downloadsCursor?.cursor.selection, 2, "the selection moves with the issue")
+        selectDownload(1, &state)
         XCTAssertEqual(key(&state, "K"), [])
         XCTAssertEqual(state.message?.text, "Only queued downloads can be moved in the line.")
     }
@@ -226,7 +226,7 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertEqual(entry.bytesPerSecond, 1_048_576 + 0.3 * 1_048_576, accuracy: 1, "a moving average, not the last report")
         XCTAssertEqual(entry.secondsRemaining, 4) // 5 MB left at 1.3 MB/s
         XCTAssertTrue(lines(state)[4].hasSuffix("50% 5.0 of 10.0 MB  1.3 MB/s  ETA 0:04"), lines(state)[4])
-        XCTAssertEqual(state.issue(id: 1)?.progress, 0.5, "the shelf row keeps its own progress")
+        XCTAssertEqual(state.downloads.fraction(of: 1), 0.5, "the shelf's bar reads the same figure")
     }
 
     func testTheRetryCountdownGoesDownEachSecond() {
@@ -248,7 +248,7 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertTrue(lines(state)[3].hasSuffix("INSTALLING"))
         _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 1)))
         XCTAssertNil(state.downloads.entries[1])
-        XCTAssertEqual(state.issue(id: 1)?.state, .available)
+        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .available)
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 2, reason: "the disk is full")))
         XCTAssertEqual(state.downloads.entries[2]?.phase, .failed)
         XCTAssertEqual(state.downloads.entries[2]?.lastError, "the disk is full")
@@ -263,14 +263,14 @@ final class DownloadsScreenTests: XCTestCase {
             Fixtures.issue(6, "Interrupted", state: .downloading, progress: 0.5),
         ])
         XCTAssertEqual(state.downloads.rows, [
-            DownloadEntry(issueID: 4, phase: .paused, fraction: 0.25, sequence: 0),
-            DownloadEntry(issueID: 5, phase: .failed, lastError: "403", sequence: 1),
+            DownloadEntry(issueID: 4, title: "Salt Roads", phase: .paused, fraction: 0.25, sequence: 0),
+            DownloadEntry(issueID: 5, title: "Old Bridges", phase: .failed, lastError: "403", sequence: 1),
         ], "interrupted downloads appear once the queue reports them")
         // Another process (a sync) finished one and reset the other: a reload takes their rows away.
-        var snapshot = state.library
-        snapshot.issues[1] = [Fixtures.issue(1, "Maps & Margins", state: .available), Fixtures.issue(4, "Salt Roads", state: .available),
-                              Fixtures.issue(5, "Old Bridges"), Fixtures.issue(6, "Interrupted", state: .downloading, progress: 0.5)]
-        _ = AppUpdate.update(&state, .libraryLoaded(snapshot))
+        let library = ShelfFixture(publications: [Fixtures.publication], issues: [
+            Fixtures.issue(1, "Maps & Margins", state: .available), Fixtures.issue(4, "Salt Roads", state: .available),
+            Fixtures.issue(5, "Old Bridges"), Fixtures.issue(6, "Interrupted", state: .downloading, progress: 0.5)])
+        library.apply(.libraryLoaded(library.overview()), to: &state)
         XCTAssertEqual(state.downloads.rows, [])
     }
 
@@ -283,6 +283,16 @@ final class DownloadsScreenTests: XCTestCase {
         for expected in ["D Downloads:", "p Pause", "x Cancel the selected download", "r Retry", "K/+ Move", "J/- Move", "< One transfer fewer",
                          "> One transfer more", "L Rate limit", "Esc/q/Backspace Back to the shelf"] {
             XCTAssertTrue(help.contains { $0.hasPrefix(expected) }, "help lacks \(expected)")
+        }
+    }
+
+    /// Moves the downloads screen's selection to an issue's row, as keys would.
+    private func selectDownload(_ issueID: Int64, _ state: inout AppState) {
+        state.updateScreen { screen in
+            guard case .downloads(var cursor) = screen else { return false }
+            cursor.selectedIssueID = issueID
+            screen = .downloads(cursor)
+            return true
         }
     }
 }

@@ -31,11 +31,11 @@ final class GridAndDetailTests: XCTestCase {
     func testGridKeysMoveByRowAndColumnAndAClickPicksTheTile() {
         var state = gridState()
         _ = AppUpdate.update(&state, .keyPressed(.right))
-        XCTAssertEqual(state.selectedIssueIndex, 1)
+        XCTAssertEqual(state.shelfCursor.selection, 1)
         _ = AppUpdate.update(&state, .keyPressed(.down))
-        XCTAssertEqual(state.selectedIssueIndex, 4, "down moves a whole row of three")
+        XCTAssertEqual(state.shelfCursor.selection, 4, "down moves a whole row of three")
         _ = AppUpdate.update(&state, .keyPressed(.character("h")))
-        XCTAssertEqual(state.selectedIssueIndex, 3)
+        XCTAssertEqual(state.shelfCursor.selection, 3)
         let layout = ShelfLayout(state: state)
         let second = layout.itemRect(offset: 1)
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.mouseClick(x: second.x + 3, y: second.y + 2))), [.openIssue(issueID: 2)])
@@ -49,7 +49,7 @@ final class GridAndDetailTests: XCTestCase {
                       "the grid asks for its larger covers")
         var small = Fixtures.state(width: 40, height: 14, issues: issues)
         _ = AppUpdate.update(&small, .keyPressed(.character("v")))
-        XCTAssertEqual(small.shelfViewMode, .grid)
+        XCTAssertEqual(small.shelf.viewMode, .grid)
         XCTAssertEqual(ShelfLayout(state: small).mode, .list)
         XCTAssertEqual(small.message?.text, "The window is too small for the grid; showing the list.")
     }
@@ -78,7 +78,7 @@ final class GridAndDetailTests: XCTestCase {
         }
         _ = AppUpdate.update(&state, .keyPressed(.character("j")))
         XCTAssertEqual(state.selectedIssueValue?.id, 3)
-        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)).first, .startDownload(issueID: 3))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)).first, .download(issueID: 3))
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screen, .shelf)
     }

@@ -190,7 +190,7 @@ final class ReaderTests: XCTestCase {
         ])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadArticle(issueID: 7, articleIndex: 0)], "a heading opens the first article under it")
         _ = AppUpdate.update(&state, .keyPressed(.character("t")))
-        XCTAssertEqual(state.reader?.contentsSelection, 1, "back in the contents, the article's row is selected")
+        XCTAssertEqual(state.reader?.contentsCursor.selection, 1, "back in the contents, the article's row is selected")
         _ = AppUpdate.update(&state, .keyPressed(.down))
         _ = AppUpdate.update(&state, .keyPressed(.down))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadArticle(issueID: 7, articleIndex: 1)])
@@ -336,30 +336,5 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.pageDown)).first, .saveReadingPosition(issueID: 7, state.reader!.position))
         let position = state.reader!.position
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.control("c"))), [.saveReadingPosition(issueID: 7, position), .quit])
-    }
-
-    func testPicturesAreDrawnOnlyFromInsideTheIssueFolder() throws {
-        let folder = try TestFiles.scratchFolder(for: self).appendingPathComponent("issue", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TestFiles.sampleLibrary.appendingPathComponent("covers/2025-spring.png"),
-                                         to: folder.appendingPathComponent("images/cover.png"))
-        let inside = PictureRequest(issueID: 1, source: folder.appendingPathComponent("images/cover.png"), columns: 20, rows: 8)
-        let art = try ReaderWork.picture(inside, issueFolder: folder).get()
-        XCTAssertEqual(art.columns, 20)
-        XCTAssertEqual(art.rows, 8)
-        XCTAssertTrue(art.lines.joined().contains { $0 != " " })
-
-        let escape = PictureRequest(issueID: 1, source: URL(fileURLWithPath: folder.path + "/images/../../issue/../../../etc/passwd"), columns: 20, rows: 8)
-        XCTAssertEqual(ReaderWork.picture(escape, issueFolder: folder), .failure(ReaderFailure("the picture is outside the issue")))
-        let sibling = PictureRequest(issueID: 1, source: URL(fileURLWithPath: folder.path + "-other/x.png"), columns: 20, rows: 8)
-        XCTAssertEqual(ReaderWork.picture(sibling, issueFolder: folder), .failure(ReaderFailure("the picture is outside the issue")))
-        let remote = PictureRequest(issueID: 1, source: URL(string: "https://example.com/x.png")!, columns: 20, rows: 8)
-        XCTAssertEqual(ReaderWork.picture(remote, issueFolder: folder), .failure(ReaderFailure("the picture is not in the issue")))
-    }
-
-    func testIssueSearchFindsBlocksIgnoringCase() {
-        let articles: [[TextBlock]] = [[.paragraph("A ZEBRA crossing"), .paragraph("none")], [], [.heading(level: 1, text: "zebras"), .image(source: nil, alt: "a zebra")]]
-        XCTAssertEqual(ReaderWork.matches(of: "zebra", in: articles),
-                       [IssueMatch(articleIndex: 0, blockIndex: 0), IssueMatch(articleIndex: 2, blockIndex: 0), IssueMatch(articleIndex: 2, blockIndex: 1)])
     }
 }

@@ -47,7 +47,7 @@ final class ScreenRenderingTests: XCTestCase {
         var state = Fixtures.state(width: 80, height: 24, issues: [Fixtures.issue(1, "Old", day: 1), Fixtures.issue(2, "Being Read", state: .available, day: 2)])
         state.library.readingPosition = ReadingPosition(articleIndex: 2, blockIndex: 14)
         XCTAssertNil(ShelfLayout(state: state).continueLine, "nothing is being read yet")
-        state.library.currentlyReadingIssueID = 2
+        state.library.readingIssue = state.loadedIssue(id: 2)
         let layout = ShelfLayout(state: state)
         let line = try! XCTUnwrap(layout.continueLine)
         XCTAssertEqual(AppView.render(state, theme: theme).lines()[line.y], "  ▶ Continue reading Being Read, article 3  c")
@@ -66,13 +66,13 @@ final class ScreenRenderingTests: XCTestCase {
             _ = AppUpdate.update(&state, .coverReported(.rendered(CoverArtRequest(issueID: id, columns: 12, rows: 8), Fixtures.art(symbols[id]!))))
         }
         for scrollTo in 0..<6 {
-            state.selectedIssue[1] = scrollTo
+            state.shelf.cursors[1]?.selection = scrollTo
             _ = AppUpdate.update(&state, .keyPressed(.up))
             _ = AppUpdate.update(&state, .keyPressed(.down))
             let buffer = AppView.render(state, theme: theme)
             let layout = ShelfLayout(state: state)
             for offset in 0..<layout.visibleItemCount {
-                let index = (state.shelfScroll[1] ?? 0) + offset
+                let index = (state.shelf.cursors[1]?.offset ?? 0) + offset
                 guard index < issues.count else { break }
                 let row = layout.itemRect(offset: offset)
                 let line = buffer.lines()[row.y]

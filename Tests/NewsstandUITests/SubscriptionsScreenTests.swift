@@ -95,13 +95,15 @@ final class SubscriptionsScreenTests: XCTestCase {
 
     func testHeadlinesScreenShowsFeedItemsWithoutIssues() {
         var state = state()
-        state.library.headlines[1] = [Headline(title: "Printers strike ends", link: URL(string: "https://example.com/news/1"),
-                                               date: Date(timeIntervalSince1970: 1_767_225_600), summary: "The presses roll again on Monday.")]
-        _ = AppUpdate.update(&state, .keyPressed(.character("H")))
+        let headlines = [Headline(title: "Printers strike ends", link: URL(string: "https://example.com/news/1"),
+                                  date: Date(timeIntervalSince1970: 1_767_225_600), summary: "The presses roll again on Monday.")]
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("H"))), [.loadHeadlines(publicationID: 1)], "read when shown, not with the library")
         XCTAssertEqual(state.screen, .headlines)
+        XCTAssertEqual(AppView.render(state, theme: theme).lines()[3], "  Loading…")
+        _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: 1, .success(headlines)))
         let lines = AppView.render(state, theme: theme).lines()
-        XCTAssertEqual(Array(lines[1...5]), ["  HEADLINES · Kettle & Compass", "", "  Printers strike ends",
-                                             "    1 January 2026 · https://example.com/news/1", "    The presses roll again on Monday."])
+        XCTAssertEqual(Array(lines[1...5]), ["  HEADLINES · Kettle & Compass", "", "▌ Printers strike ends",
+                                             "▌   1 January 2026 · https://example.com/news/1", "▌   The presses roll again on Monday."])
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screen, .subscriptions)
     }

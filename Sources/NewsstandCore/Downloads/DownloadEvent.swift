@@ -30,3 +30,14 @@ public enum DownloadEvent: Sendable, Equatable {
     /// (`reason` says so). The queue tries again every few seconds; it takes no transfer slot meanwhile.
     case waiting(issueID: Int64, reason: String)
 }
+
+extension DownloadEvent {
+    /// The issue the event is about.
+    public var issueID: Int64 {
+        switch self {
+        case .queued(let id, _), .started(let id, _), .progressed(let id, _, _, _, _), .paused(let id), .retrying(let id, _, _, _),
+             .installing(let id), .installed(let id), .failed(let id, _), .cancelled(let id), .waiting(let id, _):
+            id
+        }
+    }
+}

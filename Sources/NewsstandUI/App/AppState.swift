@@ -1,40 +1,25 @@
 import NewsstandCore
 import NewsstandImaging
 
-/// Everything the interface shows, as one value. `AppUpdate` changes it; screens draw it.
+/// What the screens share, as one value: the terminal's size, the library's window, the shelf, covers,
+/// downloads, the screen stack (each screen with its own state), the prompt and the status message.
+/// `AppUpdate` changes it; `AppView` draws it.
 public struct AppState: Equatable, Sendable {
     public var width: Int
     public var height: Int
-    public var library = LibrarySnapshot(publications: [], issues: [:], currentlyReadingIssueID: nil)
-    public var hasLoadedLibrary = false
-    public var selectedPublication = 0
-    /// Selected issue per publication, by publication id.
-    public var selectedIssue: [Int64: Int] = [:]
-    /// First issue shown per publication (the shelf's scroll position).
-    public var shelfScroll: [Int64: Int] = [:]
+    /// The publications, their counts, the issue being read and a window of issues per shelf in view.
+    public var library = LibraryWindow()
+    /// Which publication's shelf is shown, and where each shelf's cursor is.
+    public var shelf = ShelfState()
     /// Rendered covers, by the request they answer; a row only ever looks up its own issue's key.
+    /// Kept for the issues of the library's windows only.
     public var covers: [CoverArtRequest: TextArt] = [:]
     /// Covers that could not be drawn (the row keeps its placeholder).
     public var failedCovers: Set<CoverArtRequest> = []
     /// Covers already asked for, so they are asked for once.
     public var requestedCovers: Set<CoverArtRequest> = []
-    /// Bytes received and expected for running downloads, for the progress text.
-    public var transferSizes: [Int64: TransferSize] = [:]
-    /// Attempts per download (the queue's `DownloadPolicy.maxAttempts`), for "attempt 2 of 5".
-    public var maxDownloadAttempts = DownloadPolicy().maxAttempts
-    public var screens: [ScreenKind] = [.shelf]
-    /// List or grid; remembered between runs.
-    public var shelfViewMode: ShelfViewMode = .list
-    public var reader: ReaderState?
-    public var helpScroll = 0
-    /// Selected row of the subscriptions screen.
-    public var subscriptionSelection = 0
-    /// First headline shown on the headlines screen.
-    public var headlinesScroll = 0
-    /// The storage screen's figures, once measured.
-    public var storage: StorageReport?
-    /// The catalog being browsed, when one is.
-    public var catalog: CatalogBrowser?
+    /// The screens, the shelf at the bottom and the one shown on top; going back pops one.
+    public var screens: [Screen] = [.shelf]
     public var message: StatusMessage?
     /// A refresh the user asked for is under way (its result is announced even when nothing changed).
     public var isRefreshRequested = false
@@ -46,9 +31,7 @@ public struct AppState: Equatable, Sendable {
     public var coverMode: CoverArtMode = .ascii
     /// A question on the bottom line (a feed URL, a title, a search, a link number), when one is open.
     public var prompt: Prompt?
-    /// The search across issues shown on the results screen.
-    public var librarySearch: LibrarySearch?
-    /// The downloads screen's model, kept up to date from download events whatever screen is shown.
+    /// Every download's figures (sizes, speed, attempts), kept up to date from download events whatever screen is shown.
     public var downloads = DownloadsState()
 
     /// The library setting that remembers the shelf's view.
@@ -59,35 +42,42 @@ public struct AppState: Equatable, Sendable {
         self.height = height
     }
 
-    public var screen: ScreenKind { screens.last ?? .shelf }
+    /// The kind of screen on top (for the key table and hints).
+    public var screen: ScreenKind { screens.last?.kind ?? .shelf }
+
+    /// The area screens draw in: between the header bar and the status line.
+    public var body: Rect { AppView.body(width: width, height: height) }
+
+    // MARK: The shelf
 
     public var currentPublication: Publication? {
-        library.publications.indices.contains(selectedPublication) ? library.publications[selectedPublication] : nil
+        library.publications.indices.contains(shelf.selectedPublication) ? library.publications[shelf.selectedPublication] : nil
     }
 
-    public var currentIssues: [Issue] {
-        currentPublication.flatMap { library.issues[$0.id] } ?? []
+    /// The current shelf's window of issues, once loaded.
+    public var currentWindow: IssueWindow? { currentPublication.flatMap { library.windows[$0.id] } }
+
+    /// Issues in the current publication, from SQL (the window holds only some of them).
+    public var currentIssueCount: Int { currentPublication.map { library.issueCount($0.id) } ?? 0 }
+
+    /// The current shelf's cursor.
+    public var shelfCursor: ListCursor {
+        get { currentPublication.flatMap { shelf.cursors[$0.id] } ?? ListCursor() }
+        set { if let publication = currentPublication { shelf.cursors[publication.id] = newValue } }
     }
 
-    public var selectedIssueIndex: Int {
-        guard let publication = currentPublication else { return 0 }
-        return min(selectedIssue[publication.id] ?? 0, max(0, currentIssues.count - 1))
-    }
-
-    public var selectedIssueValue: Issue? {
-        let issues = currentIssues
-        return issues.indices.contains(selectedIssueIndex) ? issues[selectedIssueIndex] : nil
-    }
+    /// The selected issue of the shelf, when its window has it.
+    public var selectedIssueValue: Issue? { currentWindow?.issue(at: shelfCursor.selection) }
 
     /// The issue being read, when it is downloaded and belongs to the publication on the shelf: the shelf offers to continue it.
     public var continueReadingIssue: Issue? {
-        guard let id = library.currentlyReadingIssueID, let issue = currentIssues.first(where: { $0.id == id }), issue.state == .available else { return nil }
+        guard let issue = library.readingIssue, issue.publicationID == currentPublication?.id, issue.state == .available else { return nil }
         return issue
     }
 
-    /// The publication selected on the subscriptions screen.
-    public var selectedSubscription: Publication? {
-        library.publications.indices.contains(subscriptionSelection) ? library.publications[subscriptionSelection] : nil
+    /// The shelf's layout in the current window size.
+    public var shelfLayout: ShelfLayout {
+        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil)
     }
 
     /// The cover request for an issue at a size, in this state's mode and background.
@@ -95,19 +85,31 @@ public struct AppState: Equatable, Sendable {
         CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode)
     }
 
-    /// Finds an issue anywhere in the library.
-    public func issue(id: Int64) -> Issue? {
-        for issues in library.issues.values {
-            if let issue = issues.first(where: { $0.id == id }) { return issue }
-        }
-        return nil
+    /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
+    public func loadedIssue(id: Int64) -> Issue? {
+        if let issue = library.readingIssue, issue.id == id { return issue }
+        return library.loadedIssue(id: id)
     }
-}
 
-/// Bytes received so far and expected in all, for a running download.
-public struct TransferSize: Equatable, Sendable {
-    public var received: Int64
-    public var total: Int64?
+    // MARK: Screens' own state, wherever they are in the stack
+
+    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one).
+    public var reader: ReaderState? {
+        get { screens.lazy.reversed().compactMap(\.readerState).first }
+        set {
+            guard let newValue else { return }
+            if let index = screens.lastIndex(where: { $0.readerState != nil }) {
+                screens[index] = .reader(newValue)
+            } else {
+                screens.append(.reader(newValue))
+            }
+        }
+    }
+
+    /// Changes the topmost screen `change` applies to (it returns false for screens it does not apply to).
+    public mutating func updateScreen(_ change: (inout Screen) -> Bool) {
+        for index in screens.indices.reversed() where change(&screens[index]) { return }
+    }
 }
 
 /// A line of news for the status bar: what just happened, or what went wrong.

@@ -3,57 +3,59 @@ import NewsstandCore
 
 /// Browsing a feed's catalog: following navigation entries, going back up, subscribing to what is shown.
 extension AppUpdate {
-    static func handleCatalog(_ command: Command, _ state: inout AppState) -> [Effect] {
-        guard var browser = state.catalog, var page = browser.current else {
-            state.screens.removeLast()
+    static func handleCatalog(_ command: Command, key: Key, _ browser: CatalogBrowser, _ state: inout AppState) -> [Effect] {
+        var browser = browser
+        guard var page = browser.current else { return goBack(&state) }
+        let layout = CatalogScreen.layout(in: state.body)
+        func keep() {
+            browser.pages[browser.pages.count - 1] = page
+            state.screens[state.screens.count - 1] = .catalog(browser)
+        }
+        if page.cursor.apply(command, count: page.rowCount, page: layout.page) {
+            keep()
             return []
         }
         switch command {
-        case .moveDown: page.selection += 1
-        case .moveUp: page.selection -= 1
-        case .pageDown: page.selection += max(1, (state.height - 4) / 2)
-        case .pageUp: page.selection -= max(1, (state.height - 4) / 2)
-        case .top: page.selection = 0
-        case .bottom: page.selection = page.rowCount - 1
         case .tap:
-            guard let navigation = page.feed?.navigation, navigation.indices.contains(page.selection) else {
+            if case .mouseClick(_, let y) = key {
+                guard let index = layout.index(atY: y, cursor: page.cursor, count: page.rowCount) else { return [] }
+                page.cursor.select(index, count: page.rowCount, page: layout.page)
+                keep()
+            }
+            guard let navigation = page.feed?.navigation, navigation.indices.contains(page.cursor.selection) else {
                 state.message = StatusMessage("An issue: subscribe to this feed (a) to download it.")
                 return []
             }
-            let url = navigation[page.selection].url
+            let url = navigation[page.cursor.selection].url
             browser.pages.append(CatalogBrowser.Page(url: url))
-            state.catalog = browser
+            state.screens[state.screens.count - 1] = .catalog(browser)
             return [.loadFeed(url)]
         case .subscribeToViewedFeed:
             state.message = StatusMessage("Checking \(page.url.absoluteString)…")
             return [.subscribe(url: page.url.absoluteString)]
-        case .help:
-            return openHelp(&state)
         case .back:
             browser.pages.removeLast()
-            if browser.pages.isEmpty {
-                state.catalog = nil
-                state.screens.removeLast()
-            } else {
-                state.catalog = browser
-            }
+            if browser.pages.isEmpty { return goBack(&state) }
+            state.screens[state.screens.count - 1] = .catalog(browser)
             return []
         default:
-            break
+            return []
         }
-        page.selection = min(max(0, page.selection), max(0, page.rowCount - 1))
-        browser.pages[browser.pages.count - 1] = page
-        state.catalog = browser
-        return []
     }
 
     static func feedLoaded(_ url: URL, _ result: Result<Feed, ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var browser = state.catalog, let index = browser.pages.lastIndex(where: { $0.url == url && $0.feed == nil && $0.failure == nil }) else { return [] }
-        switch result {
-        case .success(let feed): browser.pages[index].feed = feed
-        case .failure(let failure): browser.pages[index].failure = failure.reason
+        let page = CatalogScreen.layout(in: state.body).page
+        state.updateScreen { screen in
+            guard case .catalog(var browser) = screen,
+                  let index = browser.pages.lastIndex(where: { $0.url == url && $0.feed == nil && $0.failure == nil }) else { return false }
+            switch result {
+            case .success(let feed): browser.pages[index].feed = feed
+            case .failure(let failure): browser.pages[index].failure = failure.reason
+            }
+            browser.pages[index].cursor.keepVisible(count: browser.pages[index].rowCount, page: page)
+            screen = .catalog(browser)
+            return true
         }
-        state.catalog = browser
         return []
     }
 }

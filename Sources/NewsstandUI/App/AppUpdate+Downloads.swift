@@ -5,88 +5,41 @@ import NewsstandCore
 /// Download events: each issue's state, progress and transfer sizes, the downloads screen's model, and
 /// what the status line says; and the downloads screen's keys.
 extension AppUpdate {
+    /// The one switch over download events: the downloads model's figures, the issue's state in the windows
+    /// that hold it, and what the status line says. Issues no window holds are named once looked up.
     static func handleDownload(_ event: DownloadEvent, _ state: inout AppState) -> [Effect] {
-        updateDownloadsModel(event, &state)
-        switch event {
-        case .queued(let issueID, _):
-            updateIssue(issueID, &state) { $0.state = .downloading }
-        case .started(let issueID, let resumedAt):
-            updateIssue(issueID, &state) {
-                $0.state = .downloading
-                if let resumedAt { $0.progress = resumedAt }
-            }
-            if let resumedAt, let issue = state.issue(id: issueID) {
-                state.message = StatusMessage("Resumed “\(issue.title)” at \(Int(resumedAt * 100))%")
-            }
-        case .progressed(let issueID, let fraction, let received, let total, _):
-            updateIssue(issueID, &state) {
-                $0.state = .downloading
-                $0.progress = fraction
-            }
-            state.transferSizes[issueID] = TransferSize(received: received, total: total)
-        case .paused(let issueID):
-            updateIssue(issueID, &state) { $0.state = .paused }
-        case .retrying(let issueID, let attempt, let delay, let reason):
-            if let issue = state.issue(id: issueID) {
-                let seconds = max(1, Int(delay.rounded(.up)))
-                state.message = StatusMessage("Retrying “\(issue.title)” in \(seconds) s (attempt \(attempt) of \(state.maxDownloadAttempts)): \(reason)")
-            }
-        case .installing:
-            break
-        case .installed(let issueID):
-            updateIssue(issueID, &state) {
-                $0.state = .available
-                $0.progress = 1
-            }
-            state.transferSizes[issueID] = nil
-            if let issue = state.issue(id: issueID) { state.message = StatusMessage("“\(issue.title)” is ready to read.") }
-        case .failed(let issueID, let reason):
-            updateIssue(issueID, &state) {
-                $0.state = .failed(reason: reason)
-                $0.progress = 0
-            }
-            state.transferSizes[issueID] = nil
-            if let issue = state.issue(id: issueID) {
-                state.message = StatusMessage("“\(issue.title)” failed: \(reason)", isError: true)
-            }
-        case .cancelled(let issueID):
-            updateIssue(issueID, &state) {
-                $0.state = .notDownloaded
-                $0.progress = 0
-            }
-            state.transferSizes[issueID] = nil
-        case .waiting(let issueID, let reason):
-            updateIssue(issueID, &state) { $0.state = .downloading }
-            if let issue = state.issue(id: issueID) {
-                state.message = StatusMessage("“\(issue.title)” is \(reason); it continues when that one stops.")
-            }
-        }
-        return []
-    }
-
-    /// Keeps the downloads screen's rows in step with the queue.
-    static func updateDownloadsModel(_ event: DownloadEvent, _ state: inout AppState) {
-        func entry(_ issueID: Int64, _ change: (inout DownloadEntry) -> Void) {
-            let progress = state.issue(id: issueID)?.progress ?? 0
-            let isNew = state.downloads.entries[issueID] == nil
+        let issueID = event.issueID
+        let isNew = state.downloads.entries[issueID] == nil
+        let known = state.loadedIssue(id: issueID)
+        func entry(_ change: (inout DownloadEntry) -> Void) {
             state.downloads.entry(issueID) { entry in
-                if isNew { entry.fraction = progress }
+                if isNew {
+                    entry.fraction = known?.progress ?? 0
+                    entry.title = known?.title
+                }
                 change(&entry)
             }
-            if state.downloads.selectedIssueID == nil { state.downloads.selectedIssueID = issueID }
+        }
+        func setIssueState(_ issueState: IssueState) { state.library.updateIssue(issueID) { $0.state = issueState } }
+        let title = known?.title ?? state.downloads.entries[issueID]?.title
+        func say(_ text: (String) -> String, isError: Bool = false) {
+            if let title { state.message = StatusMessage(text(title), isError: isError) }
         }
         switch event {
-        case .queued(let issueID, let position):
-            entry(issueID) { $0.phase = .queued(position: position); $0.bytesPerSecond = 0 }
-        case .started(let issueID, let resumedAt):
-            entry(issueID) {
+        case .queued(_, let position):
+            entry { $0.phase = .queued(position: position); $0.bytesPerSecond = 0 }
+            setIssueState(.downloading)
+        case .started(_, let resumedAt):
+            entry {
                 $0.phase = .transferring
                 $0.fraction = resumedAt ?? 0
                 $0.bytesPerSecond = 0
                 if resumedAt == nil { $0.received = nil }
             }
-        case .progressed(let issueID, let fraction, let received, let total, let bytesPerSecond):
-            entry(issueID) {
+            setIssueState(.downloading)
+            if let resumedAt { say { "Resumed “\($0)” at \(Int(resumedAt * 100))%" } }
+        case .progressed(_, let fraction, let received, let total, let bytesPerSecond):
+            entry {
                 $0.phase = .transferring
                 $0.fraction = fraction
                 $0.received = received
@@ -94,58 +47,101 @@ extension AppUpdate {
                 $0.bytesPerSecond = $0.bytesPerSecond <= 0 ? bytesPerSecond
                     : $0.bytesPerSecond + DownloadEntry.smoothing * (bytesPerSecond - $0.bytesPerSecond)
             }
-        case .paused(let issueID):
-            entry(issueID) { $0.phase = .paused; $0.bytesPerSecond = 0 }
-        case .retrying(let issueID, let attempt, let delay, let reason):
-            entry(issueID) {
-                $0.phase = .retrying(attempt: attempt, secondsLeft: max(1, Int(delay.rounded(.up))))
+            if known?.state != .downloading { setIssueState(.downloading) }
+        case .paused:
+            entry { $0.phase = .paused; $0.bytesPerSecond = 0 }
+            setIssueState(.paused)
+        case .retrying(_, let attempt, let delay, let reason):
+            let seconds = max(1, Int(delay.rounded(.up)))
+            entry {
+                $0.phase = .retrying(attempt: attempt, secondsLeft: seconds)
                 $0.lastError = reason
                 $0.bytesPerSecond = 0
             }
-        case .installing(let issueID):
-            entry(issueID) { $0.phase = .installing; $0.bytesPerSecond = 0 }
-        case .failed(let issueID, let reason):
-            entry(issueID) { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }
-        case .waiting(let issueID, let reason):
-            entry(issueID) { $0.phase = .waiting; $0.lastError = reason; $0.bytesPerSecond = 0 }
-        case .installed(let issueID), .cancelled(let issueID):
+            let attempts = state.downloads.maxAttempts
+            say { "Retrying “\($0)” in \(seconds) s (attempt \(attempt) of \(attempts)): \(reason)" }
+        case .installing:
+            entry { $0.phase = .installing; $0.bytesPerSecond = 0 }
+        case .installed:
             removeDownload(issueID, &state)
+            state.library.updateIssue(issueID) { $0.state = .available; $0.progress = 1 }
+            say { "“\($0)” is ready to read." }
+            return [.loadLibrary]
+        case .failed(_, let reason):
+            entry { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }
+            state.library.updateIssue(issueID) { $0.state = .failed(reason: reason); $0.progress = 0 }
+            say({ "“\($0)” failed: \(reason)" }, isError: true)
+        case .cancelled:
+            removeDownload(issueID, &state)
+            state.library.updateIssue(issueID) { $0.state = .notDownloaded; $0.progress = 0 }
+        case .waiting(_, let reason):
+            entry { $0.phase = .waiting; $0.lastError = reason; $0.bytesPerSecond = 0 }
+            setIssueState(.downloading)
+            say { "“\($0)” is \(reason); it continues when that one stops." }
         }
-        clampDownloadsScroll(&state)
+        keepDownloadsInView(&state)
+        let needsTitle = isNew && title == nil && state.downloads.entries[issueID] != nil
+        return needsTitle ? [.lookUpIssues([issueID])] : []
     }
 
-    /// Paused and failed issues of the library appear on the downloads screen (they survive restarts);
+    /// Paused and failed downloads of the library appear on the downloads screen (they survive restarts);
     /// rows of issues that another process finished or reset go.
-    static func syncDownloads(with snapshot: LibrarySnapshot, _ state: inout AppState) {
-        var seen: Set<Int64> = []
-        for issue in snapshot.issues.values.joined().sorted(by: { $0.id < $1.id }) {
-            seen.insert(issue.id)
-            let current = state.downloads.entries[issue.id]
+    static func seedDownloads(from unfinished: [Issue], _ state: inout AppState) {
+        let ids = Set(unfinished.map(\.id))
+        for issue in unfinished where state.downloads.entries[issue.id] == nil {
             switch issue.state {
-            case .paused where current == nil:
-                state.downloads.entry(issue.id) { $0.phase = .paused; $0.fraction = issue.progress }
-            case .failed(let reason) where current == nil:
-                state.downloads.entry(issue.id) { $0.phase = .failed; $0.lastError = reason }
-            case .available, .notDownloaded:
-                if let current, current.phase == .paused || current.phase == .failed { removeDownload(issue.id, &state) }
+            case .paused:
+                state.downloads.entry(issue.id) { $0.phase = .paused; $0.fraction = issue.progress; $0.title = issue.title }
+            case .failed(let reason):
+                state.downloads.entry(issue.id) { $0.phase = .failed; $0.lastError = reason; $0.title = issue.title }
             default:
                 break
             }
         }
-        for id in state.downloads.entries.keys where !seen.contains(id) { removeDownload(id, &state) }
-        if state.downloads.selectedIssueID == nil { state.downloads.selectedIssueID = state.downloads.rows.first?.issueID }
-        clampDownloadsScroll(&state)
+        for (id, entry) in state.downloads.entries where !ids.contains(id) && (entry.phase == .paused || entry.phase == .failed) {
+            removeDownload(id, &state)
+        }
+        keepDownloadsInView(&state)
     }
 
-    /// Takes a row away; the selection stays at the same place in the list.
+    /// Takes a row away; the downloads screen's selection stays at the same place in the list.
     static func removeDownload(_ issueID: Int64, _ state: inout AppState) {
         guard state.downloads.entries[issueID] != nil else { return }
-        let wasSelected = state.downloads.selectedIssueID == issueID
-        let index = state.downloads.selectedIndex
+        let before = state.downloads.rows
         state.downloads.entries[issueID] = nil
-        if wasSelected {
-            let rows = state.downloads.rows
-            state.downloads.selectedIssueID = rows.isEmpty ? nil : rows[min(index, rows.count - 1)].issueID
+        let rows = state.downloads.rows
+        state.updateScreen { screen in
+            guard case .downloads(var cursor) = screen else { return false }
+            if cursor.selectedIssueID == issueID {
+                let index = before.firstIndex { $0.issueID == issueID } ?? 0
+                cursor.selectedIssueID = rows.isEmpty ? nil : rows[min(index, rows.count - 1)].issueID
+            }
+            screen = .downloads(cursor)
+            return true
+        }
+    }
+
+    /// Keeps the downloads screen's cursor on its download and in view.
+    static func keepDownloadsInView(_ state: inout AppState) {
+        let downloads = state.downloads
+        let page = DownloadsScreen.layout(in: state.body).page
+        state.updateScreen { screen in
+            guard case .downloads(var cursor) = screen else { return false }
+            keepDownloadsCursor(&cursor, downloads)
+            cursor.cursor.keepVisible(count: downloads.entries.count, page: page)
+            screen = .downloads(cursor)
+            return true
+        }
+    }
+
+    /// Puts the cursor's index on its selected download (the first row when it has none).
+    static func keepDownloadsCursor(_ cursor: inout DownloadsCursor, _ downloads: DownloadsState) {
+        let rows = downloads.rows
+        if let index = downloads.index(ofIssue: cursor.selectedIssueID, in: rows) {
+            cursor.cursor.selection = index
+        } else {
+            cursor.selectedIssueID = rows.first?.issueID
+            cursor.cursor.selection = 0
         }
     }
 
@@ -159,40 +155,31 @@ extension AppUpdate {
     }
 
     static func openDownloads(_ state: inout AppState) -> [Effect] {
-        if state.screen != .downloads { state.screens.append(.downloads) }
-        state.downloads.selectedIssueID = state.downloads.rows.first?.issueID
-        state.downloads.scroll = 0
-        clampDownloadsScroll(&state)
+        if state.screen != .downloads { state.screens.append(.downloads(DownloadsCursor())) }
+        keepDownloadsInView(&state)
         return []
     }
 
-    static func handleDownloadsScreen(_ command: Command, _ state: inout AppState) -> [Effect] {
+    static func handleDownloadsScreen(_ command: Command, _ cursor: DownloadsCursor, _ state: inout AppState) -> [Effect] {
         let rows = state.downloads.rows
-        let index = state.downloads.selectedIndex
-        let page = DownloadsScreen.visibleEntryCount(height: state.height)
-        func select(_ target: Int) {
-            guard !rows.isEmpty else { return }
-            state.downloads.selectedIssueID = rows[min(max(0, target), rows.count - 1)].issueID
-            clampDownloadsScroll(&state)
+        var cursor = cursor
+        keepDownloadsCursor(&cursor, state.downloads)
+        if cursor.cursor.apply(command, count: rows.count, page: DownloadsScreen.layout(in: state.body).page) {
+            cursor.selectedIssueID = rows.indices.contains(cursor.cursor.selection) ? rows[cursor.cursor.selection].issueID : nil
+            state.screens[state.screens.count - 1] = .downloads(cursor)
+            return []
         }
-        let selected = rows.indices.contains(index) ? rows[index] : nil
-        let title = selected.map { downloadTitle($0.issueID, state) } ?? ""
+        let selected = rows.indices.contains(cursor.cursor.selection) ? rows[cursor.cursor.selection] : nil
+        let title = selected.map { downloadTitle($0, state) } ?? ""
         switch command {
-        case .moveDown: select(index + 1)
-        case .moveUp: select(index - 1)
-        case .pageDown: select(index + page)
-        case .pageUp: select(index - page)
-        case .top: select(0)
-        case .bottom: select(rows.count - 1)
-        case .help: return openHelp(&state)
-        case .back: state.screens.removeLast()
+        case .back: return goBack(&state)
         case .pauseResumeDownload:
             guard let selected else { return nothingSelected(&state) }
             switch selected.phase {
             case .paused:
                 state.message = StatusMessage("Resuming “\(title)”…")
-                updateIssue(selected.issueID, &state) { $0.state = .downloading }
-                return [.resumeDownload(issueID: selected.issueID)]
+                state.library.updateIssue(selected.issueID) { $0.state = .downloading }
+                return [.download(issueID: selected.issueID)]
             case .failed:
                 state.message = StatusMessage("“\(title)” failed; r retries it.")
             case .installing:
@@ -212,9 +199,9 @@ extension AppUpdate {
                 return []
             }
             state.message = StatusMessage("Retrying “\(title)”…")
-            updateIssue(selected.issueID, &state) { $0.state = .downloading; $0.progress = 0 }
+            state.library.updateIssue(selected.issueID) { $0.state = .downloading }
             state.downloads.entries[selected.issueID]?.lastError = nil
-            return [.retryDownload(issueID: selected.issueID)]
+            return [.download(issueID: selected.issueID)]
         case .moveDownloadUp, .moveDownloadDown:
             guard let selected else { return nothingSelected(&state) }
             guard case .queued = selected.phase else {
@@ -248,18 +235,7 @@ extension AppUpdate {
         return []
     }
 
-    static func downloadTitle(_ issueID: Int64, _ state: AppState) -> String {
-        state.issue(id: issueID)?.title ?? "Issue \(issueID)"
-    }
-
-    /// Keeps the selected row of the downloads screen in view.
-    static func clampDownloadsScroll(_ state: inout AppState) {
-        let count = state.downloads.entries.count
-        let visible = DownloadsScreen.visibleEntryCount(height: state.height)
-        let selected = state.downloads.selectedIndex
-        var scroll = min(state.downloads.scroll, max(0, count - visible))
-        if selected < scroll { scroll = selected }
-        if selected >= scroll + visible { scroll = selected - visible + 1 }
-        state.downloads.scroll = max(0, scroll)
+    static func downloadTitle(_ entry: DownloadEntry, _ state: AppState) -> String {
+        state.loadedIssue(id: entry.issueID)?.title ?? entry.title ?? "Issue \(entry.issueID)"
     }
 }

@@ -64,7 +64,8 @@ extension AppUpdate {
     /// Shows article `index` (loading it), leaving article-specific state behind.
     static func openArticle(_ index: Int, _ reader: inout ReaderState, _ state: inout AppState) -> [Effect] {
         reader.articleIndex = index
-        reader.contentsSelection = reader.contentsRow(forArticle: index)
+        reader.isShowingArticle = true
+        reader.contentsCursor.select(reader.contentsRow(forArticle: index), count: reader.contents.count, page: ContentsScreen.layout(in: state.body).page)
         reader.blocks = nil
         reader.layout = nil
         reader.topLine = 0
@@ -72,7 +73,6 @@ extension AppUpdate {
         reader.showsPagePicture = false
         reader.pagePicture = nil
         state.reader = reader
-        state.screens = [.shelf, .contents, .article]
         return [.loadArticle(issueID: reader.issueID, articleIndex: index)]
     }
 
@@ -101,26 +101,21 @@ extension AppUpdate {
     // MARK: Contents
 
     static func handleContents(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader else { state.screens = [.shelf]; return [] }
+        guard var reader = state.reader else { return goBack(&state) }
         let count = reader.contents.count
-        let visible = max(1, state.height - 4)
+        let layout = ContentsScreen.layout(in: state.body)
+        if reader.contentsCursor.apply(command, count: count, page: layout.page) {
+            state.reader = reader
+            return []
+        }
         switch command {
-        case .moveDown: reader.contentsSelection += 1
-        case .moveUp: reader.contentsSelection -= 1
-        case .pageDown: reader.contentsSelection += visible
-        case .pageUp: reader.contentsSelection -= visible
-        case .top: reader.contentsSelection = 0
-        case .bottom: reader.contentsSelection = count - 1
         case .tap:
             if case .mouseClick(_, let y) = key {
-                let first = ContentsScreen.firstVisible(selection: reader.contentsSelection, visible: visible)
-                let index = first + (y - ContentsScreen.listTop)
-                guard y >= ContentsScreen.listTop, index < count else { return [] }
-                reader.contentsSelection = index
+                guard let index = layout.index(atY: y, cursor: reader.contentsCursor, count: count) else { return [] }
+                reader.contentsCursor.select(index, count: count, page: layout.page)
             }
             guard count > 0 else { return [] }
-            let row = min(max(0, reader.contentsSelection), count - 1)
-            reader.contentsSelection = row
+            let row = reader.contentsCursor.selection
             // A heading that points nowhere opens the first article under it.
             guard let article = reader.contents[row...].first(where: { $0.articleIndex != nil })?.articleIndex else {
                 state.reader = reader
@@ -132,24 +127,18 @@ extension AppUpdate {
             guard reader.book != nil else { return [] }
             state.prompt = Prompt(.searchIssue)
             return []
-        case .help:
-            return openHelp(&state)
         case .back:
-            state.screens = [.shelf]
-            return []
+            return goBack(&state)
         default:
-            break
+            return []
         }
-        reader.contentsSelection = min(max(0, reader.contentsSelection), max(0, count - 1))
-        state.reader = reader
-        return []
     }
 
     // MARK: Article
 
     static func handleArticle(_ command: Command, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader else { state.screens = [.shelf]; return [] }
-        let page = max(1, state.height - 3)
+        guard var reader = state.reader else { return goBack(&state) }
+        let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
         let count = reader.book?.articles.count ?? 0
         switch command {
         case .moveDown: reader.topLine += 1
@@ -166,12 +155,11 @@ extension AppUpdate {
             }
             return openArticle(next, &reader, &state)
         case .tableOfContents, .back:
-            reader.contentsSelection = reader.contentsRow(forArticle: reader.articleIndex)
+            reader.contentsCursor.select(reader.contentsRow(forArticle: reader.articleIndex), count: reader.contents.count,
+                                         page: ContentsScreen.layout(in: state.body).page)
+            reader.isShowingArticle = false
             state.reader = reader
-            state.screens = [.shelf, .contents]
             return savePosition(state)
-        case .help:
-            return openHelp(&state)
         case .searchIssue:
             state.prompt = Prompt(.searchIssue)
             return []
@@ -201,7 +189,7 @@ extension AppUpdate {
     }
 
     /// Lines of article on screen (between the header and the status line).
-    static func articleVisibleLines(_ state: AppState) -> Int { max(1, state.height - 2) }
+    static func articleVisibleLines(_ state: AppState) -> Int { ArticleScreen.visibleLines(in: state.body) }
 
     static func savePosition(_ state: AppState) -> [Effect] {
         guard let reader = state.reader, reader.layout != nil else { return [] }
@@ -237,8 +225,8 @@ extension AppUpdate {
             state.message = StatusMessage("Searching this issue for “\(text)”…")
             return [.searchIssue(issueID: reader.issueID, query: text)]
         case .searchLibrary:
-            state.librarySearch = LibrarySearch(query: text)
-            if state.screen != .searchResults { state.screens.append(.searchResults) }
+            if state.screen == .searchResults { state.screens.removeLast() }
+            state.screens.append(.searchResults(LibrarySearch(query: text)))
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML:
@@ -334,9 +322,9 @@ extension AppUpdate {
     // MARK: Pictures
 
     /// The picture request for a picture line of the article shown.
-    public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, _ state: AppState) -> PictureRequest? {
-        guard let source = line.imageSource, let reader = state.reader else { return nil }
-        return PictureRequest(issueID: reader.issueID, source: source, columns: max(1, layout.measure - line.indent),
+    public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, issueID: Int64, _ state: AppState) -> PictureRequest? {
+        guard let source = line.imageSource else { return nil }
+        return PictureRequest(issueID: issueID, source: source, columns: max(1, layout.measure - line.indent),
                               rows: pictureHeight(forWidth: layout.width, measure: layout.measure), mode: state.coverMode,
                               background: state.isLightBackground ? .light : .dark)
     }
@@ -347,7 +335,7 @@ extension AppUpdate {
         var wanted: [PictureRequest] = []
         let first = min(max(0, reader.topLine), layout.lines.count)
         for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
-            if let request = pictureRequest(for: layout.lines[index], in: layout, state),
+            if let request = pictureRequest(for: layout.lines[index], in: layout, issueID: reader.issueID, state),
                !reader.requestedPictures.contains(request), !wanted.contains(request) {
                 wanted.append(request)
             }
@@ -382,7 +370,8 @@ extension AppUpdate {
             return []
         }
         reader.showsPagePicture = true
-        let columns = max(1, state.width - 2), rows = max(1, state.height - 3)
+        let body = state.body
+        let columns = max(1, body.width - 2), rows = max(1, body.height - 1)
         if let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex, picture.art.columns == columns, picture.art.rows == rows {
             state.reader = reader
             return []
@@ -419,68 +408,61 @@ extension AppUpdate {
     // MARK: Search across issues
 
     static func librarySearched(_ query: String, _ result: Result<[SearchHit], ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var search = state.librarySearch, search.query == query else { return [] }
-        switch result {
-        case .success(let hits):
-            search.hits = hits
-            search.selection = 0
-            state.message = hits.isEmpty ? StatusMessage("no matches for “\(query)”") : nil
-        case .failure(let failure):
-            search.hits = []
-            search.failure = failure.reason
-            state.message = StatusMessage("The search failed: \(failure.reason)", isError: true)
+        var isAwaited = false
+        state.updateScreen { screen in
+            guard case .searchResults(var search) = screen, search.query == query, search.hits == nil else { return false }
+            switch result {
+            case .success(let hits):
+                search.hits = hits
+                search.cursor = ListCursor()
+            case .failure(let failure):
+                search.hits = []
+                search.failure = failure.reason
+            }
+            screen = .searchResults(search)
+            isAwaited = true
+            return true
         }
-        state.librarySearch = search
+        guard isAwaited else { return [] }
+        switch result {
+        case .success(let hits): state.message = hits.isEmpty ? StatusMessage("no matches for “\(query)”") : nil
+        case .failure(let failure): state.message = StatusMessage("The search failed: \(failure.reason)", isError: true)
+        }
         return []
     }
 
-    static func handleSearchResults(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
-        guard var search = state.librarySearch else { state.screens = [.shelf]; return [] }
+    static func handleSearchResults(_ command: Command, key: Key, _ search: LibrarySearch, _ state: inout AppState) -> [Effect] {
+        var search = search
         let hits = search.hits ?? []
-        let visible = SearchResultsScreen.visibleRows(state)
+        let layout = SearchResultsScreen.layout(in: state.body)
+        if search.cursor.apply(command, count: hits.count, page: layout.page) {
+            state.screens[state.screens.count - 1] = .searchResults(search)
+            return []
+        }
         switch command {
-        case .moveDown: search.selection += 1
-        case .moveUp: search.selection -= 1
-        case .pageDown: search.selection += visible
-        case .pageUp: search.selection -= visible
-        case .top: search.selection = 0
-        case .bottom: search.selection = hits.count - 1
         case .tap:
             if case .mouseClick(_, let y) = key {
-                let index = SearchResultsScreen.firstVisible(selection: search.selection, visible: visible) + (y - SearchResultsScreen.listTop)
-                guard y >= SearchResultsScreen.listTop, hits.indices.contains(index) else { return [] }
-                search.selection = index
+                guard let index = layout.index(atY: y, cursor: search.cursor, count: hits.count) else { return [] }
+                search.cursor.select(index, count: hits.count, page: layout.page)
+                state.screens[state.screens.count - 1] = .searchResults(search)
             }
-            state.librarySearch = search
-            guard hits.indices.contains(search.selection) else { return [] }
-            return openHit(hits[search.selection], query: search.query, &state)
-        case .help:
-            return openHelp(&state)
+            guard hits.indices.contains(search.cursor.selection) else { return [] }
+            return openHit(hits[search.cursor.selection], query: search.query, &state)
         case .back:
-            state.screens.removeLast()
-            if state.screens.isEmpty { state.screens = [.shelf] }
-            return []
+            return goBack(&state)
         default:
-            break
+            return []
         }
-        search.selection = min(max(0, search.selection), max(0, hits.count - 1))
-        state.librarySearch = search
-        return []
     }
 
     /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
+    /// Going back from it returns to the results.
     static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
-        guard let issue = state.issue(id: hit.issueID), issue.state == .available else {
-            state.message = StatusMessage("That issue is no longer downloaded.")
-            return []
-        }
-        var reader = ReaderState(issueID: issue.id)
+        var reader = ReaderState(issueID: hit.issueID)
         reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
         reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)
-        state.reader = reader
-        state.screens = [.shelf, .contents]
-        state.library.currentlyReadingIssueID = issue.id
+        state.screens.append(.reader(reader))
         state.message = nil
-        return [.openIssue(issueID: issue.id), .searchIssue(issueID: issue.id, query: query)]
+        return [.openIssue(issueID: hit.issueID), .searchIssue(issueID: hit.issueID, query: query)]
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// The shelf and the issue page: moving, tapping, switching publications and views, refresh results, covers in view.
+/// The shelf and the issue page: moving, tapping, switching publications and views, refresh results, the
+/// library's windows and the covers in view.
 extension AppUpdate {
     static func publicationsRefreshed(_ outcomes: [PublicationRefresher.Outcome], _ state: inout AppState) -> [Effect] {
         let problems = outcomes.compactMap(\.problem)
@@ -18,38 +19,177 @@ extension AppUpdate {
         return [.loadLibrary]
     }
 
+    // MARK: The library's windows
+
+    /// A new look at the library: publications and counts are replaced, and the shelves in view are read
+    /// again around their selected issues (so a selection follows its issue when others arrive).
+    static func libraryLoaded(_ overview: LibraryOverview, _ state: inout AppState) -> [Effect] {
+        let previous = state.currentPublication?.id
+        state.library.publications = overview.publications
+        state.library.counts = overview.counts
+        state.library.readingIssue = overview.readingIssue
+        state.library.readingPosition = overview.readingPosition
+        state.library.hasLoaded = true
+        if let previous, let index = overview.publications.firstIndex(where: { $0.id == previous }) {
+            state.shelf.selectedPublication = index
+        }
+        state.shelf.selectedPublication = min(state.shelf.selectedPublication, max(0, overview.publications.count - 1))
+        seedDownloads(from: overview.unfinishedDownloads, &state)
+        let known = Set(overview.publications.map(\.id))
+        state.library.windows = state.library.windows.filter { known.contains($0.key) }
+        state.library.requestedWindows = [:]
+        var effects: [Effect] = []
+        for publicationID in shelvesInView(state) {
+            guard state.library.windows[publicationID] != nil else { continue }
+            let request = rereadRequest(publicationID, state)
+            state.library.requestedWindows[publicationID] = request
+            effects.append(.loadIssues(request))
+        }
+        keepShelfInView(&state)
+        return effects + shelfEffects(&state)
+    }
+
+    /// Reads a shelf's window again around its selected issue.
+    static func rereadRequest(_ publicationID: Int64, _ state: AppState) -> IssueWindowRequest {
+        let page = state.shelfLayout.page
+        let count = page.itemCount + 2 * windowMargin(page)
+        if let selected = state.shelf.selectedIssueIDs[publicationID] {
+            let cursor = state.shelf.cursors[publicationID] ?? ListCursor()
+            return IssueWindowRequest(publicationID: publicationID, anchor: .issue(selected, before: max(0, cursor.selection - cursor.offset) + windowMargin(page)),
+                                      count: count, selecting: selected)
+        }
+        return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count)
+    }
+
+    static func issuesLoaded(_ window: IssueWindow, selecting: Int64?, _ state: inout AppState) -> [Effect] {
+        let publicationID = window.publicationID
+        state.library.requestedWindows[publicationID] = nil
+        guard state.library.publications.contains(where: { $0.id == publicationID }) else { return [] }
+        state.library.windows[publicationID] = window
+        state.library.counts[publicationID, default: IssueCounts()].total = window.total
+        var cursor = state.shelf.cursors[publicationID] ?? ListCursor()
+        if let selecting {
+            if let index = window.index(ofIssue: selecting) {
+                let shift = index - cursor.selection
+                cursor.selection = index
+                cursor.offset += shift
+            } else if !window.issues.isEmpty {
+                // The issue is gone: stay where the window is.
+                state.shelf.selectedIssueIDs[publicationID] = nil
+                cursor.selection = min(max(cursor.selection, window.start), window.range.upperBound - 1)
+            }
+        }
+        let page = state.shelfLayout.page
+        cursor.keepVisible(count: window.total, page: page)
+        state.shelf.cursors[publicationID] = cursor
+        if let issue = window.issue(at: cursor.selection) { state.shelf.selectedIssueIDs[publicationID] = issue.id }
+        pruneCovers(&state)
+        return shelfEffects(&state)
+    }
+
+    /// The shelves whose windows are kept: the one shown and its neighbours (what Tab and Shift-Tab reach).
+    static func shelvesInView(_ state: AppState) -> [Int64] {
+        let publications = state.library.publications
+        guard !publications.isEmpty else { return [] }
+        let current = state.shelf.selectedPublication
+        var ids: [Int64] = [publications[current].id]
+        for index in [current + 1, current - 1 + publications.count] where publications.count > 1 {
+            let id = publications[index % publications.count].id
+            if !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Issues read beyond the page on each side, so that moving rarely waits for the library.
+    static func windowMargin(_ page: ListPage) -> Int { max(16, page.itemCount) }
+
+    /// Asks for the windows the shelves in view need: the shown shelf's visible issues (with a margin,
+    /// read again as the cursor nears its edge) and its neighbours' first page; forgets other windows.
+    static func windowEffects(_ state: inout AppState) -> [Effect] {
+        let inView = shelvesInView(state)
+        let dropped = state.library.windows.keys.filter { !inView.contains($0) }
+        for id in dropped { state.library.windows[id] = nil }
+        if !dropped.isEmpty { pruneCovers(&state) }
+        let page = state.shelfLayout.page
+        let margin = windowMargin(page)
+        var effects: [Effect] = []
+        for (position, publicationID) in inView.enumerated() {
+            let total = state.library.issueCount(publicationID)
+            let window = state.library.windows[publicationID]
+            let cursor = state.shelf.cursors[publicationID] ?? ListCursor()
+            let visible = cursor.offset..<(cursor.offset + page.itemCount)
+            if let window {
+                // A neighbour keeps what it has; the shown shelf reads on before the cursor reaches the window's edge.
+                guard position == 0 else { continue }
+                let needed = (visible.lowerBound - margin / 2)..<(visible.upperBound + margin / 2)
+                if window.covers(needed) { continue }
+            } else if total == 0, state.library.hasLoaded {
+                continue
+            }
+            guard state.library.requestedWindows[publicationID] == nil else { continue }
+            let wanted = max(0, visible.lowerBound - margin)..<(visible.upperBound + margin)
+            let request: IssueWindowRequest
+            if window == nil, let selected = state.shelf.selectedIssueIDs[publicationID] {
+                request = IssueWindowRequest(publicationID: publicationID, anchor: .issue(selected, before: cursor.selection - wanted.lowerBound),
+                                             count: wanted.count, selecting: selected)
+            } else {
+                request = .reading(wanted, publicationID: publicationID, total: total, window: window,
+                                   selectedIssueID: state.shelf.selectedIssueIDs[publicationID])
+            }
+            state.library.requestedWindows[publicationID] = request
+            effects.append(.loadIssues(request))
+        }
+        return effects
+    }
+
+    /// Forgets covers of issues no window holds (they are asked for again if they come back into view).
+    static func pruneCovers(_ state: inout AppState) {
+        var kept = Set(state.library.windows.values.flatMap { $0.issues.map(\.id) })
+        if let reading = state.library.readingIssue { kept.insert(reading.id) }
+        state.covers = state.covers.filter { kept.contains($0.key.issueID) }
+        state.requestedCovers = state.requestedCovers.filter { kept.contains($0.issueID) }
+        state.failedCovers = state.failedCovers.filter { kept.contains($0.issueID) }
+    }
+
+    /// What the shelf needs after any change: windows, then covers of what is in view.
+    static func shelfEffects(_ state: inout AppState) -> [Effect] {
+        windowEffects(&state) + coverEffects(&state)
+    }
+
+    // MARK: Keys
+
     static func handleShelf(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
-        let count = state.currentIssues.count
-        let layout = ShelfLayout(state: state)
+        let count = state.currentIssueCount
+        let layout = state.shelfLayout
+        var cursor = state.shelfCursor
+        if cursor.apply(command, count: count, page: layout.page) {
+            state.shelfCursor = cursor
+            rememberSelection(&state)
+            return shelfEffects(&state)
+        }
         switch command {
-        case .moveDown: return select(state.selectedIssueIndex + layout.columns, &state)
-        case .moveUp: return select(state.selectedIssueIndex - layout.columns, &state)
-        case .moveRight where layout.columns > 1: return select(state.selectedIssueIndex + 1, &state)
-        case .moveLeft where layout.columns > 1: return select(state.selectedIssueIndex - 1, &state)
-        case .pageDown: return select(state.selectedIssueIndex + layout.visibleItemCount, &state)
-        case .pageUp: return select(state.selectedIssueIndex - layout.visibleItemCount, &state)
-        case .top: return select(0, &state)
-        case .bottom: return select(count - 1, &state)
         case .tap:
             if case .mouseClick(let x, let y) = key {
                 if let line = layout.continueLine, line.contains(x: x, y: y) { return handleShelf(.continueReading, key: key, &state) }
-                guard let publication = state.currentPublication,
-                      let index = layout.index(atX: x, y: y, scroll: state.shelfScroll[publication.id] ?? 0, count: count) else { return [] }
-                state.selectedIssue[publication.id] = index
+                guard let index = layout.index(atX: x, y: y, scroll: cursor.offset, count: count) else { return [] }
+                cursor.select(index, count: count, page: layout.page)
+                state.shelfCursor = cursor
+                rememberSelection(&state)
             }
             return tap(&state)
         case .toggleShelfView:
-            state.shelfViewMode = state.shelfViewMode == .list ? .grid : .list
-            clampShelf(&state)
-            if ShelfLayout(state: state).mode != state.shelfViewMode {
+            state.shelf.viewMode = state.shelf.viewMode == .list ? .grid : .list
+            keepShelfInView(&state)
+            if state.shelfLayout.mode != state.shelf.viewMode {
                 state.message = StatusMessage("The window is too small for the grid; showing the list.")
             }
-            return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelfViewMode.rawValue)] + coverEffects(&state)
+            return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelf.viewMode.rawValue)] + shelfEffects(&state)
         case .showStorage:
             return openStorage(&state)
         case .showSubscriptions:
-            state.subscriptionSelection = state.selectedPublication
-            state.screens = [.shelf, .subscriptions]
+            var subscriptions = ListCursor(selection: state.shelf.selectedPublication)
+            subscriptions.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: state.body).page)
+            state.screens = [.shelf, .subscriptions(subscriptions)]
             return []
         case .showDetails:
             guard state.selectedIssueValue != nil else { return [] }
@@ -62,16 +202,11 @@ extension AppUpdate {
             }
             return [.cancelDownload(issueID: issue.id)]
         case .continueReading:
-            guard let issueID = state.library.currentlyReadingIssueID, let issue = state.issue(id: issueID), issue.state == .available else {
+            guard let issue = state.library.readingIssue, issue.state == .available else {
                 state.message = StatusMessage("No issue is being read yet: open one with Enter.")
                 return []
             }
-            if let index = state.library.publications.firstIndex(where: { $0.id == issue.publicationID }) {
-                state.selectedPublication = index
-                state.selectedIssue[issue.publicationID] = state.currentIssues.firstIndex { $0.id == issueID } ?? 0
-                clampShelf(&state)
-            }
-            return open(issue, &state)
+            return showOnShelf(issue, &state) + open(issue, &state)
         case .refresh:
             state.message = StatusMessage("Refreshing catalogs…")
             state.isRefreshRequested = true
@@ -79,32 +214,63 @@ extension AppUpdate {
         case .nextPublication, .previousPublication:
             let count = state.library.publications.count
             guard count > 1 else { return [] }
-            state.selectedPublication = (state.selectedPublication + (command == .nextPublication ? 1 : count - 1)) % count
-            clampShelf(&state)
-            return coverEffects(&state)
-        case .help:
-            return openHelp(&state)
+            return selectPublication((state.shelf.selectedPublication + (command == .nextPublication ? 1 : count - 1)) % count, &state)
         default:
             return []
         }
     }
 
     static func handleDetail(_ command: Command, _ state: inout AppState) -> [Effect] {
+        var cursor = state.shelfCursor
+        let count = state.currentIssueCount
+        let page = state.shelfLayout.page
         switch command {
-        case .moveDown, .pageDown: _ = select(state.selectedIssueIndex + 1, &state)
-        case .moveUp, .pageUp: _ = select(state.selectedIssueIndex - 1, &state)
-        case .top: _ = select(0, &state)
-        case .bottom: _ = select(state.currentIssues.count - 1, &state)
+        case .moveDown, .pageDown: cursor.select(cursor.selection + 1, count: count, page: page)
+        case .moveUp, .pageUp: cursor.select(cursor.selection - 1, count: count, page: page)
+        case .top: cursor.select(0, count: count, page: page)
+        case .bottom: cursor.select(count - 1, count: count, page: page)
         case .tap:
             return tap(&state) + coverEffects(&state)
-        case .help:
-            return openHelp(&state)
         case .back:
             state.screens = [.shelf]
+            return shelfEffects(&state)
         default:
-            break
+            return []
         }
-        return coverEffects(&state)
+        state.shelfCursor = cursor
+        rememberSelection(&state)
+        return shelfEffects(&state)
+    }
+
+    /// Shows publication `index`'s shelf.
+    static func selectPublication(_ index: Int, _ state: inout AppState) -> [Effect] {
+        state.shelf.selectedPublication = min(max(0, index), max(0, state.library.publications.count - 1))
+        keepShelfInView(&state)
+        return shelfEffects(&state)
+    }
+
+    /// Shows an issue's shelf with the issue selected (read by key if its shelf's window does not hold it).
+    static func showOnShelf(_ issue: Issue, _ state: inout AppState) -> [Effect] {
+        guard let index = state.library.publications.firstIndex(where: { $0.id == issue.publicationID }) else { return [] }
+        state.shelf.selectedPublication = index
+        state.shelf.selectedIssueIDs[issue.publicationID] = issue.id
+        if let position = state.currentWindow?.index(ofIssue: issue.id) {
+            var cursor = state.shelfCursor
+            cursor.select(position, count: state.currentIssueCount, page: state.shelfLayout.page)
+            state.shelfCursor = cursor
+            return shelfEffects(&state)
+        }
+        let page = state.shelfLayout.page
+        let request = IssueWindowRequest(publicationID: issue.publicationID, anchor: .issue(issue.id, before: windowMargin(page)),
+                                         count: page.itemCount + 2 * windowMargin(page), selecting: issue.id)
+        state.library.requestedWindows[issue.publicationID] = request
+        return [.loadIssues(request)] + shelfEffects(&state)
+    }
+
+    /// Notes which issue the shown shelf's cursor is on, when its window holds it.
+    static func rememberSelection(_ state: inout AppState) {
+        guard let publication = state.currentPublication, let issue = state.selectedIssueValue else { return }
+        state.shelf.selectedIssueIDs[publication.id] = issue.id
     }
 
     static func tap(_ state: inout AppState) -> [Effect] {
@@ -114,13 +280,13 @@ extension AppUpdate {
             state.message = StatusMessage("The feed lists “\(issue.title)” without anything to download.")
             return []
         case .notDownloaded, .failed:
-            updateIssue(issue.id, &state) { $0.state = .downloading; $0.progress = 0 }
+            state.library.updateIssue(issue.id) { $0.state = .downloading }
             state.message = StatusMessage("Downloading “\(issue.title)”…")
-            return [.startDownload(issueID: issue.id)]
+            return [.download(issueID: issue.id)]
         case .paused:
-            updateIssue(issue.id, &state) { $0.state = .downloading }
+            state.library.updateIssue(issue.id) { $0.state = .downloading }
             state.message = StatusMessage("Resuming “\(issue.title)”…")
-            return [.startDownload(issueID: issue.id)]
+            return [.download(issueID: issue.id)]
         case .downloading:
             state.message = StatusMessage("“\(issue.title)” is downloading (x cancels).")
             return []
@@ -130,29 +296,18 @@ extension AppUpdate {
     }
 
     static func open(_ issue: Issue, _ state: inout AppState) -> [Effect] {
-        state.reader = ReaderState(issueID: issue.id)
-        state.screens = [.shelf, .contents]
-        state.library.currentlyReadingIssueID = issue.id
+        state.screens = [.shelf, .reader(ReaderState(issueID: issue.id))]
+        state.library.readingIssue = issue
         state.message = nil
         return [.openIssue(issueID: issue.id)]
     }
 
-    static func select(_ index: Int, _ state: inout AppState) -> [Effect] {
-        guard let publication = state.currentPublication else { return [] }
-        state.selectedIssue[publication.id] = min(max(0, index), max(0, state.currentIssues.count - 1))
-        clampShelf(&state)
-        return coverEffects(&state)
-    }
-
-    /// Keeps the selection and scroll of the current publication in range and in view.
-    static func clampShelf(_ state: inout AppState) {
-        if state.selectedPublication >= state.library.publications.count { state.selectedPublication = max(0, state.library.publications.count - 1) }
-        guard let publication = state.currentPublication else { return }
-        let count = state.currentIssues.count
-        let selected = min(max(0, state.selectedIssue[publication.id] ?? 0), max(0, count - 1))
-        state.selectedIssue[publication.id] = selected
-        let layout = ShelfLayout(state: state)
-        state.shelfScroll[publication.id] = layout.scroll(keeping: selected, from: state.shelfScroll[publication.id] ?? 0, count: count)
+    /// Keeps the shown shelf's cursor in range and in view.
+    static func keepShelfInView(_ state: inout AppState) {
+        guard state.currentPublication != nil else { return }
+        var cursor = state.shelfCursor
+        cursor.keepVisible(count: state.currentIssueCount, page: state.shelfLayout.page)
+        state.shelfCursor = cursor
     }
 
     /// Asks once for the covers of the rows now in view.
@@ -170,14 +325,11 @@ extension AppUpdate {
             let size = DetailScreen.coverSize(width: state.width, height: state.height)
             return [state.coverRequest(issueID: issue.id, columns: size.columns, rows: size.rows)]
         }
-        let layout = ShelfLayout(state: state)
-        guard layout.coverColumns > 0, let publication = state.currentPublication else { return [] }
-        let issues = state.currentIssues
-        let first = state.shelfScroll[publication.id] ?? 0
-        let last = min(issues.count, first + layout.visibleItemCount)
-        guard first < last else { return [] }
-        return issues[first..<last].filter { $0.coverURL != nil }.map {
-            state.coverRequest(issueID: $0.id, columns: layout.coverColumns, rows: layout.coverRows)
+        let layout = state.shelfLayout
+        guard state.screen == .shelf, layout.coverColumns > 0, let window = state.currentWindow else { return [] }
+        return state.shelfCursor.visibleRange(count: state.currentIssueCount, page: layout.page).compactMap { index in
+            guard let issue = window.issue(at: index), issue.coverURL != nil else { return nil }
+            return state.coverRequest(issueID: issue.id, columns: layout.coverColumns, rows: layout.coverRows)
         }
     }
 }

@@ -3,29 +3,26 @@ import NewsstandCore
 
 /// The subscriptions screen, what its prompts (add, rename) do, and a publication's headlines.
 extension AppUpdate {
-    static func handleSubscriptions(_ command: Command, _ state: inout AppState) -> [Effect] {
-        let count = state.library.publications.count
+    static func handleSubscriptions(_ command: Command, _ cursor: inout ListCursor, _ state: inout AppState) -> [Effect] {
+        let publications = state.library.publications
+        let count = publications.count
+        if cursor.apply(command, count: count, page: SubscriptionsScreen.layout(in: state.body).page) { return [] }
+        let selected = publications.indices.contains(cursor.selection) ? publications[cursor.selection] : nil
         switch command {
-        case .moveDown: state.subscriptionSelection += 1
-        case .moveUp: state.subscriptionSelection -= 1
-        case .top: state.subscriptionSelection = 0
-        case .bottom: state.subscriptionSelection = count - 1
         case .tap:
-            guard state.selectedSubscription != nil else { return [] }
-            state.selectedPublication = min(max(0, state.subscriptionSelection), count - 1)
+            guard selected != nil else { return [] }
             state.screens = [.shelf]
-            clampShelf(&state)
-            return coverEffects(&state)
+            return selectPublication(cursor.selection, &state)
         case .addSubscription:
             state.prompt = Prompt(.addSubscription)
         case .removeSubscription:
-            guard let publication = state.selectedSubscription else { return [] }
+            guard let publication = selected else { return [] }
             state.prompt = Prompt(.confirmUnsubscribe(publicationID: publication.id, title: publication.title))
         case .renameSubscription:
-            guard let publication = state.selectedSubscription else { return [] }
+            guard let publication = selected else { return [] }
             state.prompt = Prompt(.rename(publicationID: publication.id), text: publication.title)
         case .refreshSelected:
-            guard let publication = state.selectedSubscription else { return [] }
+            guard let publication = selected else { return [] }
             state.message = StatusMessage("Refreshing \(publication.title)…")
             state.isRefreshRequested = true
             return [.refreshPublication(publicationID: publication.id)]
@@ -34,13 +31,13 @@ extension AppUpdate {
             state.isRefreshRequested = true
             return [.refreshPublications]
         case .cycleAutoDownload:
-            guard let publication = state.selectedSubscription else { return [] }
+            guard let publication = selected else { return [] }
             let all = AutoDownloadPolicy.allCases
             let next = all[(all.firstIndex(of: publication.autoDownload)! + 1) % all.count]
             state.message = StatusMessage("\(publication.title): auto-download \(next.rawValue).")
             return [.setPolicy(publicationID: publication.id, autoDownload: next, keepNewest: publication.keepNewest)]
         case .keepMore, .keepFewer:
-            guard let publication = state.selectedSubscription else { return [] }
+            guard let publication = selected else { return [] }
             let keep: Int? = switch (command, publication.keepNewest) {
             case (.keepMore, nil): nil
             case (.keepMore, let value?): value + 1
@@ -56,37 +53,34 @@ extension AppUpdate {
         case .showStorage:
             return openStorage(&state)
         case .browseCatalog:
-            guard let publication = state.selectedSubscription else { return [] }
-            state.catalog = CatalogBrowser(url: publication.feedURL)
-            state.screens.append(.catalog)
+            guard let publication = selected else { return [] }
+            state.screens.append(.catalog(CatalogBrowser(url: publication.feedURL)))
             return [.loadFeed(publication.feedURL)]
         case .showHeadlines:
-            guard state.selectedSubscription != nil else { return [] }
-            state.headlinesScroll = 0
-            state.screens.append(.headlines)
-        case .help:
-            return openHelp(&state)
+            guard let publication = selected else { return [] }
+            state.screens.append(.headlines(HeadlinesState(publicationID: publication.id, title: publication.title)))
+            return [.loadHeadlines(publicationID: publication.id)]
         case .back:
             state.screens = [.shelf]
+            return shelfEffects(&state)
         default:
             break
         }
-        state.subscriptionSelection = min(max(0, state.subscriptionSelection), max(0, count - 1))
         return []
     }
 
-    static func handleHeadlines(_ command: Command, _ state: inout AppState) -> [Effect] {
-        let count = state.selectedSubscription.flatMap { state.library.headlines[$0.id] }?.count ?? 0
-        switch command {
-        case .moveDown: state.headlinesScroll += 1
-        case .moveUp: state.headlinesScroll -= 1
-        case .pageDown: state.headlinesScroll += max(1, (state.height - 3) / 3)
-        case .pageUp: state.headlinesScroll -= max(1, (state.height - 3) / 3)
-        case .top: state.headlinesScroll = 0
-        case .back: state.screens.removeLast()
-        default: break
+    static func headlinesLoaded(_ publicationID: Int64, _ result: Result<[Headline], ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        let page = HeadlinesScreen.layout(in: state.body).page
+        if case .failure(let failure) = result {
+            state.message = StatusMessage("Cannot read the headlines: \(failure.reason)", isError: true)
         }
-        state.headlinesScroll = min(max(0, state.headlinesScroll), max(0, count - 1))
+        state.updateScreen { screen in
+            guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID else { return false }
+            headlines.headlines = (try? result.get()) ?? []
+            headlines.cursor.keepVisible(count: headlines.headlines?.count ?? 0, page: page)
+            screen = .headlines(headlines)
+            return true
+        }
         return []
     }
 
@@ -111,24 +105,22 @@ extension AppUpdate {
     }
 
     static func openStorage(_ state: inout AppState) -> [Effect] {
-        state.screens.append(.storage)
+        state.screens.append(.storage(nil))
         return [.measureStorage]
     }
 
-    static func handleStorage(_ command: Command, _ state: inout AppState) -> [Effect] {
+    static func handleStorage(_ command: Command, report: StorageReport?, _ state: inout AppState) -> [Effect] {
         switch command {
         case .enforceStorageBudget:
-            guard let report = state.storage, !report.plannedRemovals.isEmpty else {
+            guard let report, !report.plannedRemovals.isEmpty else {
                 state.message = StatusMessage("Nothing to remove: the library is within its limits.")
                 return []
             }
             state.message = StatusMessage("Removing \(report.plannedRemovals.count) issue\(report.plannedRemovals.count == 1 ? "" : "s")…")
             return [.enforceStorageLimits]
-        case .help: return openHelp(&state)
-        case .back: state.screens.removeLast()
-        default: break
+        case .back: return goBack(&state)
+        default: return []
         }
-        return []
     }
 
     static func subscriptionAdded(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {

@@ -4,7 +4,8 @@ import NewsstandCore
 /// Applies a message to the state and says what work should follow: `update(&state, message) -> [Effect]`.
 ///
 /// Pure: no I/O, no clocks, no threads. Everything slow is an `Effect` carried out elsewhere.
-/// Each screen's handling lives in its own extension (`AppUpdate+Shelf`, `+Reader`, `+Downloads`).
+/// Each screen's handling lives in its own extension (`AppUpdate+Shelf`, `+Reader`, `+Downloads`…), and
+/// takes its geometry from the screen's layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         switch message {
@@ -14,18 +15,17 @@ public enum AppUpdate {
             state.width = max(0, width)
             state.height = max(0, height)
             reflowReader(&state)
-            clampShelf(&state)
-            return coverEffects(&state) + pictureEffects(&state)
-        case .libraryLoaded(let snapshot):
-            let previous = state.currentPublication?.id
-            state.library = snapshot
-            state.hasLoadedLibrary = true
-            if let previous, let index = snapshot.publications.firstIndex(where: { $0.id == previous }) {
-                state.selectedPublication = index
-            }
-            clampShelf(&state)
-            syncDownloads(with: snapshot, &state)
-            return coverEffects(&state)
+            keepListsInView(&state)
+            return shelfEffects(&state) + pictureEffects(&state)
+        case .libraryLoaded(let overview):
+            return libraryLoaded(overview, &state)
+        case .issuesLoaded(let window, let selecting):
+            return issuesLoaded(window, selecting: selecting, &state)
+        case .issuesLookedUp(let issues):
+            for issue in issues { state.downloads.entries[issue.id]?.title = issue.title }
+            return []
+        case .headlinesLoaded(let publicationID, let result):
+            return headlinesLoaded(publicationID, result, &state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):
@@ -45,7 +45,11 @@ public enum AppUpdate {
         case .feedLoaded(let url, let result):
             return feedLoaded(url, result, &state)
         case .storageMeasured(let report):
-            state.storage = report
+            state.updateScreen { screen in
+                guard case .storage = screen else { return false }
+                screen = .storage(report)
+                return true
+            }
             return []
         case .reported(let message):
             state.message = message
@@ -78,47 +82,82 @@ public enum AppUpdate {
             return []
         }
         if command == .showDownloads { return openDownloads(&state) }
-        switch state.screen {
+        if command == .help { return openHelp(&state) }
+        switch state.screens.last ?? .shelf {
         case .shelf: return handleShelf(command, key: key, &state)
         case .detail: return handleDetail(command, &state)
-        case .contents: return handleContents(command, key: key, &state)
-        case .article: return handleArticle(command, &state)
-        case .help: return handleHelp(command, &state)
-        case .subscriptions: return handleSubscriptions(command, &state)
-        case .headlines: return handleHeadlines(command, &state)
-        case .storage: return handleStorage(command, &state)
-        case .catalog: return handleCatalog(command, &state)
-        case .searchResults: return handleSearchResults(command, key: key, &state)
-        case .downloads: return handleDownloadsScreen(command, &state)
+        case .reader(let reader):
+            return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
+        case .help(var cursor):
+            guard command != .back else { return goBack(&state) }
+            cursor.scroll(command, count: HelpScreen.lineCount, page: HelpScreen.layout(in: state.body).page)
+            state.screens[state.screens.count - 1] = .help(cursor)
+            return []
+        case .subscriptions(var cursor):
+            let effects = handleSubscriptions(command, &cursor, &state)
+            state.updateScreen { screen in
+                guard case .subscriptions = screen else { return false }
+                screen = .subscriptions(cursor)
+                return true
+            }
+            return effects
+        case .headlines(var headlines):
+            guard command != .back else { return goBack(&state) }
+            headlines.cursor.apply(command, count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: state.body).page)
+            state.screens[state.screens.count - 1] = .headlines(headlines)
+            return []
+        case .storage(let report): return handleStorage(command, report: report, &state)
+        case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
+        case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
+        case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
         }
+    }
+
+    /// Pops the screen on top (the shelf stays).
+    static func goBack(_ state: inout AppState) -> [Effect] {
+        if state.screens.count > 1 { state.screens.removeLast() }
+        return shelfEffects(&state)
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {
-        state.helpScroll = 0
-        state.screens.append(.help)
+        if state.screen != .help { state.screens.append(.help(ListCursor())) }
         return []
     }
 
-    static func handleHelp(_ command: Command, _ state: inout AppState) -> [Effect] {
-        switch command {
-        case .moveDown: state.helpScroll += 1
-        case .moveUp: state.helpScroll = max(0, state.helpScroll - 1)
-        case .pageDown: state.helpScroll += max(1, state.height - 3)
-        case .pageUp: state.helpScroll = max(0, state.helpScroll - max(1, state.height - 3))
-        case .top: state.helpScroll = 0
-        case .back: state.screens.removeLast()
-        default: break
-        }
-        state.helpScroll = min(state.helpScroll, max(0, HelpScreen.lineCount - max(1, state.height - 2)))
-        return []
-    }
-
-    static func updateIssue(_ id: Int64, _ state: inout AppState, _ change: (inout Issue) -> Void) {
-        for (publicationID, issues) in state.library.issues {
-            if let index = issues.firstIndex(where: { $0.id == id }) {
-                change(&state.library.issues[publicationID]![index])
-                return
+    /// Keeps every list's cursor in range and in view after the window's size changed.
+    static func keepListsInView(_ state: inout AppState) {
+        let body = state.body
+        for index in state.screens.indices {
+            switch state.screens[index] {
+            case .help(var cursor):
+                cursor.scroll(.moveUp, count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
+                cursor.scroll(.moveDown, count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
+                state.screens[index] = .help(cursor)
+            case .subscriptions(var cursor):
+                cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)
+                state.screens[index] = .subscriptions(cursor)
+            case .headlines(var headlines):
+                headlines.cursor.keepVisible(count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: body).page)
+                state.screens[index] = .headlines(headlines)
+            case .catalog(var browser):
+                for page in browser.pages.indices {
+                    browser.pages[page].cursor.keepVisible(count: browser.pages[page].rowCount, page: CatalogScreen.layout(in: body).page)
+                }
+                state.screens[index] = .catalog(browser)
+            case .searchResults(var search):
+                search.cursor.keepVisible(count: search.hits?.count ?? 0, page: SearchResultsScreen.layout(in: body).page)
+                state.screens[index] = .searchResults(search)
+            case .downloads(var cursor):
+                keepDownloadsCursor(&cursor, state.downloads)
+                cursor.cursor.keepVisible(count: state.downloads.entries.count, page: DownloadsScreen.layout(in: body).page)
+                state.screens[index] = .downloads(cursor)
+            case .reader(var reader):
+                reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
+                state.screens[index] = .reader(reader)
+            case .shelf, .detail, .storage:
+                break
             }
         }
+        keepShelfInView(&state)
     }
 }

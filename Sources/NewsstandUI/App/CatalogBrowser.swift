@@ -9,7 +9,7 @@ public struct CatalogBrowser: Equatable, Sendable {
         /// Nil while it loads.
         public var feed: Feed?
         public var failure: String?
-        public var selection = 0
+        public var cursor = ListCursor()
 
         public init(url: URL) {
             self.url = url

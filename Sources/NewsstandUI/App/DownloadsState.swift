@@ -1,18 +1,18 @@
 import Foundation
 import NewsstandCore
 
-/// What the downloads screen shows: every download this run knows of (and paused or failed ones from the
-/// library), the transfers allowed at once and the rate limit. Updated from `DownloadEvent` messages.
+/// The one owner of download figures: every download this run knows of (and unfinished ones from the
+/// library) with its phase, sizes, speed and attempts, the transfers allowed at once and the rate limit.
+/// Updated from `DownloadEvent` messages by one switch (`AppUpdate.handleDownload`); the shelf's progress
+/// bars and the downloads screen both read it.
 public struct DownloadsState: Equatable, Sendable {
     public var entries: [Int64: DownloadEntry] = [:]
     /// Transfers at once, as the queue was last told.
     public var maxConcurrent = DownloadPolicy().maxConcurrent
     /// Bytes per second for all transfers together; nil for no limit.
     public var rateLimit: Int?
-    /// The selected row's issue (the selection follows the issue when rows move).
-    public var selectedIssueID: Int64?
-    /// The first row shown.
-    public var scroll = 0
+    /// Attempts per download (the queue's `DownloadPolicy.maxAttempts`), for "attempt 2 of 5".
+    public var maxAttempts = DownloadPolicy().maxAttempts
     /// Order of first appearance, to keep rows of one kind stable.
     var nextSequence = 0
 
@@ -31,15 +31,13 @@ public struct DownloadsState: Equatable, Sendable {
         }
     }
 
-    public var selectedIndex: Int {
-        let rows = rows
-        return selectedIssueID.flatMap { id in rows.firstIndex { $0.issueID == id } } ?? 0
+    /// The row index of an issue's download.
+    public func index(ofIssue issueID: Int64?, in rows: [DownloadEntry]) -> Int? {
+        issueID.flatMap { id in rows.firstIndex { $0.issueID == id } }
     }
 
-    public var selectedEntry: DownloadEntry? {
-        let rows = rows
-        return rows.indices.contains(selectedIndex) ? rows[selectedIndex] : nil
-    }
+    /// How far an issue's download has come (0 when this run knows nothing of it).
+    public func fraction(of issueID: Int64) -> Double { entries[issueID]?.fraction ?? 0 }
 
     /// Some row counts down to a retry (the front end then sends `.clockTicked` every second).
     public var hasCountdown: Bool {
@@ -88,6 +86,8 @@ public struct DownloadEntry: Equatable, Sendable {
     }
 
     public var issueID: Int64
+    /// The issue's title, once known (from a window of the shelf or looked up by id).
+    public var title: String?
     public var phase: Phase = .queued(position: 1)
     public var fraction: Double = 0
     public var received: Int64?
@@ -98,9 +98,10 @@ public struct DownloadEntry: Equatable, Sendable {
     public var lastError: String?
     var sequence: Int
 
-    public init(issueID: Int64, phase: Phase = .queued(position: 1), fraction: Double = 0, received: Int64? = nil, total: Int64? = nil,
+    public init(issueID: Int64, title: String? = nil, phase: Phase = .queued(position: 1), fraction: Double = 0, received: Int64? = nil, total: Int64? = nil,
                 bytesPerSecond: Double = 0, lastError: String? = nil, sequence: Int = 0) {
         self.issueID = issueID
+        self.title = title
         self.phase = phase
         self.fraction = fraction
         self.received = received

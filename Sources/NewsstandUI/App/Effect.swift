@@ -5,11 +5,19 @@ import NewsstandImaging
 /// Work the UI asks for; an `EffectRunner` carries it out in the background and answers with messages.
 /// Effects are plain data so tests can assert on them.
 public enum Effect: Equatable, Sendable {
+    /// Reads the library at a glance (answered by `.libraryLoaded`).
     case loadLibrary
+    /// Reads a window of a shelf's issues by keyset paging (answered by `.issuesLoaded`).
+    case loadIssues(IssueWindowRequest)
+    /// Reads issues by id (answered by `.issuesLookedUp`).
+    case lookUpIssues([Int64])
+    /// Reads a publication's headlines (answered by `.headlinesLoaded`).
+    case loadHeadlines(publicationID: Int64)
     /// Reloads the library only if another process (a sync) changed it.
     case reloadLibraryIfChangedElsewhere
     case refreshPublications
-    case startDownload(issueID: Int64)
+    /// Queues an issue's download: a new one, a paused one (continuing from its partial) or a failed one (again).
+    case download(issueID: Int64)
     case cancelDownload(issueID: Int64)
     case requestCovers([CoverArtRequest])
     case openIssue(issueID: Int64)
@@ -17,6 +25,7 @@ public enum Effect: Equatable, Sendable {
     case saveReadingPosition(issueID: Int64, ReadingPosition)
     /// Remembers a small preference in the library (like the shelf's view).
     case saveSetting(key: String, value: String)
+    /// Finishes the work that must not be lost (the reading position being saved) and ends the program.
     case quit
     /// Fetches and checks a feed, then subscribes to it (answered by `.subscriptionAdded`).
     case subscribe(url: String)
@@ -46,10 +55,6 @@ public enum Effect: Equatable, Sendable {
     case searchLibrary(query: String)
     /// Stops a download and keeps its partial (the issue is stored as paused).
     case pauseDownload(issueID: Int64)
-    /// Continues a paused download from its partial.
-    case resumeDownload(issueID: Int64)
-    /// Queues a failed download again, continuing from its partial where one was kept.
-    case retryDownload(issueID: Int64)
     /// Moves a queued download `by` places in line (negative: towards the front).
     case moveDownload(issueID: Int64, by: Int)
     case setMaxConcurrentDownloads(Int)

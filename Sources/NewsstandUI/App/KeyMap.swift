@@ -68,7 +68,7 @@ public enum KeyMap {
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.catalog], isHinted: false),
             KeyBinding(command: .showHeadlines, keys: [.character("H")], hint: "headlines", help: "The feed's headlines: items with nothing to download", screens: [.subscriptions], isHinted: false),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
-            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions], isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),
             KeyBinding(command: .searchIssue, keys: [.character("/")], hint: "search", help: "Search this issue: type, Enter searches every article (Esc cancels)", screens: [.contents, .article], isHinted: true),
             KeyBinding(command: .nextMatch, keys: [.character("n")], hint: "", help: "Next match of the search, across articles", screens: [.article], isHinted: false),

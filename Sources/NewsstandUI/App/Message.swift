@@ -7,8 +7,13 @@ import NewsstandImaging
 public enum Message: Sendable {
     case keyPressed(Key)
     case resized(width: Int, height: Int)
-    /// The library as stored: publications, their issues newest first, and the issue being read.
-    case libraryLoaded(LibrarySnapshot)
+    /// The library at a glance (publications, counts, the issue being read, unfinished downloads), read again after every change.
+    case libraryLoaded(LibraryOverview)
+    /// A window of a shelf's issues, read as an `IssueWindowRequest` asked; `selecting` is that request's.
+    case issuesLoaded(IssueWindow, selecting: Int64?)
+    /// Issues looked up by id (to name downloads whose issues no window holds).
+    case issuesLookedUp([Issue])
+    case headlinesLoaded(publicationID: Int64, Result<[Headline], ReaderFailure>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])
     case downloadReported(DownloadEvent)
@@ -29,24 +34,6 @@ public enum Message: Sendable {
     case librarySearched(query: String, Result<[SearchHit], ReaderFailure>)
     /// A second has passed (sent while a countdown is shown, see `DownloadsState.hasCountdown`).
     case clockTicked
-}
-
-/// The library's contents at one moment, as the shelf shows them.
-public struct LibrarySnapshot: Sendable, Equatable {
-    public var publications: [Publication]
-    public var issues: [Int64: [Issue]]
-    public var currentlyReadingIssueID: Int64?
-    /// Where the reader is in that issue.
-    public var readingPosition: ReadingPosition?
-    /// Each publication's feed items without downloadable content.
-    public var headlines: [Int64: [Headline]] = [:]
-
-    public init(publications: [Publication], issues: [Int64: [Issue]], currentlyReadingIssueID: Int64?, readingPosition: ReadingPosition? = nil) {
-        self.publications = publications
-        self.issues = issues
-        self.currentlyReadingIssueID = currentlyReadingIssueID
-        self.readingPosition = readingPosition
-    }
 }
 
 /// Why an issue or article could not be shown, in plain words.

@@ -97,7 +97,7 @@ public struct LibrarySearch: Equatable, Sendable {
     /// nil while searching.
     public var hits: [SearchHit]?
     public var failure: String?
-    public var selection = 0
+    public var cursor = ListCursor()
 
     public init(query: String, hits: [SearchHit]? = nil) {
         self.query = query

@@ -2,7 +2,7 @@ import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
 
-/// The open issue: its book, the article on screen, and where the reader is in it.
+/// The reader screen's state: the open issue's book, its contents or the article on screen, and where the reader is in it.
 public struct ReaderState: Equatable, Sendable {
     public let issueID: Int64
     public var book: EPUBBook? {
@@ -11,8 +11,10 @@ public struct ReaderState: Equatable, Sendable {
     /// The book's nested table of contents, as rows.
     public private(set) var contents: [ContentsRow] = []
     public var failure: String?
-    /// Selected row in the table of contents (a row of `contents`).
-    public var contentsSelection = 0
+    /// The table of contents' cursor (over the rows of `contents`).
+    public var contentsCursor = ListCursor()
+    /// An article is shown (else the table of contents).
+    public var isShowingArticle = false
     public var articleIndex = 0
     public var blocks: [TextBlock]?
     /// The article laid out for the current width; rebuilt on resize.

@@ -1,4 +1,4 @@
-/// The screens of the interface, for key bindings and hints.
+/// The kinds of screen, for key bindings and hints (`Screen` carries each one's state).
 public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case shelf
     /// One issue's page: its cover large, with its details.

@@ -1,37 +1,57 @@
 import NewsstandCore
 
-/// Draws the whole interface for a state: header, the current screen, status line. Pure: same state, same cells.
+/// Draws the whole interface for a state: header, the screen on top in its body area, status line.
+/// Pure: same state, same cells.
 public enum AppView {
+    /// The area a screen draws in for a terminal size: between the header bar and the status line.
+    public static func body(width: Int, height: Int) -> Rect {
+        Rect(x: 0, y: 1, width: width, height: height - 2)
+    }
+
     public static func render(_ state: AppState, theme: Theme) -> CellBuffer {
         var buffer = CellBuffer(width: state.width, height: state.height, style: theme[.background])
         guard state.width > 0 && state.height > 0 else { return buffer }
         let (header, rest) = buffer.area.splitTop(1)
         let (_, status) = rest.splitBottom(1)
-        var newCounts: [Int64: Int] = [:]
-        for (publicationID, issues) in state.library.issues { newCounts[publicationID] = issues.filter(\.isNew).count }
-        HeaderBar(publications: state.library.publications, selected: state.selectedPublication, newCounts: newCounts)
+        let body = state.body
+        HeaderBar(publications: state.library.publications, selected: state.shelf.selectedPublication,
+                  newCounts: state.library.counts.mapValues(\.new))
             .render(in: header, theme: theme, into: &buffer)
-        switch state.screen {
-        case .shelf: ShelfScreen.render(state, theme: theme, into: &buffer)
-        case .detail: DetailScreen.render(state, theme: theme, into: &buffer)
-        case .contents: ContentsScreen.render(state, theme: theme, into: &buffer)
-        case .article: ArticleScreen.render(state, theme: theme, into: &buffer)
-        case .help: HelpScreen.render(state, theme: theme, into: &buffer)
-        case .subscriptions: SubscriptionsScreen.render(state, theme: theme, into: &buffer)
-        case .headlines: HeadlinesScreen.render(state, theme: theme, into: &buffer)
-        case .storage: StorageScreen.render(state, theme: theme, into: &buffer)
-        case .catalog: CatalogScreen.render(state, theme: theme, into: &buffer)
-        case .searchResults: SearchResultsScreen.render(state, theme: theme, into: &buffer)
-        case .downloads: DownloadsScreen.render(state, theme: theme, into: &buffer)
-        }
-        let position: String = switch state.screen {
-        case .shelf, .detail: state.currentIssues.isEmpty ? "" : "\(state.selectedIssueIndex + 1)/\(state.currentIssues.count)"
-        case .article: ArticleScreen.positionText(state)
-        case .subscriptions: state.library.publications.isEmpty ? "" : "\(state.subscriptionSelection + 1)/\(state.library.publications.count)"
-        case .contents, .help, .headlines, .storage: ""
-        case .catalog: (state.catalog?.current).map { $0.rowCount == 0 ? "" : "\($0.selection + 1)/\($0.rowCount)" } ?? ""
-        case .downloads: state.downloads.entries.isEmpty ? "" : "\(state.downloads.selectedIndex + 1)/\(state.downloads.entries.count)"
-        case .searchResults: (state.librarySearch?.hits).map { $0.isEmpty ? "" : "\((state.librarySearch?.selection ?? 0) + 1)/\($0.count)" } ?? ""
+        let position: String
+        switch state.screens.last ?? .shelf {
+        case .shelf:
+            ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
+            position = shelfPosition(state)
+        case .detail:
+            DetailScreen.render(state, in: body, theme: theme, into: &buffer)
+            position = shelfPosition(state)
+        case .reader(let reader) where reader.isShowingArticle:
+            ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
+            position = ArticleScreen.positionText(reader, in: body)
+        case .reader(let reader):
+            ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
+            position = ""
+        case .help(let cursor):
+            HelpScreen.render(cursor, in: body, theme: theme, into: &buffer)
+            position = ""
+        case .subscriptions(let cursor):
+            SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
+            position = listPosition(cursor, count: state.library.publications.count)
+        case .headlines(let headlines):
+            HeadlinesScreen.render(headlines, in: body, theme: theme, into: &buffer)
+            position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
+        case .storage(let report):
+            StorageScreen.render(report, in: body, theme: theme, into: &buffer)
+            position = ""
+        case .catalog(let browser):
+            CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
+            position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
+        case .searchResults(let search):
+            SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
+            position = listPosition(search.cursor, count: search.hits?.count ?? 0)
+        case .downloads(let cursor):
+            DownloadsScreen.render(state.downloads, cursor: cursor, in: body, theme: theme, into: &buffer)
+            position = listPosition(cursor.cursor, count: state.downloads.entries.count)
         }
         if let prompt = state.prompt {
             if prompt.takesText {
@@ -44,5 +64,14 @@ public enum AppView {
                 .render(in: status, theme: theme, into: &buffer)
         }
         return buffer
+    }
+
+    /// "3/12": the selected item of a list, or nothing for an empty one.
+    static func listPosition(_ cursor: ListCursor, count: Int) -> String {
+        count == 0 ? "" : "\(min(cursor.selection, count - 1) + 1)/\(count)"
+    }
+
+    static func shelfPosition(_ state: AppState) -> String {
+        listPosition(state.shelfCursor, count: state.currentIssueCount)
     }
 }

@@ -5,9 +5,10 @@ import NewsstandImaging
 /// An article, set to the window and scrolled to the reader's place: pictures drawn on their
 /// lines, search matches highlighted, or a PDF page drawn as a picture.
 public enum ArticleScreen {
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        guard let reader = state.reader else { return }
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
+    /// Lines of article shown in a body `area`: all of it.
+    public static func visibleLines(in area: Rect) -> Int { max(1, area.height) }
+
+    public static func render(_ reader: ReaderState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if reader.showsPagePicture {
             guard let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex else {
                 buffer.write("Drawing the page…", x: 2, y: area.y + 1, style: theme[.summary])
@@ -31,7 +32,7 @@ public enum ArticleScreen {
             let line = layout.lines[index]
             let start = area.x + layout.margin + line.indent
             let limit = area.width - layout.margin - line.indent
-            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, state),
+            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: reader.issueID, state),
                let art = reader.pictures[request] {
                 // Which row of the picture this line is: lines of one picture follow each other.
                 var artRow = 0
@@ -88,9 +89,9 @@ public enum ArticleScreen {
 
     /// "article 2/5 · 40% · issue 31%": where the reader is in the article and in the issue (by
     /// articles: the articles before this one, and this one's share read so far).
-    public static func positionText(_ state: AppState) -> String {
-        guard let reader = state.reader, let layout = reader.layout else { return "" }
-        let visible = max(1, state.height - 2)
+    public static func positionText(_ reader: ReaderState, in area: Rect) -> String {
+        guard let layout = reader.layout else { return "" }
+        let visible = visibleLines(in: area)
         let scrollable = max(0, layout.lines.count - visible)
         let percent = scrollable == 0 ? 100 : min(100, reader.topLine * 100 / scrollable)
         let count = reader.book?.articles.count ?? 0

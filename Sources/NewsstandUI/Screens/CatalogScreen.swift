@@ -3,9 +3,11 @@ import NewsstandCore
 
 /// A feed's catalog page: its navigation entries (▸, followed with Enter) and then its issues.
 public enum CatalogScreen {
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        guard let browser = state.catalog, let page = browser.current else { return }
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
+    /// The trail and the page's URL and a blank line, then two lines per entry.
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 2) }
+
+    public static func render(_ browser: CatalogBrowser, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        guard let page = browser.current else { return }
         let trail = browser.pages.compactMap { $0.feed?.title }.joined(separator: " › ")
         buffer.write("CATALOG" + (trail.isEmpty ? "" : " · " + trail), x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
         buffer.write(page.url.absoluteString, x: 2, y: area.y + 1, style: theme[.date], maxWidth: area.width - 4)
@@ -21,24 +23,24 @@ public enum CatalogScreen {
             buffer.write("This feed lists nothing to follow or download.", x: 2, y: area.y + 3, style: theme[.summary], maxWidth: area.width - 4)
             return
         }
-        let rowHeight = 2
-        let visible = max(1, (area.height - 3) / rowHeight)
-        let first = max(0, page.selection - visible + 1)
-        for (offset, index) in (first..<min(page.rowCount, first + visible)).enumerated() {
-            let y = area.y + 3 + offset * rowHeight
-            let isSelected = index == page.selection
-            let highlight = RowHighlight(theme: theme, isSelected: isSelected)
-            highlight.paint(Rect(x: 0, y: y, width: area.width, height: rowHeight), barColumn: 0, barRows: y..<(y + rowHeight), into: &buffer)
+        let layout = layout(in: area)
+        for (offset, index) in page.cursor.visibleRange(count: page.rowCount, page: layout.page).enumerated() {
+            let rect = layout.rowRect(offset)
+            let y = rect.y
+            let highlight = RowHighlight(theme: theme, isSelected: index == page.cursor.selection)
+            highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
             let style = highlight.style
             if index < feed.navigation.count {
                 let link = feed.navigation[index]
                 buffer.write("▸ " + link.title, x: 2, y: y, style: style(.title), maxWidth: area.width - 4)
-                buffer.write(link.summary.isEmpty ? link.url.absoluteString : link.summary, x: 4, y: y + 1, style: style(.summary), maxWidth: area.width - 6)
+                if rect.height > 1 { buffer.write(link.summary.isEmpty ? link.url.absoluteString : link.summary, x: 4, y: y + 1, style: style(.summary), maxWidth: area.width - 6) }
             } else {
                 let entry = feed.entries[index - feed.navigation.count]
                 buffer.write("  " + entry.title, x: 2, y: y, style: style(.text), maxWidth: area.width - 4)
-                buffer.write(DateText.long(entry.date) + (entry.summary.isEmpty ? "" : " · " + entry.summary), x: 4, y: y + 1,
-                             style: style(.date), maxWidth: area.width - 6)
+                if rect.height > 1 {
+                    buffer.write(DateText.long(entry.date) + (entry.summary.isEmpty ? "" : " · " + entry.summary), x: 4, y: y + 1,
+                                 style: style(.date), maxWidth: area.width - 6)
+                }
             }
         }
     }

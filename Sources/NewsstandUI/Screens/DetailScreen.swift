@@ -14,12 +14,12 @@ public enum DetailScreen {
         return (columns, rows)
     }
 
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard let issue = state.selectedIssueValue else { return }
         let size = coverSize(width: state.width, height: state.height)
-        let coverArea = Rect(x: 2, y: 2, width: size.columns, height: size.rows)
+        let coverArea = Rect(x: area.x + 2, y: area.y + 1, width: size.columns, height: size.rows)
         ShelfScreen.cover(for: issue, columns: size.columns, rows: size.rows, state: state).render(in: coverArea, theme: theme, into: &buffer)
-        let text = Rect(x: coverArea.maxX + 3, y: 2, width: state.width - coverArea.maxX - 5, height: state.height - 4)
+        let text = Rect(x: coverArea.maxX + 3, y: area.y + 1, width: area.maxX - coverArea.maxX - 5, height: area.height - 2)
         guard text.width > 4 else { return }
         var y = text.y
         for line in TextWrapper.wrap(issue.title, width: text.width) where y < text.maxY {
@@ -33,7 +33,7 @@ public enum DetailScreen {
         }
         y += 1
         if y < text.maxY {
-            ShelfScreen.renderState(issue, in: text.row(y - text.y), transfer: state.transferSizes[issue.id], showsBytes: true,
+            ShelfScreen.renderState(issue, in: text.row(y - text.y), download: state.downloads.entries[issue.id], showsBytes: true,
                                     style: { theme[$0] }, theme: theme, into: &buffer)
             y += 2
         }

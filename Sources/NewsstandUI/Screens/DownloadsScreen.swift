@@ -9,36 +9,25 @@ import NewsstandCore
 ///     ▌ ━━━━━━━━━━━━━━━━────────────────────  42%  4.2 of 10.0 MB  1.2 MB/s  ETA 0:05
 ///     ▌
 public enum DownloadsScreen {
-    /// Lines per download: title and state, progress, problem or hint, and a blank line.
-    static let entryHeight = 4
-    /// Lines above the first download: the settings line and a blank line.
-    static let headerHeight = 2
+    /// The settings line and a blank line, then four lines per download: title and state, progress,
+    /// problem or hint, and a blank line the last one shown may do without.
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4, gap: 1) }
 
-    /// Downloads that fit on a terminal `height` lines tall (header and status line included).
-    public static func visibleEntryCount(height: Int) -> Int {
-        max(1, (height - 2 - headerHeight + 1) / entryHeight)
-    }
-
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let area = Rect(x: 0, y: 1, width: state.width, height: max(0, state.height - 2))
+    public static func render(_ model: DownloadsState, cursor: DownloadsCursor, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard area.height > 0 else { return }
-        let model = state.downloads
+        let layout = layout(in: area)
         var x = 2 + buffer.write("DOWNLOADS", x: 2, y: area.y, style: theme[.heading])
         x += buffer.write("  " + settingsText(model), x: x, y: area.y, style: theme[.summary], maxWidth: area.maxX - x - 1)
         let rows = model.rows
         if rows.isEmpty {
-            buffer.write("Nothing is downloading. Enter on an issue on the shelf starts a download.", x: 2, y: area.y + headerHeight,
+            buffer.write("Nothing is downloading. Enter on an issue on the shelf starts a download.", x: 2, y: layout.listArea.y,
                          style: theme[.summary], maxWidth: area.width - 4)
             return
         }
-        let selected = model.selectedIndex
-        for offset in 0..<visibleEntryCount(height: state.height) {
-            let index = model.scroll + offset
-            guard index < rows.count else { break }
-            let y = area.y + headerHeight + offset * entryHeight
-            guard y < area.maxY else { break }
-            let rect = Rect(x: 0, y: y, width: area.width, height: min(entryHeight - 1, area.maxY - y))
-            renderEntry(rows[index], in: rect, isSelected: index == selected, state: state, theme: theme, into: &buffer)
+        for (offset, index) in cursor.cursor.visibleRange(count: rows.count, page: layout.page).enumerated() {
+            var rect = layout.rowRect(offset)
+            rect.height = min(rect.height, layout.rowHeight - 1)
+            renderEntry(rows[index], in: rect, isSelected: index == cursor.cursor.selection, maxAttempts: model.maxAttempts, theme: theme, into: &buffer)
         }
     }
 
@@ -61,15 +50,14 @@ public enum DownloadsScreen {
             .joined(separator: " · ")
     }
 
-    static func renderEntry(_ entry: DownloadEntry, in rect: Rect, isSelected: Bool, state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+    static func renderEntry(_ entry: DownloadEntry, in rect: Rect, isSelected: Bool, maxAttempts: Int, theme: Theme, into buffer: inout CellBuffer) {
         let highlight = RowHighlight(theme: theme, isSelected: isSelected)
         highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
         let style = highlight.style
         let inner = Rect(x: rect.x + 2, y: rect.y, width: max(0, rect.width - 4), height: rect.height)
-        let issue = state.issue(id: entry.issueID)
         let (label, labelElement) = phaseLabel(entry.phase)
         let labelWidth = label.count
-        buffer.write(issue?.title ?? "Issue \(entry.issueID)", x: inner.x, y: inner.y, style: style(.title), maxWidth: inner.width - labelWidth - 2)
+        buffer.write(entry.title ?? "Issue \(entry.issueID)", x: inner.x, y: inner.y, style: style(.title), maxWidth: inner.width - labelWidth - 2)
         buffer.write(label, x: inner.maxX - labelWidth, y: inner.y, style: style(labelElement))
         guard inner.height > 1 else { return }
 
@@ -80,7 +68,7 @@ public enum DownloadsScreen {
         buffer.write(details, x: inner.x + barWidth, y: inner.y + 1, style: style(.summary), maxWidth: inner.width - barWidth)
         guard inner.height > 2 else { return }
 
-        let (note, isProblem) = noteText(entry, maxAttempts: state.maxDownloadAttempts)
+        let (note, isProblem) = noteText(entry, maxAttempts: maxAttempts)
         buffer.write(note, x: inner.x, y: inner.y + 2, style: style(isProblem ? .stateFailed : .date), maxWidth: inner.width)
     }
 

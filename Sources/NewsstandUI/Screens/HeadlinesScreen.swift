@@ -3,25 +3,33 @@ import NewsstandCore
 
 /// A publication's headlines: feed items with nothing to download (news, announcements), newest first as the feed gives them.
 public enum HeadlinesScreen {
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        guard let publication = state.selectedSubscription else { return }
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
-        buffer.write("HEADLINES · \(publication.title)", x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
-        let headlines = state.library.headlines[publication.id] ?? []
-        guard !headlines.isEmpty else {
-            buffer.write("This feed has no headlines: every item in it is an issue.", x: 2, y: area.y + 2, style: theme[.summary], maxWidth: area.width - 4)
+    /// The heading and a blank line, then four lines per headline (title, date and link, summary, a gap).
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
+
+    public static func render(_ headlines: HeadlinesState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        buffer.write("HEADLINES · \(headlines.title)", x: area.x + 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
+        let layout = layout(in: area)
+        guard let items = headlines.headlines else {
+            buffer.write("Loading…", x: 2, y: layout.listArea.y, style: theme[.summary])
             return
         }
-        var y = area.y + 2
-        for headline in headlines.dropFirst(state.headlinesScroll) {
-            guard y + 1 < area.maxY else { break }
-            buffer.write(headline.title, x: 2, y: y, style: theme[.title], maxWidth: area.width - 4)
+        guard !items.isEmpty else {
+            buffer.write("This feed has no headlines: every item in it is an issue.", x: 2, y: layout.listArea.y, style: theme[.summary], maxWidth: area.width - 4)
+            return
+        }
+        for (offset, index) in headlines.cursor.visibleRange(count: items.count, page: layout.page).enumerated() {
+            let headline = items[index]
+            var rect = layout.rowRect(offset)
+            rect.height = min(rect.height, layout.rowHeight - 1)
+            let highlight = RowHighlight(theme: theme, isSelected: index == headlines.cursor.selection)
+            highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
+            let style = highlight.style
+            buffer.write(headline.title, x: 2, y: rect.y, style: style(.title), maxWidth: area.width - 4)
             let detail = [headline.date.map(DateText.long), headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
-            buffer.write(detail, x: 4, y: y + 1, style: theme[.date], maxWidth: area.width - 6)
-            if y + 2 < area.maxY, let line = TextWrapper.wrap(headline.summary, width: max(1, area.width - 6)).first, !line.isEmpty {
-                buffer.write(line, x: 4, y: y + 2, style: theme[.summary], maxWidth: area.width - 6)
+            if rect.height > 1 { buffer.write(detail, x: 4, y: rect.y + 1, style: style(.date), maxWidth: area.width - 6) }
+            if rect.height > 2, let line = TextWrapper.wrap(headline.summary, width: max(1, area.width - 6)).first, !line.isEmpty {
+                buffer.write(line, x: 4, y: rect.y + 2, style: style(.summary), maxWidth: area.width - 6)
             }
-            y += 4
         }
     }
 }

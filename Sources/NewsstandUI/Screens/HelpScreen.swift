@@ -19,15 +19,16 @@ public enum HelpScreen {
 
     public static var lineCount: Int { lines.count }
 
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
-        buffer.write("KEYS", x: 2, y: area.y, style: theme[.heading])
+    /// The help's text area: a heading line, then one line per row.
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 1, rowHeight: 1) }
+
+    public static func render(_ cursor: ListCursor, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        let layout = layout(in: area)
+        buffer.write("KEYS", x: area.x + 2, y: area.y, style: theme[.heading])
         let keyWidth = min(24, max(8, area.width / 3))
-        for row in 0..<max(0, area.height - 1) {
-            let index = state.helpScroll + row
-            guard index < lines.count else { break }
+        for (row, index) in cursor.visibleRange(count: lines.count, page: layout.page).enumerated() {
             let line = lines[index]
-            let y = area.y + 1 + row
+            let y = layout.rowRect(row).y
             if line.help.isEmpty {
                 buffer.write(line.key, x: 2, y: y, style: theme[.heading], maxWidth: area.width - 4)
             } else {

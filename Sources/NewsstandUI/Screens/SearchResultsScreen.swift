@@ -2,34 +2,29 @@ import NewsstandCore
 
 /// Results of a search across every downloaded issue: one line per match, issue — article — snippet.
 public enum SearchResultsScreen {
-    /// Screen row of the first result.
-    public static let listTop = 3
+    /// The heading and a blank line, then one result per row.
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 1) }
 
-    public static func visibleRows(_ state: AppState) -> Int { max(1, state.height - 1 - listTop) }
-
-    public static func firstVisible(selection: Int, visible: Int) -> Int { max(0, selection - visible + 1) }
-
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        guard let search = state.librarySearch else { return }
-        let width = state.width
+    public static func render(_ search: LibrarySearch, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        let width = area.width
         guard let hits = search.hits else {
-            buffer.write("Searching every downloaded issue for “\(search.query)”…", x: 2, y: 1, style: theme[.heading], maxWidth: width - 4)
+            buffer.write("Searching every downloaded issue for “\(search.query)”…", x: 2, y: area.y, style: theme[.heading], maxWidth: width - 4)
             return
         }
         let heading = hits.isEmpty ? "No matches for “\(search.query)”." : "“\(search.query)”: \(hits.count) \(hits.count == 1 ? "match" : "matches")"
-        buffer.write(heading, x: 2, y: 1, style: theme[.heading], maxWidth: width - 4)
+        buffer.write(heading, x: 2, y: area.y, style: theme[.heading], maxWidth: width - 4)
+        let layout = layout(in: area)
         if let failure = search.failure {
-            buffer.write(failure, x: 2, y: listTop, style: theme[.error], maxWidth: width - 4)
+            buffer.write(failure, x: 2, y: layout.listArea.y, style: theme[.error], maxWidth: width - 4)
             return
         }
-        let visible = visibleRows(state)
-        let first = firstVisible(selection: search.selection, visible: visible)
-        for (offset, index) in (first..<min(hits.count, first + visible)).enumerated() {
-            let y = listTop + offset
+        for (offset, index) in search.cursor.visibleRange(count: hits.count, page: layout.page).enumerated() {
+            let rect = layout.rowRect(offset)
+            let y = rect.y
             let hit = hits[index]
-            let isSelected = index == search.selection
+            let isSelected = index == search.cursor.selection
             let style = isSelected ? theme[.selection] : theme[.text]
-            if isSelected { buffer.fill(Rect(x: 0, y: y, width: width, height: 1), style: style) }
+            if isSelected { buffer.fill(rect, style: style) }
             var x = 2
             let limit = width - 1
             x += buffer.write("\(hit.issueTitle) — \(hit.articleTitle) — ", x: x, y: y, style: isSelected ? style : theme[.title], maxWidth: max(0, limit - x))

@@ -28,19 +28,21 @@ public struct ShelfLayout: Equatable, Sendable {
     /// The line offering to continue reading, when there is one.
     public let continueLine: Rect?
 
-    /// The layout for a state: lines are kept under the header for the publication's last problem
-    /// and for the continue-reading entry, when there are such.
+    /// The layout for a state (`AppState.shelfLayout`): lines are kept under the header for the publication's
+    /// last problem and for the continue-reading entry, when there are such.
     public init(state: AppState) {
-        self.init(width: state.width, height: state.height, mode: state.shelfViewMode, hasNotice: state.currentPublication?.lastError != nil,
-                  hasContinueLine: state.continueReadingIssue != nil)
+        self = state.shelfLayout
     }
 
-    public init(width: Int, height: Int, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false) {
-        var top = hasNotice ? 2 : 1
+    /// The layout in a screen body `area` (the rows between the header bar and the status line).
+    public init(area: Rect, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false) {
+        let width = area.width
+        let height = area.height + 2
+        var top = area.y + (hasNotice ? 1 : 0)
         // The continue line is dropped on tiny windows, where every row counts.
-        continueLine = hasContinueLine && height >= 12 ? Rect(x: 0, y: top, width: width, height: 1) : nil
+        continueLine = hasContinueLine && height >= 12 ? Rect(x: area.x, y: top, width: width, height: 1) : nil
         if continueLine != nil { top += 2 }
-        listArea = Rect(x: 0, y: top, width: width, height: height - top - 1)
+        listArea = Rect(x: area.x, y: top, width: width, height: area.maxY - top)
         // A magazine page is about 3:4 and a cell about twice as tall as wide, so a cover of
         // c columns is about c × 4/3 ÷ 2 = 2c/3 rows.
         let gridCover = (columns: 18, rows: 12)
@@ -76,6 +78,9 @@ public struct ShelfLayout: Equatable, Sendable {
     /// Items that fit on the screen at once.
     public var visibleItemCount: Int { visibleRows * columns }
 
+    /// How the shelf's cursor pages: whole rows of `columns` items.
+    public var page: ListPage { ListPage(rows: visibleRows, columns: columns) }
+
     /// The rectangle of the item `offset` places after the first one shown.
     public func itemRect(offset: Int) -> Rect {
         let row = offset / columns
@@ -98,15 +103,5 @@ public struct ShelfLayout: Equatable, Sendable {
         }
         let index = scroll + row * columns + column
         return index < count ? index : nil
-    }
-
-    /// The first index to show so that `selected` is visible, moving as little as possible from
-    /// `scroll`; always the start of a row.
-    public func scroll(keeping selected: Int, from scroll: Int, count: Int) -> Int {
-        let selectedRow = selected / columns
-        var firstRow = min(scroll / columns, selectedRow)
-        if selectedRow >= firstRow + visibleRows { firstRow = selectedRow - visibleRows + 1 }
-        let lastFirstRow = max(0, (count + columns - 1) / columns - visibleRows)
-        return max(0, min(firstRow, lastFirstRow)) * columns
     }
 }

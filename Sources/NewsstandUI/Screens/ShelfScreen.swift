@@ -4,15 +4,15 @@ import NewsstandCore
 
 /// The shelf: a publication's issues, newest first, each with its cover, title, date, summary and state.
 public enum ShelfScreen {
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let layout = ShelfLayout(state: state)
+    public static func render(_ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        let layout = state.shelfLayout
         guard let publication = state.currentPublication else {
-            let text = state.hasLoadedLibrary ? "No subscriptions yet. Add one with: newsstand subscribe URL" : "Opening the library…"
+            let text = state.library.hasLoaded ? "No subscriptions yet. Add one with: newsstand subscribe URL" : "Opening the library…"
             buffer.write(text, x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
             return
         }
         if let problem = publication.lastError {
-            buffer.writeLine(" ⚠ " + problem, in: Rect(x: 0, y: 1, width: layout.listArea.width, height: 1), style: theme[.error])
+            buffer.writeLine(" ⚠ " + problem, in: area.row(0), style: theme[.error])
         }
         if let line = layout.continueLine, let issue = state.continueReadingIssue {
             let article = state.library.readingPosition.map { ", article \($0.articleIndex + 1)" } ?? ""
@@ -21,23 +21,30 @@ public enum ShelfScreen {
             x += buffer.write("\(issue.title)\(article)", x: x, y: line.y, style: theme[.title], maxWidth: line.maxX - x - 4)
             buffer.write("  c", x: x, y: line.y, style: theme[.helpKey], maxWidth: line.maxX - x)
         }
-        let issues = state.currentIssues
-        if issues.isEmpty {
+        let count = state.currentIssueCount
+        if count == 0 {
             buffer.write("No issues in this publication's catalog yet. Press r to refresh.", x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
             return
         }
-        let scroll = state.shelfScroll[publication.id] ?? 0
-        for offset in 0..<layout.visibleItemCount {
-            let index = scroll + offset
-            guard index < issues.count else { break }
+        let cursor = state.shelfCursor
+        let window = state.currentWindow
+        for (offset, index) in cursor.visibleRange(count: count, page: layout.page).enumerated() {
             let rect = layout.itemRect(offset: offset)
             guard rect.height > 0 else { break }
-            let isSelected = index == state.selectedIssueIndex
-            let isReading = issues[index].id == state.library.currentlyReadingIssueID
+            let isSelected = index == cursor.selection
+            guard let issue = window?.issue(at: index) else {
+                // Not read from the library yet (it arrives in a moment, off the UI thread).
+                let highlight = RowHighlight(theme: theme, isSelected: isSelected)
+                let line = layout.mode == .grid ? Rect(x: rect.x, y: rect.y + layout.coverRows, width: rect.width, height: 1) : rect.row(0)
+                highlight.paint(line, barColumn: layout.mode == .grid ? rect.x - 1 : rect.x, barRows: line.y..<line.maxY, into: &buffer)
+                buffer.write("…", x: line.x + (layout.mode == .grid ? 0 : 2), y: line.y, style: highlight.style(.summary))
+                continue
+            }
+            let isReading = issue.id == state.library.readingIssue?.id
             if layout.mode == .grid {
-                renderTile(issues[index], in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
+                renderTile(issue, in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
             } else {
-                renderRow(issues[index], in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
+                renderRow(issue, in: rect, layout: layout, isSelected: isSelected, isReading: isReading, state: state, theme: theme, into: &buffer)
             }
         }
     }
@@ -64,7 +71,7 @@ public enum ShelfScreen {
         if let (label, element) = marker { buffer.write(label, x: lines.maxX - label.count, y: lines.y, style: theme[element]) }
         if lines.height > 1 { buffer.write(DateText.long(issue.date), x: lines.x, y: lines.y + 1, style: style(.date), maxWidth: lines.width) }
         if lines.height > 2 {
-            renderState(issue, in: lines.row(2), transfer: state.transferSizes[issue.id], showsBytes: false, style: style, theme: theme, into: &buffer)
+            renderState(issue, in: lines.row(2), download: state.downloads.entries[issue.id], showsBytes: false, style: style, theme: theme, into: &buffer)
         }
     }
 
@@ -105,12 +112,12 @@ public enum ShelfScreen {
         }
         let stateArea = Rect(x: rest.x, y: max(y, stateY), width: rest.width, height: 1)
         if stateArea.y < rest.maxY {
-            renderState(issue, in: stateArea, transfer: state.transferSizes[issue.id], showsBytes: true, style: style, theme: theme, into: &buffer)
+            renderState(issue, in: stateArea, download: state.downloads.entries[issue.id], showsBytes: true, style: style, theme: theme, into: &buffer)
         }
     }
 
     /// The state line: TAP TO DOWNLOAD, a progress bar (with bytes when `showsBytes`), TAP TO READ, or the failure.
-    static func renderState(_ issue: Issue, in area: Rect, transfer: TransferSize?, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
+    static func renderState(_ issue: Issue, in area: Rect, download: DownloadEntry?, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
                             theme: Theme, into buffer: inout CellBuffer) {
         switch issue.state {
         case .notDownloaded where !issue.isDownloadable:
@@ -121,9 +128,9 @@ public enum ShelfScreen {
             buffer.write("TAP TO READ", x: area.x, y: area.y, style: style(.stateRead), maxWidth: area.width)
         case .downloading, .paused:
             let sizeText = (issue.state == .paused ? " PAUSED" : "")
-                + (showsBytes ? transfer.map { " " + ByteCountText.progress(received: $0.received, total: $0.total) } ?? "" : "")
+                + (showsBytes ? download.flatMap { entry in entry.received.map { " " + ByteCountText.progress(received: $0, total: entry.total) } } ?? "" : "")
             let barWidth = min(40, max(min(10, area.width), area.width - sizeText.count - 1))
-            ProgressBar(fraction: issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
+            ProgressBar(fraction: download?.fraction ?? issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
                 .render(in: Rect(x: area.x, y: area.y, width: min(barWidth, area.width), height: 1), into: &buffer)
             buffer.write(sizeText, x: area.x + barWidth, y: area.y, style: style(.summary), maxWidth: area.width - barWidth)
         case .failed(let reason):

@@ -3,10 +3,9 @@ import NewsstandCore
 
 /// Space used by downloaded issues per publication, the budget, and what keeping to it would remove — before anything is.
 public enum StorageScreen {
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
-        buffer.write("STORAGE", x: 2, y: area.y, style: theme[.heading])
-        guard let report = state.storage else {
+    public static func render(_ report: StorageReport?, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        buffer.write("STORAGE", x: area.x + 2, y: area.y, style: theme[.heading])
+        guard let report else {
             buffer.write("Measuring…", x: 2, y: area.y + 2, style: theme[.summary])
             return
         }
@@ -34,8 +33,7 @@ public enum StorageScreen {
         } else {
             line("Over budget. In this order, these would go (x removes them now; a sync would too):", .stateFailed)
             for issue in report.plannedRemovals {
-                let title = state.issue(id: issue.id)?.title ?? issue.title
-                line("• \(title) — \(DateText.long(issue.date))" + (issue.openedAt != nil ? " (read)" : ""), .text, indent: 4)
+                line("• \(issue.title) — \(DateText.long(issue.date))" + (issue.openedAt != nil ? " (read)" : ""), .text, indent: 4)
             }
         }
     }

@@ -4,28 +4,27 @@ import NewsstandCore
 /// Every subscription: title, feed URL and format, policy, last refresh and its result, and counts
 /// of new, downloaded and all issues.
 public enum SubscriptionsScreen {
-    /// Lines each subscription takes.
-    static let rowHeight = 4
+    /// The heading and a blank line, then four lines per subscription (three of text and a gap).
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
 
-    public static func render(_ state: AppState, theme: Theme, into buffer: inout CellBuffer) {
-        let area = Rect(x: 0, y: 1, width: state.width, height: state.height - 2)
-        buffer.write("SUBSCRIPTIONS", x: 2, y: area.y, style: theme[.heading])
+    public static func render(_ cursor: ListCursor, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        buffer.write("SUBSCRIPTIONS", x: area.x + 2, y: area.y, style: theme[.heading])
         let publications = state.library.publications
+        let layout = layout(in: area)
         guard !publications.isEmpty else {
-            buffer.write("No subscriptions yet. Press a to add one by its feed URL.", x: 2, y: area.y + 2, style: theme[.summary], maxWidth: area.width - 4)
+            buffer.write("No subscriptions yet. Press a to add one by its feed URL.", x: 2, y: layout.listArea.y, style: theme[.summary], maxWidth: area.width - 4)
             return
         }
-        let visible = max(1, (area.height - 2) / rowHeight)
-        let first = max(0, state.subscriptionSelection - visible + 1)
-        for (offset, index) in (first..<min(publications.count, first + visible)).enumerated() {
+        for (offset, index) in cursor.visibleRange(count: publications.count, page: layout.page).enumerated() {
             let publication = publications[index]
-            let issues = state.library.issues[publication.id] ?? []
-            let rect = Rect(x: 0, y: area.y + 2 + offset * rowHeight, width: area.width, height: rowHeight - 1)
-            renderRow(publication, issues: issues, in: rect, isSelected: index == state.subscriptionSelection, theme: theme, into: &buffer)
+            var rect = layout.rowRect(offset)
+            rect.height = min(rect.height, layout.rowHeight - 1)
+            renderRow(publication, counts: state.library.counts[publication.id] ?? IssueCounts(), in: rect,
+                      isSelected: index == cursor.selection, theme: theme, into: &buffer)
         }
     }
 
-    static func renderRow(_ publication: Publication, issues: [Issue], in rect: Rect, isSelected: Bool, theme: Theme, into buffer: inout CellBuffer) {
+    static func renderRow(_ publication: Publication, counts: IssueCounts, in rect: Rect, isSelected: Bool, theme: Theme, into buffer: inout CellBuffer) {
         let highlight = RowHighlight(theme: theme, isSelected: isSelected)
         highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
         let style = highlight.style
@@ -37,9 +36,7 @@ public enum SubscriptionsScreen {
         buffer.write(publication.title, x: text.x, y: text.y, style: style(.title), maxWidth: text.width - policyWidth - 2)
         buffer.write(policy, x: text.maxX - policyWidth, y: text.y, style: style(.date), maxWidth: policyWidth)
         buffer.write(publication.feedURL.absoluteString, x: text.x + 2, y: text.y + 1, style: style(.summary), maxWidth: text.width - 2)
-        let new = issues.filter(\.isNew).count
-        let downloaded = issues.filter { $0.state == .available }.count
-        let counts = "\(new) new, \(downloaded) downloaded, \(issues.count) issue\(issues.count == 1 ? "" : "s")"
+        let countsText = "\(counts.new) new, \(counts.downloaded) downloaded, \(counts.total) issue\(counts.total == 1 ? "" : "s")"
         let status: String
         if !publication.isSubscribed {
             status = "unsubscribed; downloaded issues kept"
@@ -49,7 +46,7 @@ public enum SubscriptionsScreen {
             status = "not refreshed yet"
         }
         var x = text.x + 2
-        x += buffer.write("\(status) · \(counts)", x: x, y: text.y + 2, style: style(.summary), maxWidth: text.maxX - x)
+        x += buffer.write("\(status) · \(countsText)", x: x, y: text.y + 2, style: style(.summary), maxWidth: text.maxX - x)
         if let problem = publication.lastError {
             buffer.write("  ⚠ " + problem, x: x, y: text.y + 2, style: style(.stateFailed), maxWidth: text.maxX - x)
         }

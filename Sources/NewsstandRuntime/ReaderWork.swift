@@ -2,6 +2,7 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
+import NewsstandUI
 
 /// The reader's slow work, as plain functions `EffectRunner` calls off the UI thread.
 public enum ReaderWork {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 import NewsstandTestSupport
-@testable import NewsstandUI
+import NewsstandUI
+@testable import NewsstandRuntime
 
 /// `o N` hands the link to the system opener found on PATH: here a stand-in `xdg-open` script that
 /// writes down what it was given, so the real lookup and the real process start are what is tested.

@@ -2,16 +2,24 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
+import NewsstandUI
 
 /// Carries out effects in the background and reports back with messages.
 ///
 /// Owns the long-lived services (download queue, cover service); `send` must hop to the UI
 /// thread (the terminal front end passes a closure that does `DispatchQueue.main.async`).
+/// Quitting is its job too: `.quit` returns only once the saves asked for before it (the reading
+/// position) are on disk.
 public final class EffectRunner: @unchecked Sendable {
     public let store: LibraryStore
     public let paths: LibraryPaths
     private let send: @Sendable (Message) -> Void
     private let work = DispatchQueue(label: "newsstand.effects", qos: .userInitiated)
+    /// Saves that must not be lost (reading positions, settings): `.quit` waits for them.
+    private let saves = DispatchQueue(label: "newsstand.saves", qos: .userInitiated)
+    /// The library's overview and shelf windows, so a keypress never waits behind slower work.
+    private let libraryQueue = DispatchQueue(label: "newsstand.library", qos: .userInteractive)
+    private let loader: LibraryLoader
     private let refreshQueue = DispatchQueue(label: "newsstand.refresh", qos: .utility)
     /// Article pictures and PDF pages; `pictureCache` is used on it only.
     private let pictureQueue = DispatchQueue(label: "newsstand.pictures", qos: .userInitiated)
@@ -35,6 +43,7 @@ public final class EffectRunner: @unchecked Sendable {
         self.paths = paths
         self.configuration = configuration
         self.send = send
+        loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
@@ -47,9 +56,23 @@ public final class EffectRunner: @unchecked Sendable {
     public func perform(_ effect: Effect) {
         switch effect {
         case .loadLibrary:
-            work.async { self.sendLibrary() }
+            libraryQueue.async { self.sendLibrary() }
+        case .loadIssues(let request):
+            libraryQueue.async {
+                guard let window = try? self.loader.window(request) else { return }
+                self.send(.issuesLoaded(window, selecting: request.selecting))
+            }
+        case .lookUpIssues(let ids):
+            libraryQueue.async {
+                if let issues = try? self.store.issues(ids: ids) { self.send(.issuesLookedUp(issues)) }
+            }
+        case .loadHeadlines(let publicationID):
+            libraryQueue.async {
+                let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
+                self.send(.headlinesLoaded(publicationID: publicationID, result))
+            }
         case .reloadLibraryIfChangedElsewhere:
-            work.async {
+            libraryQueue.async {
                 guard let counter = try? self.store.externalChangeCounter(), counter != self.lastExternalChangeCounter else { return }
                 let isFirstLook = self.lastExternalChangeCounter == nil
                 self.lastExternalChangeCounter = counter
@@ -62,7 +85,7 @@ public final class EffectRunner: @unchecked Sendable {
                 sync.enforceLimits(budget: self.storageBudget)
                 self.send(.publicationsRefreshed(reports.map(\.outcome)))
             }
-        case .startDownload(let issueID):
+        case .download(let issueID):
             downloads.enqueue(issueID: issueID)
         case .cancelDownload(let issueID):
             downloads.cancel(issueID: issueID)
@@ -72,7 +95,7 @@ public final class EffectRunner: @unchecked Sendable {
             work.async {
                 let result = self.openBook(issueID: issueID)
                 let position = try? self.store.readingPosition(issueID: issueID)
-                try? self.store.markOpened(issueID: issueID)
+                if case .success = result { try? self.store.markOpened(issueID: issueID) }
                 self.send(.issueOpened(issueID: issueID, result, resumeAt: position))
                 self.sendLibrary()
             }
@@ -84,11 +107,11 @@ public final class EffectRunner: @unchecked Sendable {
                 self.send(.articleLoaded(issueID: issueID, articleIndex: articleIndex, result))
             }
         case .saveReadingPosition(let issueID, let position):
-            work.async { try? self.store.saveReadingPosition(position, issueID: issueID) }
+            saves.async { try? self.store.saveReadingPosition(position, issueID: issueID) }
         case .saveSetting(let key, let value):
-            work.async { try? self.store.setSetting(key, to: value) }
+            saves.async { try? self.store.setSetting(key, to: value) }
         case .quit:
-            break
+            finishPendingSaves()
         case .subscribe(let text):
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>
@@ -218,10 +241,6 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .pauseDownload(let issueID):
             downloads.pause(issueID: issueID)
-        case .resumeDownload(let issueID):
-            downloads.resume(issueID: issueID)
-        case .retryDownload(let issueID):
-            downloads.enqueue(issueID: issueID)
         case .moveDownload(let issueID, let offset):
             downloads.move(issueID: issueID, by: offset)
         case .setMaxConcurrentDownloads(let count):
@@ -236,20 +255,25 @@ public final class EffectRunner: @unchecked Sendable {
         downloads.resumeInterrupted()
     }
 
+    /// Waits until every save asked for so far is on disk (called when the program ends, however it ends).
+    public func finishPendingSaves() {
+        saves.sync {}
+    }
+
     private func sendStorage() {
         if let report = try? StorageReport.measure(store: store, paths: paths, budget: storageBudget) { send(.storageMeasured(report)) }
     }
 
     private func sendLibrary() {
         do {
-            send(.libraryLoaded(try LibrarySnapshot.load(from: store)))
+            send(.libraryLoaded(try loader.overview()))
         } catch {
             send(.publicationsRefreshed([]))
         }
     }
 
     private var bookCache: (issueID: Int64, book: EPUBBook)?
-    /// The last `externalChangeCounter` seen; used on `work` only.
+    /// The last `externalChangeCounter` seen; used on `libraryQueue` only.
     private var lastExternalChangeCounter: Int64?
 
     /// An issue's folder. Safe from any queue.
@@ -267,25 +291,12 @@ public final class EffectRunner: @unchecked Sendable {
             guard let issue = try store.issue(id: issueID), let publication = try store.publication(id: issue.publicationID) else {
                 return .failure(ReaderFailure("the issue is no longer in the library"))
             }
+            guard issue.state == .available else { return .failure(ReaderFailure("the issue is no longer downloaded")) }
             let book = try IssueContent.openBook(folder: paths.folder(for: issue, of: publication))
             bookCache = (issueID, book)
             return .success(book)
         } catch {
             return .failure(ReaderFailure("\(error)"))
         }
-    }
-}
-
-extension LibrarySnapshot {
-    /// Reads the whole library from the store.
-    public static func load(from store: LibraryStore) throws -> LibrarySnapshot {
-        let publications = try store.publications()
-        var issues: [Int64: [Issue]] = [:]
-        for issue in try store.allIssues() { issues[issue.publicationID, default: []].append(issue) }
-        let reading = try store.currentlyReadingIssueID()
-        var snapshot = LibrarySnapshot(publications: publications, issues: issues, currentlyReadingIssueID: reading,
-                                       readingPosition: try reading.flatMap { try store.readingPosition(issueID: $0) })
-        for publication in publications { snapshot.headlines[publication.id] = try store.headlines(publicationID: publication.id) }
-        return snapshot
     }
 }

@@ -1,0 +1,67 @@
+import NewsstandCore
+
+/// A screen on the interface's stack, carrying its own state: a screen cannot be shown without it,
+/// and going back pops the top one, restoring exactly what was under it.
+public enum Screen: Equatable, Sendable {
+    /// A publication's issues (its state, shared with the issue page, is `AppState.shelf`).
+    case shelf
+    /// The selected issue's page: its cover large, with its details.
+    case detail
+    /// An open issue: its table of contents, or an article.
+    case reader(ReaderState)
+    /// Every key; the cursor scrolls the text.
+    case help(ListCursor)
+    case subscriptions(ListCursor)
+    case headlines(HeadlinesState)
+    /// Space used per publication; nil while it is measured.
+    case storage(StorageReport?)
+    case catalog(CatalogBrowser)
+    case searchResults(LibrarySearch)
+    case downloads(DownloadsCursor)
+
+    /// What kind of screen this is, for the key table and hints.
+    public var kind: ScreenKind {
+        switch self {
+        case .shelf: .shelf
+        case .detail: .detail
+        case .reader(let reader): reader.isShowingArticle ? .article : .contents
+        case .help: .help
+        case .subscriptions: .subscriptions
+        case .headlines: .headlines
+        case .storage: .storage
+        case .catalog: .catalog
+        case .searchResults: .searchResults
+        case .downloads: .downloads
+        }
+    }
+
+    var readerState: ReaderState? {
+        if case .reader(let reader) = self { return reader }
+        return nil
+    }
+}
+
+/// The headlines screen's state: whose headlines, the list once loaded, and the cursor.
+public struct HeadlinesState: Equatable, Sendable {
+    public let publicationID: Int64
+    public let title: String
+    /// nil while they load.
+    public var headlines: [Headline]?
+    public var cursor = ListCursor()
+
+    public init(publicationID: Int64, title: String, headlines: [Headline]? = nil) {
+        self.publicationID = publicationID
+        self.title = title
+        self.headlines = headlines
+    }
+}
+
+/// The downloads screen's cursor: the selection follows its download when rows move.
+public struct DownloadsCursor: Equatable, Sendable {
+    public var selectedIssueID: Int64?
+    public var cursor = ListCursor()
+
+    public init(selectedIssueID: Int64? = nil) {
+        self.selectedIssueID = selectedIssueID
+    }
+}

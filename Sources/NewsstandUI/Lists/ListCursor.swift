@@ -1,0 +1,96 @@
+/// The selection and scroll offset of a list, moved the same way on every list of the interface.
+///
+/// `selection` is the selected item's index and `offset` the first item shown. Both stay in range
+/// for the item count, the selection stays in view, and the offset moves as little as possible and
+/// always starts a row (lists of several columns, like the shelf's grid, scroll by whole rows).
+public struct ListCursor: Equatable, Sendable {
+    public var selection: Int
+    public var offset: Int
+
+    public init(selection: Int = 0, offset: Int = 0) {
+        self.selection = selection
+        self.offset = offset
+    }
+
+    /// Moves for a movement command (up, down, left, right, page up and down, top, bottom) over `count`
+    /// items shown `page` at a time. Returns false, changing nothing, for any other command.
+    @discardableResult
+    public mutating func apply(_ command: Command, count: Int, page: ListPage) -> Bool {
+        let step: Int
+        switch command {
+        case .moveDown: step = page.columns
+        case .moveUp: step = -page.columns
+        case .moveRight where page.columns > 1: step = 1
+        case .moveLeft where page.columns > 1: step = -1
+        case .pageDown: step = page.itemCount
+        case .pageUp: step = -page.itemCount
+        case .top:
+            select(0, count: count, page: page)
+            return true
+        case .bottom:
+            select(count - 1, count: count, page: page)
+            return true
+        default:
+            return false
+        }
+        select(selection + step, count: count, page: page)
+        return true
+    }
+
+    /// Selects `index` (clamped to the list) and scrolls it into view.
+    public mutating func select(_ index: Int, count: Int, page: ListPage) {
+        selection = index
+        keepVisible(count: count, page: page)
+    }
+
+    /// Brings the cursor back in range after the list or the page changed (a resize, items arriving or going).
+    public mutating func keepVisible(count: Int, page: ListPage) {
+        selection = min(max(0, selection), max(0, count - 1))
+        let columns = max(1, page.columns)
+        let rows = max(1, page.rows)
+        let selectedRow = selection / columns
+        var firstRow = min(max(0, offset) / columns, selectedRow)
+        if selectedRow >= firstRow + rows { firstRow = selectedRow - rows + 1 }
+        let lastFirstRow = max(0, (count + columns - 1) / columns - rows)
+        offset = max(0, min(firstRow, lastFirstRow)) * columns
+    }
+
+    /// For views that only scroll (help, an article): moves the offset over `count` lines shown
+    /// `page.rows` at a time; the selection follows it. Returns false for a command that is not a movement.
+    @discardableResult
+    public mutating func scroll(_ command: Command, count: Int, page: ListPage) -> Bool {
+        let rows = max(1, page.rows)
+        switch command {
+        case .moveDown: offset += 1
+        case .moveUp: offset -= 1
+        case .pageDown: offset += rows
+        case .pageUp: offset -= rows
+        case .top: offset = 0
+        case .bottom: offset = count
+        default: return false
+        }
+        offset = min(max(0, offset), max(0, count - rows))
+        selection = offset
+        return true
+    }
+
+    /// The indices shown, for `count` items.
+    public func visibleRange(count: Int, page: ListPage) -> Range<Int> {
+        let first = min(max(0, offset), count)
+        return first..<min(count, first + page.itemCount)
+    }
+}
+
+/// How much of a list is seen at once: rows of items, `columns` items to a row.
+public struct ListPage: Equatable, Sendable {
+    public var rows: Int
+    public var columns: Int
+
+    public init(rows: Int, columns: Int = 1) {
+        self.rows = max(1, rows)
+        self.columns = max(1, columns)
+    }
+
+    /// Items shown at once.
+    public var itemCount: Int { rows * columns }
+}
