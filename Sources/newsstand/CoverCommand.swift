@@ -15,11 +15,11 @@ enum CoverCommand {
 
     static func run(_ arguments: inout ArgumentList) throws {
         let environment = ProcessInfo.processInfo.environment
-        let file = try arguments.option("--file")
+        let file = arguments.option("--file")
         let width = try arguments.integerOption("--width", range: 1...1000) ?? 40
         let height = try arguments.integerOption("--height", range: 1...1000)
         let light = arguments.flag("--light")
-        let modeName = try arguments.option("--mode")
+        let modeName = arguments.option("--mode")
         let reference = file == nil ? try arguments.positional("issue name (or --file PATH)") : nil
         try arguments.finish()
 

@@ -5,10 +5,10 @@ import NewsstandImaging
 import NewsstandTerminal
 import NewsstandUI
 
-/// `newsstand [--theme NAME] [--demo]`: opens the shelf in the terminal.
+/// `newsstand [--theme NAME] [--cover-mode MODE] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
-        let themeOption = try arguments.option("--theme")
+        let themeOption = arguments.option("--theme")
         let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverArtMode? in
             if text == "auto" { return nil }
             guard let mode = CoverArtMode(rawValue: text) else { throw UsageError("--cover-mode takes auto, ascii, ascii-color or blocks, not '\(text)'") }
