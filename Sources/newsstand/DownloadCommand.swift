@@ -7,8 +7,7 @@ import NewsstandCore
 /// partial file and says "resumed at N%".
 enum DownloadCommand {
     static func run(_ arguments: inout ArgumentList) throws {
-        var references = [try arguments.positional("issue name")]
-        while let more = try? arguments.positional("issue name") { references.append(more) }
+        let references = try arguments.positionals("issue name")
         try arguments.finish()
         let context = try LibraryContext.open()
         defer { context.store.close() }

@@ -1,33 +1,17 @@
-/// The text `newsstand --help` prints.
+/// The text `newsstand --help` prints, and one command's help: the USAGE rows are written from
+/// `CommandTable` (synopsis, then summary at a fixed column); the rest is fixed text.
 enum HelpText {
-    static let usage = """
-    newsstand — a terminal newsstand: a shelf of magazine issues to download and read.
+    /// Lines are kept to this many columns (a synopsis longer than that wraps between its parts).
+    static let width = 80
+    /// Where summaries start: beside a short synopsis, else on the lines below it.
+    static let summaryColumn = 41
 
-    USAGE
-      newsstand [--theme NAME] [--cover-mode MODE] [--demo]
-                                             open the shelf (keys: press ? inside)
-      newsstand subscribe URL [--auto-download none|latest|all] [--keep N]
-                                             subscribe to a publication's catalog (http, https, file or a path)
-      newsstand unsubscribe PUBLICATION [--keep-downloads]
-                                             remove a publication (and its downloaded issues, unless kept)
-      newsstand subscriptions [--json]       each subscription: policy, last refresh, new/downloaded/all counts
-      newsstand sync [--quiet]               refresh every subscription, download per policy, keep to limits
-      newsstand storage [--evict]            space used per publication and what the budget would remove
-      newsstand import FILE                  subscribe to every feed in an OPML file (newsboat's export works)
-      newsstand export                       print the subscriptions as OPML
-      newsstand list [--json]                list every issue and its state
-      newsstand download ISSUE...            download issues now, continuing any partial download
-                                             (progress on stderr; exit status 1 if any fails)
-      newsstand read ISSUE [--plain] [--article N] [--width N]
-                                             print an issue's text (one article with --article)
-      newsstand read ISSUE --toc             print an issue's table of contents, numbered as for --article
-      newsstand search TEXT... [--limit N]   find words in every downloaded issue: issue, article, snippet per match
-      newsstand cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]
-                                             print a cover as text art
-      newsstand --help | --version
+    static let title = "newsstand — a terminal newsstand: a shelf of magazine issues to download and read."
 
-    ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications.
+    static let issueNote = "ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications."
 
+    /// Everything after the USAGE rows.
+    static let reference = """
     OPTIONS
       --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono)
       --cover-mode   auto, ascii, ascii-color or blocks (default: auto, from the terminal's colours)
@@ -43,4 +27,74 @@ enum HelpText {
       NEWSSTAND_SAMPLE_LIBRARY     where the bundled sample library is
       NEWSSTAND_THEMES             where the bundled themes are
     """
+
+    /// The whole help: `newsstand --help`, `newsstand help`.
+    static var full: String {
+        ([title, "", "USAGE"] + usageLines + ["", issueNote, "", reference]).joined(separator: "\n")
+    }
+
+    /// The USAGE rows: every command of the table, then the program's own options.
+    static var usageLines: [String] {
+        CommandTable.all.flatMap(rows(for:)) + ["  newsstand --help | --version"]
+    }
+
+    /// One command's help: `newsstand help COMMAND`, `newsstand COMMAND --help`.
+    static func usage(of command: CommandDefinition) -> String {
+        let mentionsIssue = command.arguments.split(whereSeparator: { !$0.isLetter }).contains("ISSUE")
+        return (["USAGE"] + rows(for: command) + (mentionsIssue ? ["", issueNote] : [])).joined(separator: "\n")
+    }
+
+    /// A command's row: `  newsstand SYNOPSIS`, wrapped between its parts, and the summary at `summaryColumn`
+    /// (beside the synopsis when it fits, else below it), wrapped to at most two lines.
+    static func rows(for command: CommandDefinition) -> [String] {
+        let lead = "  newsstand "
+        let continuation = String(repeating: " ", count: lead.count + (command.name.map { $0.count + 1 } ?? 0))
+        var synopsis: [String] = []
+        for part in parts(of: command.synopsis) {
+            if let last = synopsis.last, last.count + 1 + part.count <= width {
+                synopsis[synopsis.count - 1] = last + " " + part
+            } else {
+                synopsis.append((synopsis.isEmpty ? lead : continuation) + part)
+            }
+        }
+        let summary = wrap(command.summary, width: width - summaryColumn)
+        assert(summary.count <= 2, "the summary of \(command.displayName) takes more than two lines in --help: \(command.summary)")
+        let indent = String(repeating: " ", count: summaryColumn)
+        if synopsis.count == 1, synopsis[0].count <= summaryColumn - 2, let first = summary.first {
+            return [synopsis[0] + String(repeating: " ", count: summaryColumn - synopsis[0].count) + first] + summary.dropFirst().map { indent + $0 }
+        }
+        return synopsis + summary.map { indent + $0 }
+    }
+
+    /// A synopsis split at the spaces outside brackets: `read`, `ISSUE`, `[--article N]`.
+    static func parts(of synopsis: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for character in synopsis {
+            if character == "[" { depth += 1 }
+            if character == "]" { depth -= 1 }
+            if character == " " && depth == 0 {
+                if !current.isEmpty { parts.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a longer word gets a line of its own).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for word in text.split(separator: " ") {
+            if let last = lines.last, last.count + 1 + word.count <= width {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append(String(word))
+            }
+        }
+        return lines
+    }
 }

@@ -3,6 +3,7 @@ import NewsstandCore
 
 /// `newsstand list [--json]`: every issue with its publication, date and state.
 enum ListCommand {
+    /// One issue as printed, and as an object of `--json`.
     struct Row: Encodable {
         let publication: String
         let name: String

@@ -8,8 +8,7 @@ import NewsstandCore
 enum SearchCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let limit = try arguments.integerOption("--limit", range: 1...10_000) ?? 50
-        var words: [String] = [try arguments.positional("text to search for")]
-        while !arguments.words.isEmpty { words.append(try arguments.positional("text to search for")) }
+        let words = try arguments.positionals("text to search for")
         try arguments.finish()
         let query = words.joined(separator: " ")
         let context = try LibraryContext.open()

@@ -5,10 +5,10 @@ import NewsstandImaging
 import NewsstandTerminal
 import NewsstandUI
 
-/// `newsstand [--theme NAME] [--demo]`: opens the shelf in the terminal.
+/// `newsstand [--theme NAME] [--cover-mode MODE] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
-        let themeOption = try arguments.option("--theme")
+        let themeOption = arguments.option("--theme")
         let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverArtMode? in
             if text == "auto" { return nil }
             guard let mode = CoverArtMode(rawValue: text) else { throw UsageError("--cover-mode takes auto, ascii, ascii-color or blocks, not '\(text)'") }
@@ -43,30 +43,5 @@ enum ShelfCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-    }
-}
-
-/// `--demo`: a throwaway library in a temporary folder, subscribed to the sample library served
-/// over HTTP on 127.0.0.1 at a throttled rate, so progress bars can be watched.
-enum DemoMode {
-    /// Slow enough that a sample issue takes a few seconds: the progress bars are what the demo is for.
-    static let bytesPerSecond = 48 * 1024
-
-    static func prepare(_ environment: [String: String]) throws -> ([String: String], LocalHTTPServer) {
-        guard let sample = ResourceLocator.sampleLibrary(environment) else {
-            throw CommandFailure("--demo needs the SampleLibrary folder (set NEWSSTAND_SAMPLE_LIBRARY)")
-        }
-        let server = LocalHTTPServer(root: sample)
-        server.bytesPerSecond = bytesPerSecond
-        try server.start()
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-demo-\(getpid())", isDirectory: true)
-        var demoEnvironment = environment
-        demoEnvironment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-        demoEnvironment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-        let context = try LibraryContext.open(environment: demoEnvironment.merging(["NEWSSTAND_SAMPLE_LIBRARY": "/nonexistent"]) { $1 })
-        try context.store.setSetting(LibraryContext.sampleOfferedSetting, to: "yes")
-        _ = try PublicationRefresher(store: context.store).subscribe(to: server.url(for: "catalog.plist"))
-        context.store.close()
-        return (demoEnvironment, server)
     }
 }

@@ -4,7 +4,7 @@ import NewsstandCore
 /// `newsstand subscribe URL` and `newsstand unsubscribe PUBLICATION`.
 enum SubscriptionCommands {
     static func subscribe(_ arguments: inout ArgumentList) throws {
-        let policyText = try arguments.option("--auto-download")
+        let policyText = arguments.option("--auto-download")
         let keep = try arguments.integerOption("--keep", range: 1...10_000)
         let text = try arguments.positional("URL of a catalog")
         try arguments.finish()

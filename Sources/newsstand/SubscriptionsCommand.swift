@@ -3,6 +3,7 @@ import NewsstandCore
 
 /// `newsstand subscriptions [--json]`: each subscription with its feed, policy, last refresh and issue counts.
 enum SubscriptionsCommand {
+    /// One subscription as printed, and as an object of `--json` (keys in snake case).
     struct Row: Encodable {
         let name: String
         let title: String

@@ -1,5 +1,6 @@
 import Foundation
 import LocalHTTPServer
+import NewsstandTestSupport
 import XCTest
 
 /// The command line as scripts use it: exit statuses, JSON, plain text.
@@ -112,5 +113,147 @@ final class CommandLineTests: EndToEndTestCase {
         let notATerminal = try TestEnvironment.run([], environment: environment)
         XCTAssertEqual(notATerminal.status, 1)
         XCTAssertTrue(notATerminal.errors.contains("needs a terminal"))
+    }
+
+    /// Every command word and its synopsis, as `--help` must list them (written out here, not read from the program).
+    private static let synopses: [(name: String, synopsis: String)] = [
+        ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N]"),
+        ("unsubscribe", "unsubscribe PUBLICATION [--keep-downloads]"),
+        ("subscriptions", "subscriptions [--json]"),
+        ("sync", "sync [--quiet]"),
+        ("storage", "storage [--evict]"),
+        ("import", "import FILE"),
+        ("export", "export"),
+        ("list", "list [--json]"),
+        ("download", "download ISSUE..."),
+        ("read", "read ISSUE [--plain] [--toc] [--article N] [--width N]"),
+        ("search", "search TEXT... [--limit N]"),
+        ("cover", "cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]"),
+        ("help", "help [COMMAND]"),
+    ]
+
+    /// Text with every run of spaces and line breaks made one space, so a synopsis wrapped over two lines reads whole.
+    private static func flattened(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+    }
+
+    /// The command words of the USAGE rows of a help text (rows start `  newsstand WORD`; the shelf's and
+    /// `--help | --version` start with an option).
+    private static func usageCommandWords(_ help: String) -> [String] {
+        help.components(separatedBy: "\n").compactMap { line in
+            guard line.hasPrefix("  newsstand ") else { return nil }
+            let word = line.dropFirst("  newsstand ".count).prefix { $0 != " " }
+            return word.hasPrefix("-") || word.hasPrefix("[") ? nil : String(word)
+        }
+    }
+
+    func testHelpListsEveryCommandWithItsSynopsis() throws {
+        let environment = TestEnvironment.environment(home: home)
+        let help = try TestEnvironment.run(["--help"], environment: environment)
+        XCTAssertEqual(help.status, 0, help.errors)
+        XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the 13 commands, in order")
+        let flat = Self.flattened(help.output)
+        XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--demo] open the shelf"), help.output)
+        for (name, synopsis) in Self.synopses {
+            XCTAssertTrue(flat.contains("newsstand \(synopsis) "), "--help lacks the synopsis of \(name): \(synopsis)")
+        }
+        XCTAssertTrue(flat.contains("newsstand --help | --version"))
+        for section in ["ISSUE is an issue's name", "OPTIONS", "FILES", "ENVIRONMENT"] {
+            XCTAssertTrue(help.output.contains(section), "--help lacks \(section)")
+        }
+        for line in help.output.components(separatedBy: "\n") where line.hasPrefix("  newsstand ") || line.hasPrefix("      ") {
+            XCTAssertLessThanOrEqual(line.count, 80, "USAGE row wider than 80 columns: \(line)")
+        }
+        for other in [["help"], ["-h"]] {
+            XCTAssertEqual(try TestEnvironment.run(other, environment: environment).output, help.output, "\(other) prints the same help")
+        }
+    }
+
+    func testHelpForOneCommandPrintsItsSynopsisAndSummary() throws {
+        let environment = TestEnvironment.environment(home: home)
+        let help = try TestEnvironment.run(["help", "subscribe"], environment: environment)
+        XCTAssertEqual(help.status, 0, help.errors)
+        XCTAssertTrue(Self.flattened(help.output).contains("newsstand subscribe URL [--auto-download none|latest|all] [--keep N] subscribe to a publication's catalog"),
+                      help.output)
+        XCTAssertFalse(help.output.contains("unsubscribe"), "only the one command: \(help.output)")
+        for form in [["subscribe", "--help"], ["subscribe", "-h"], ["subscribe", "http://example.invalid/", "--keep", "3", "--help"]] {
+            let other = try TestEnvironment.run(form, environment: environment)
+            XCTAssertEqual(other.status, 0, "\(form): \(other.errors)")
+            XCTAssertEqual(other.output, help.output, "\(form) prints what `help subscribe` prints")
+        }
+        for (name, synopsis) in Self.synopses {
+            let own = try TestEnvironment.run([name, "--help"], environment: environment)
+            XCTAssertEqual(own.status, 0, "\(name) --help: \(own.errors)")
+            XCTAssertTrue(Self.flattened(own.output).contains("newsstand \(synopsis) "), "\(name) --help: \(own.output)")
+        }
+        let unknown = try TestEnvironment.run(["help", "subscibe"], environment: environment)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.errors.contains("unknown command 'subscibe' (did you mean subscribe?)"), unknown.errors)
+    }
+
+    func testDoubleDashMakesTheWordsAfterItPositional() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let search = try TestEnvironment.run(["search", "--", "--weird"], environment: environment)
+        XCTAssertEqual(search.status, 1, "searched for the text, found nothing: \(search.errors)")
+        XCTAssertTrue(search.errors.contains("no matches for “--weird”"), search.errors)
+        let notHelp = try TestEnvironment.run(["search", "--limit", "5", "--", "--help", "-h"], environment: environment)
+        XCTAssertTrue(notHelp.errors.contains("no matches for “--help -h”"), "after --, --help is text: \(notHelp.errors)")
+        let read = try TestEnvironment.run(["read", "--", "-name-"], environment: environment)
+        XCTAssertEqual(read.status, 1)
+        XCTAssertTrue(read.errors.contains("no issue named '-name-'"), read.errors)
+        let withoutDashes = try TestEnvironment.run(["read", "-name-"], environment: environment)
+        XCTAssertEqual(withoutDashes.status, 2, "without --, a dash word is an option")
+        XCTAssertTrue(withoutDashes.errors.contains("unknown option '-name-' for 'read'"), withoutDashes.errors)
+    }
+
+    func testMistypedOptionIsNamedWithTheNearestOption() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let typo = try TestEnvironment.run(["list", "--jsn"], environment: environment)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertEqual(typo.output, "")
+        XCTAssertEqual(typo.errors, "newsstand: unknown option '--jsn' for 'list' (did you mean --json?)\nRun `newsstand --help` for usage.\n")
+        let swapped = try TestEnvironment.run(["read", "2025-autumn", "--tco"], environment: environment)
+        XCTAssertEqual(swapped.status, 2)
+        XCTAssertTrue(swapped.errors.contains("unknown option '--tco' for 'read' (did you mean --toc?)"), swapped.errors)
+        let shelf = try TestEnvironment.run(["--them", "paper"], environment: environment)
+        XCTAssertEqual(shelf.status, 2)
+        XCTAssertTrue(shelf.errors.contains("unknown option '--them' for the shelf (did you mean --theme?)"), shelf.errors)
+        let far = try TestEnvironment.run(["read", "2025-autumn", "--colour"], environment: environment)
+        XCTAssertEqual(far.status, 2)
+        XCTAssertTrue(far.errors.contains("unknown option '--colour' for 'read' (its options: --plain, --toc, --article N, --width N)"), far.errors)
+        let none = try TestEnvironment.run(["export", "--json"], environment: environment)
+        XCTAssertEqual(none.status, 2)
+        XCTAssertTrue(none.errors.contains("unknown option '--json' for 'export' (it takes no options)"), none.errors)
+        let missingValue = try TestEnvironment.run(["search", "kettle", "--limit"], environment: environment)
+        XCTAssertEqual(missingValue.status, 2)
+        XCTAssertTrue(missingValue.errors.contains("--limit needs a value"), missingValue.errors)
+        let valuedFlag = try TestEnvironment.run(["list", "--json=yes"], environment: environment)
+        XCTAssertEqual(valuedFlag.status, 2)
+        XCTAssertTrue(valuedFlag.errors.contains("--json takes no value"), valuedFlag.errors)
+        let equals = try TestEnvironment.run(["read", "2025-autumn", "--width=10"], environment: environment)
+        XCTAssertEqual(equals.status, 2)
+        XCTAssertTrue(equals.errors.contains("--width takes a number from 20 to 1000, not '10'"), "--name=VALUE gives the value: \(equals.errors)")
+    }
+
+    func testUnknownCommandSuggestsTheNearestCommand() throws {
+        let environment = TestEnvironment.environment(home: home)
+        let typo = try TestEnvironment.run(["lsit", "--json"], environment: environment)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertEqual(typo.errors, "newsstand: unknown command 'lsit' (did you mean list?)\nRun `newsstand --help` for usage.\n")
+        let close = try TestEnvironment.run(["subscribtions"], environment: environment)
+        XCTAssertTrue(close.errors.contains("(did you mean subscriptions?)"), close.errors)
+        let far = try TestEnvironment.run(["frobnicate"], environment: environment)
+        XCTAssertEqual(far.status, 2)
+        XCTAssertTrue(far.errors.contains("unknown command 'frobnicate' (the commands are \(Self.synopses.map(\.name).joined(separator: ", ")))"), far.errors)
+    }
+
+    func testReadmeCommandLineBlockIsTheHelpUsage() throws {
+        let help = try TestEnvironment.run(["--help"], environment: TestEnvironment.environment(home: home))
+        let usage = try XCTUnwrap(help.output.components(separatedBy: "USAGE\n").dropFirst().first?.components(separatedBy: "\n\n").first)
+        let readme = try String(contentsOf: TestFiles.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### Command line\n").dropFirst().first)
+        let block = try XCTUnwrap(section.components(separatedBy: "```\n").dropFirst().first)
+        XCTAssertEqual(block, usage.components(separatedBy: "\n").map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n",
+                       "README's command-line block is --help's USAGE, two spaces less indented")
     }
 }

@@ -1,0 +1,83 @@
+import NewsstandCore
+
+/// The one table of commands: it drives the dispatch in main.swift, the USAGE part of `--help`, each
+/// command's own help (`help COMMAND`, `COMMAND --help`), and what `ArgumentList` knows of each
+/// command's options. A command is added by adding its row here.
+enum CommandTable {
+    /// No command word: the shelf (or `--version`).
+    static let shelf = CommandDefinition(
+        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--demo"), .flag("--version", hidden: true)],
+        summary: "open the shelf (keys: press ? inside)"
+    ) { arguments in
+        if arguments.flag("--version") {
+            print("newsstand \(NewsstandVersion.string)")
+            return
+        }
+        try ShelfCommand.run(&arguments)
+    }
+
+    /// The commands named by a word, in the order `--help` lists them.
+    static let commands: [CommandDefinition] = [
+        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N")],
+                          summary: "subscribe to a publication's catalog (http, https, file or a path)",
+                          run: { try SubscriptionCommands.subscribe(&$0) }),
+        CommandDefinition("unsubscribe", arguments: "PUBLICATION", options: [.flag("--keep-downloads")],
+                          summary: "remove a publication (and its downloaded issues, unless kept)",
+                          run: { try SubscriptionCommands.unsubscribe(&$0) }),
+        CommandDefinition("subscriptions", options: [.flag("--json")],
+                          summary: "each subscription: policy, last refresh, new/downloaded/all counts",
+                          run: { try SubscriptionsCommand.run(&$0) }),
+        CommandDefinition("sync", options: [.flag("--quiet")],
+                          summary: "refresh every subscription, download per policy, keep to limits",
+                          run: { try SyncCommand.run(&$0) }),
+        CommandDefinition("storage", options: [.flag("--evict")],
+                          summary: "space used per publication and what the budget would remove",
+                          run: { try StorageCommand.run(&$0) }),
+        CommandDefinition("import", arguments: "FILE",
+                          summary: "subscribe to every feed in an OPML file (newsboat's export works)",
+                          run: { try OPMLCommands.importFile(&$0) }),
+        CommandDefinition("export",
+                          summary: "print the subscriptions as OPML (newsboat can import it)",
+                          run: { try OPMLCommands.export(&$0) }),
+        CommandDefinition("list", options: [.flag("--json")],
+                          summary: "list every issue and its state",
+                          run: { try ListCommand.run(&$0) }),
+        CommandDefinition("download", arguments: "ISSUE...",
+                          summary: "download issues now, continuing partial downloads (progress on stderr)",
+                          run: { try DownloadCommand.run(&$0) }),
+        CommandDefinition("read", arguments: "ISSUE", options: [.flag("--plain"), .flag("--toc"), .value("--article", "N"), .value("--width", "N")],
+                          summary: "print an issue's text, one article with --article, or its contents with --toc",
+                          run: { try ReadCommand.run(&$0) }),
+        CommandDefinition("search", arguments: "TEXT...", options: [.value("--limit", "N")],
+                          summary: "find words in every downloaded issue: issue, article, snippet per match",
+                          run: { try SearchCommand.run(&$0) }),
+        CommandDefinition("cover", arguments: "ISSUE|--file PATH",
+                          options: [.value("--file", "PATH"), .value("--width", "N"), .value("--height", "N"),
+                                    .value("--mode", "ascii|ascii-color|blocks"), .flag("--light")],
+                          summary: "print a cover as text art",
+                          run: { try CoverCommand.run(&$0) }),
+        CommandDefinition("help", arguments: "[COMMAND]",
+                          summary: "print this help, or one command's synopsis and summary",
+                          run: { try HelpCommand.run(&$0) }),
+    ]
+
+    /// Every row as `--help` lists them: the shelf first.
+    static var all: [CommandDefinition] { [shelf] + commands }
+
+    /// The command called `name`; an unknown name is a usage error suggesting the nearest command.
+    static func command(named name: String) throws -> CommandDefinition {
+        if let command = commands.first(where: { $0.name == name }) { return command }
+        let names = commands.compactMap(\.name)
+        let hint = SpellingSuggestion.nearest(to: name, among: names).map { "did you mean \($0)?" }
+            ?? "the commands are " + names.joined(separator: ", ")
+        throw UsageError("unknown command '\(name)' (\(hint))")
+    }
+
+    /// The command a command line calls: its first word when that is not an option (taken off `words`),
+    /// else the shelf.
+    static func command(for words: inout [String]) throws -> CommandDefinition {
+        guard let first = words.first, !first.hasPrefix("-") else { return shelf }
+        words.removeFirst()
+        return try command(named: first)
+    }
+}
