@@ -265,8 +265,8 @@ struct LaunchBenchmark {
 
     private func addTimes(_ table: inout ResultTable, _ name: String, _ launches: [TmuxLaunchHarness.Launch], notes: String) {
         let statistics = Statistics(launches.map(\.seconds))
-        table.add(name, runs: statistics.count, median: Format.milliseconds(statistics.median), max: Format.milliseconds(statistics.max),
-                  notes: "min \(Format.milliseconds(statistics.min)); " + notes)
+        table.add(name, runs: statistics.count, median: Format.duration(statistics.median), max: Format.duration(statistics.max),
+                  notes: "min \(Format.duration(statistics.min)); " + notes)
     }
 
     private func addPeaks(_ table: inout ResultTable, _ name: String, _ launches: [TmuxLaunchHarness.Launch], notes: String) {
