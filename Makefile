@@ -3,8 +3,8 @@
 
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
-# python3 to build its test issues; feeds: Python's feedparser).
-BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser
+# python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
+BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: setup run demo test bench clean
@@ -32,13 +32,15 @@ test: setup
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 
-## bench: run the benchmarks in a release build (installs chafa, jp2a and curl when missing, to compare with)
+## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with);
+## the launch case runs the real newsstand binary, so that is built first
 bench: setup
 	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:" $$missing; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+	swift build -c release --product newsstand
 	swift run -c release newsstand-bench
 
 clean:

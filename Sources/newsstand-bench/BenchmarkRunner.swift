@@ -102,11 +102,20 @@ enum ChildProcess {
 
 // MARK: Memory
 
-/// Peak resident memory of this process, from `/proc/self/status`.
+/// Peak resident memory of this process or another one, from `/proc/…/status`.
 enum ProcessMemory {
     /// `VmHWM` (the resident set's high-water mark) in bytes, or nil where `/proc` is missing.
     static func peakResidentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        peakResidentBytes(statusFile: "/proc/self/status")
+    }
+
+    /// `VmHWM` of process `pid` in bytes, or nil when it has gone (or `/proc` is missing).
+    static func peakResidentBytes(of pid: pid_t) -> Int? {
+        peakResidentBytes(statusFile: "/proc/\(pid)/status")
+    }
+
+    private static func peakResidentBytes(statusFile: String) -> Int? {
+        guard let status = try? String(contentsOfFile: statusFile, encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
@@ -256,16 +265,17 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, covers, feeds, reader, sync, downloads
+        case shelf, launch, covers, feeds, reader, sync, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [covers] [feeds] [reader] [sync] [downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [sync] [downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
         for argument in arguments {
             switch argument {
             case "shelf": selected.append(.shelf)
+            case "launch": selected.append(.launch)
             case "covers": selected.append(.covers)
             case "feeds": selected.append(.feeds)
             case "reader": selected.append(.reader)
@@ -287,6 +297,7 @@ enum BenchmarkRunner {
             for benchmark in cases {
                 switch benchmark {
                 case .shelf: try ShelfBenchmark().run()
+                case .launch: try LaunchBenchmark().run()
                 case .covers: try CoverBenchmark().run()
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
