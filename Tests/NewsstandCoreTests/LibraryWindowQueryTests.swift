@@ -299,8 +299,6 @@ final class LibraryWindowQueryTests: XCTestCase {
             ("shelf index", LibraryStore.shelfIndexSQL, LibraryStore.shelfIndexValues(of: key, publicationID: library.big),
              ["COVERING INDEX issues_in_shelf_order (publication_id=? AND date>?)", "COVERING INDEX issues_in_shelf_order (publication_id=? AND date=? AND id>?)"]),
             ("all counts", LibraryStore.allCountsSQL, [], ["COVERING INDEX", "COVERING INDEX issues_available", "COVERING INDEX issues_new"]),
-            ("one publication's counts", LibraryStore.publicationCountsSQL, Array(repeating: .integer(library.big), count: 3),
-             ["COVERING INDEX issues_in_shelf_order", "COVERING INDEX issues_available", "COVERING INDEX issues_new"]),
             ("unfinished downloads", "SELECT id FROM issues WHERE \(LibraryStore.unfinishedCondition) ORDER BY id", [], ["issues_unfinished"]),
             ("a publication's shelf", "SELECT id FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC", [.integer(library.big)], ["issues_in_shelf_order"]),
             ("issues by id", "SELECT id FROM issues WHERE id IN (?, ?, ?)", [.integer(1), .integer(2), .integer(3)], ["USING INTEGER PRIMARY KEY"]),
@@ -400,7 +398,7 @@ final class LibraryWindowQueryTests: XCTestCase {
 
         let store = try LibraryStore(file: paths.databaseFile)
         defer { store.close() }
-        XCTAssertEqual(store.database.userVersion, 7)
+        XCTAssertEqual(store.database.userVersion, LibrarySchema.currentVersion)
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
         XCTAssertEqual(try store.database.query("SELECT * FROM issues ORDER BY id"), before)
         let indexes = Set(try store.database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'issues'").compactMap { $0.first?.string })
@@ -412,7 +410,7 @@ final class LibraryWindowQueryTests: XCTestCase {
         XCTAssertEqual(try store.issues(publicationID: 1, after: shelf[1].key, limit: 3).map(\.id), [14, 11, 16])
         XCTAssertEqual(try store.issues(publicationID: 1, before: shelf[3].key, limit: 2).map(\.id), [12, 14])
         XCTAssertEqual(try store.issueCounts(publicationID: 1), IssueCounts(total: 7, downloaded: 2, new: 3))
-        XCTAssertEqual(try store.issueCounts(), [1: IssueCounts(total: 7, downloaded: 2, new: 3)])
+        XCTAssertEqual(try store.issueCounts(), [1: IssueCounts(total: 7, downloaded: 2, new: 3)], "migration 8 counted what was there")
         XCTAssertEqual(try store.unfinishedDownloads().map(\.id), [12, 13, 14])
         XCTAssertEqual(try store.issue(id: 14)?.state, .failed(reason: "gone"))
         XCTAssertEqual(try store.readingPosition(issueID: 11), ReadingPosition(articleIndex: 2, blockIndex: 5, characterOffset: 40))

@@ -41,8 +41,28 @@ extension LibraryStore {
         }
     }
 
-    /// Counts for every publication (publications without issues are absent), one grouped query.
+    /// Counts for every publication (publications without issues are absent or zero), as triggers keep them (migration 8).
     public func issueCounts() throws -> [Int64: IssueCounts] {
+        try locked {
+            var counts: [Int64: IssueCounts] = [:]
+            for row in try database.query("SELECT publication_id, total, downloaded, new FROM issue_counts") {
+                guard let publicationID = row[0].int64 else { continue }
+                counts[publicationID] = Self.counts(from: row, at: 1)
+            }
+            return counts
+        }
+    }
+
+    /// Counts for one publication.
+    public func issueCounts(publicationID: Int64) throws -> IssueCounts {
+        try locked {
+            try database.query("SELECT total, downloaded, new FROM issue_counts WHERE publication_id = ?", [.integer(publicationID)])
+                .first.map { Self.counts(from: $0, at: 0) } ?? IssueCounts()
+        }
+    }
+
+    /// Counts computed from the issues themselves (what `issue_counts` must always equal; for tests).
+    func countedIssueCounts() throws -> [Int64: IssueCounts] {
         try locked {
             var counts: [Int64: IssueCounts] = [:]
             for row in try database.query(Self.allCountsSQL) {
@@ -55,13 +75,8 @@ extension LibraryStore {
         }
     }
 
-    /// Counts for one publication.
-    public func issueCounts(publicationID: Int64) throws -> IssueCounts {
-        try locked {
-            let row = try database.query(Self.publicationCountsSQL, Array(repeating: .integer(publicationID), count: 3)).first ?? []
-            func count(_ column: Int) -> Int { column < row.count ? Int(row[column].int64 ?? 0) : 0 }
-            return IssueCounts(total: count(0), downloaded: count(1), new: count(2))
-        }
+    private static func counts(from row: [SQLiteValue], at column: Int) -> IssueCounts {
+        IssueCounts(total: Int(row[column].int64 ?? 0), downloaded: Int(row[column + 1].int64 ?? 0), new: Int(row[column + 2].int64 ?? 0))
     }
 
     /// Issues with the given ids, by primary key (ids not found are left out), in the order of `ids`
@@ -99,6 +114,25 @@ extension LibraryStore {
 
     /// The states of an unfinished download, spelled exactly as in the WHERE of the partial index
     /// `issues_unfinished` (migration 7): SQLite uses a partial index only for queries that repeat its condition.
+    /// Every downloaded issue, by publication and newest first (the storage budget's candidates).
+    public func downloadedIssues() throws -> [Issue] {
+        try locked {
+            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = 'available' ORDER BY publication_id, date DESC, id DESC")
+                .map(Self.issue(from:))
+        }
+    }
+
+    /// The newest issue of each publication that has one, read through the shelf-order index.
+    public func newestIssues() throws -> [Issue] {
+        try locked {
+            try database.query("""
+                SELECT \(Self.issueColumns) FROM issues WHERE id IN (
+                    SELECT (SELECT id FROM issues i WHERE i.publication_id = p.id ORDER BY date DESC, id DESC LIMIT 1) FROM publications p)
+                ORDER BY publication_id
+                """).map(Self.issue(from:))
+        }
+    }
+
     static let unfinishedCondition = "state IN ('downloading', 'paused', 'failed')"
 
     static let idsPerStatement = 500
@@ -135,8 +169,8 @@ extension LibraryStore {
         [.integer(publicationID), .real(key.date), .integer(publicationID), .real(key.date), .integer(key.id)]
     }
 
-    /// Each count reads its own index: totals `issues_in_shelf_order`, downloaded `issues_available`, NEW `issues_new`
-    /// (migration 7). The last two are partial indexes, so their conditions are spelled exactly as in their WHERE.
+    /// The counts from the issues themselves, each read from its own index: totals `issues_in_shelf_order`, downloaded
+    /// `issues_available`, NEW `issues_new` (migration 7). The last two are partial indexes, so their conditions are spelled exactly as in their WHERE.
     /// One statement, so the three counts come from the same snapshot.
     static let allCountsSQL = """
         SELECT publication_id, count(*), 0, 0 FROM issues GROUP BY publication_id
@@ -146,11 +180,6 @@ extension LibraryStore {
         SELECT publication_id, 0, 0, count(*) FROM issues WHERE arrived_new = 1 AND opened_at IS NULL GROUP BY publication_id
         """
 
-    static let publicationCountsSQL = """
-        SELECT (SELECT count(*) FROM issues WHERE publication_id = ?),
-               (SELECT count(*) FROM issues WHERE publication_id = ? AND state = 'available'),
-               (SELECT count(*) FROM issues WHERE publication_id = ? AND arrived_new = 1 AND opened_at IS NULL)
-        """
 
     /// SQLite's plan for a statement, one line per step (`EXPLAIN QUERY PLAN`'s detail column), for tests.
     func queryPlan(_ sql: String, _ values: [SQLiteValue] = []) throws -> [String] {

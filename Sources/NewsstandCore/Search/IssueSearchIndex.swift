@@ -134,8 +134,11 @@ extension LibraryStore {
 
     /// Available issues whose text is not in the index.
     public func issuesMissingFromTextIndex() throws -> [Issue] {
-        try allIssues().filter { $0.state == .available }.filter { issue in
-            try locked { try database.query("SELECT 1 FROM issue_text_indexed WHERE issue_id = ?", [.integer(issue.id)]).isEmpty }
+        try locked {
+            try database.query("""
+                SELECT \(Self.issueColumns) FROM issues WHERE state = 'available'
+                AND NOT EXISTS (SELECT 1 FROM issue_text_indexed x WHERE x.issue_id = issues.id) ORDER BY id
+                """).map(Self.issue(from:))
         }
     }
 

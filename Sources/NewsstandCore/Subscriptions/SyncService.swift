@@ -89,7 +89,10 @@ public struct SyncService: Sendable {
     public func plannedEvictions(budget: Int64) -> [Issue] {
         let storage = IssueStorage(store: store, paths: paths)
         let publications = Dictionary(uniqueKeysWithValues: ((try? store.publications()) ?? []).map { ($0.id, $0) })
-        let issues = (try? store.allIssues()) ?? []
+        // What the planner needs, from SQL: the downloaded issues, and each publication's newest (which it keeps).
+        let downloaded = (try? store.downloadedIssues()) ?? []
+        let newest = ((try? store.newestIssues()) ?? []).filter { $0.state != .available }
+        let issues = downloaded + newest
         var sizes: [Int64: Int64] = [:]
         for issue in issues where issue.state == .available {
             if let publication = publications[issue.publicationID] { sizes[issue.id] = storage.size(of: issue, in: publication) }
