@@ -1,11 +1,15 @@
 # Newsstand: the two README commands (`make run`, `make test`) and a few helpers.
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
-PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev tmux poppler-utils
+PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+# Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
+# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). Static
+# FoundationNetworking links libcurl, hence libcurl4-openssl-dev above.
+RELEASE := swift build -c release --static-swift-stdlib
 
 .PHONY: setup run demo test bench clean
 
@@ -19,12 +23,12 @@ setup:
 
 ## run: build in release mode and open the shelf on the bundled sample library
 run: setup
-	swift build -c release --product newsstand
+	$(RELEASE) --product newsstand
 	.build/release/newsstand
 
 ## demo: the same, with the sample served over HTTP on 127.0.0.1 at a throttled rate (watch the progress bars)
 demo: setup
-	swift build -c release --product newsstand
+	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
 ## test: build everything and run every test (unit, screen, HTTP, and end to end in tmux)
@@ -40,8 +44,9 @@ bench: setup
 	  echo "Installing:" $$missing; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
-	swift build -c release --product newsstand
-	swift run -c release newsstand-bench
+	$(RELEASE) --product newsstand
+	$(RELEASE) --product newsstand-bench
+	.build/release/newsstand-bench
 
 clean:
 	rm -rf .build

@@ -139,31 +139,6 @@ public enum ShelfScreen {
     }
 }
 
-/// Dates as the shelf shows them: "21 November 2026".
-enum DateText {
-    nonisolated(unsafe) private static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMMM yyyy"
-        return formatter
-    }()
-    private static let lock = NSLock()
-
-    nonisolated(unsafe) private static let shortFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone.current
-        formatter.dateFormat = "d MMM yyyy HH:mm"
-        return formatter
-    }()
-
-    static func long(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
-
-    /// "21 Nov 2026 14:05", in local time: for when something last happened.
-    static func short(_ date: Date) -> String { lock.withLock { shortFormatter.string(from: date) } }
-}
-
 /// Byte counts for progress text: "1.2 of 3.4 MB".
 enum ByteCountText {
     static func progress(received: Int64, total: Int64?) -> String {
