@@ -62,6 +62,10 @@ public final class EffectRunner: @unchecked Sendable {
                 guard let window = try? self.loader.window(request) else { return }
                 self.send(.issuesLoaded(window, selecting: request.selecting))
             }
+        case .loadUnfinishedDownloads:
+            libraryQueue.async {
+                if let issues = try? self.store.unfinishedDownloads() { self.send(.unfinishedDownloadsLoaded(issues)) }
+            }
         case .lookUpIssues(let ids):
             libraryQueue.async {
                 if let issues = try? self.store.issues(ids: ids) { self.send(.issuesLookedUp(issues)) }

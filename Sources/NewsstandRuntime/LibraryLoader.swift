@@ -2,7 +2,7 @@ import NewsstandCore
 import NewsstandUI
 
 /// Reads what the interface shows of the library, by SQL and by key: the overview (publications, counts,
-/// the issue being read, unfinished downloads) and windows of a shelf's issues by keyset paging — never
+/// the issue being read) and windows of a shelf's issues by keyset paging — never
 /// the whole library. Synchronous; `EffectRunner` calls it off the UI thread.
 public struct LibraryLoader: Sendable {
     public let store: LibraryStore
@@ -15,8 +15,7 @@ public struct LibraryLoader: Sendable {
         let readingID = try store.currentlyReadingIssueID()
         return LibraryOverview(publications: try store.publications(), counts: try store.issueCounts(),
                                readingIssue: try readingID.flatMap { try store.issue(id: $0) },
-                               readingPosition: try readingID.flatMap { try store.readingPosition(issueID: $0) },
-                               unfinishedDownloads: try store.unfinishedDownloads())
+                               readingPosition: try readingID.flatMap { try store.readingPosition(issueID: $0) })
     }
 
     /// The issues a request asks for, with where they start in the shelf and the shelf's size now.
@@ -54,9 +53,11 @@ public struct LibraryLoader: Sendable {
 extension LibraryLoader {
     /// Carries out the library's effects at once, on this thread, applying their answers to `state` until none
     /// are left; returns the other effects. For benchmarks and tests that need a settled shelf without a run loop
-    /// (the program itself reads the library through `EffectRunner`, off the UI thread).
+    /// (the program itself reads the library through `EffectRunner`, off the UI thread). Without
+    /// `readingUnfinishedDownloads`, `.loadUnfinishedDownloads` is returned with the others, as the program
+    /// draws its first shelf before that answer.
     @discardableResult
-    public func settle(_ effects: [Effect], into state: inout AppState) throws -> [Effect] {
+    public func settle(_ effects: [Effect], into state: inout AppState, readingUnfinishedDownloads: Bool = true) throws -> [Effect] {
         var pending = effects
         var others: [Effect] = []
         while !pending.isEmpty {
@@ -65,6 +66,8 @@ extension LibraryLoader {
                 pending += AppUpdate.update(&state, .libraryLoaded(try overview()))
             case .loadIssues(let request):
                 pending += AppUpdate.update(&state, .issuesLoaded(try window(request), selecting: request.selecting))
+            case .loadUnfinishedDownloads where readingUnfinishedDownloads:
+                pending += AppUpdate.update(&state, .unfinishedDownloadsLoaded(try store.unfinishedDownloads()))
             case .lookUpIssues(let ids):
                 pending += AppUpdate.update(&state, .issuesLookedUp(try store.issues(ids: ids)))
             case let other:

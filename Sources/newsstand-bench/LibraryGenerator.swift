@@ -25,7 +25,8 @@ struct LibraryGenerator {
         var random = SplitMix64(seed: 0x4E65_7773_7374_616E)
         var stateChanges = 0
         for publicationIndex in 0..<publicationCount {
-            let title = Self.publicationTitles[publicationIndex % Self.publicationTitles.count]
+            let round = publicationIndex / Self.publicationTitles.count
+            let title = Self.publicationTitles[publicationIndex % Self.publicationTitles.count] + (round == 0 ? "" : " \(round + 1)")
             let slug = PathComponent.slug(title)
             let publication = try store.addPublication(title: title, feedURL: URL(string: "https://feeds.example.com/\(slug)/catalog.plist")!)
             let cadenceDays = [7, 14, 30, 91][publicationIndex % 4]

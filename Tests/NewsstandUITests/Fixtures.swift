@@ -48,9 +48,12 @@ struct ShelfFixture {
             counts[publication.id] = IssueCounts(total: shelf.count, downloaded: shelf.filter { $0.state == .available }.count,
                                                  new: shelf.filter(\.isNew).count)
         }
-        let unfinished = issues.filter { [.downloading, .paused].contains($0.state) || { if case .failed = $0.state { true } else { false } }($0) }
-        return LibraryOverview(publications: publications, counts: counts, readingIssue: reading.flatMap { id in issues.first { $0.id == id } },
-                               unfinishedDownloads: unfinished.sorted { $0.id < $1.id })
+        return LibraryOverview(publications: publications, counts: counts, readingIssue: reading.flatMap { id in issues.first { $0.id == id } })
+    }
+
+    /// Issues downloading, paused or failed, in id order.
+    func unfinishedDownloads() -> [Issue] {
+        issues.filter { [.downloading, .paused].contains($0.state) || { if case .failed = $0.state { true } else { false } }($0) }.sorted { $0.id < $1.id }
     }
 
     func window(_ request: IssueWindowRequest) -> IssueWindow {
@@ -79,6 +82,7 @@ struct ShelfFixture {
             switch effect {
             case .loadLibrary: pending += AppUpdate.update(&state, .libraryLoaded(overview()))
             case .loadIssues(let request): pending += AppUpdate.update(&state, .issuesLoaded(window(request), selecting: request.selecting))
+            case .loadUnfinishedDownloads: pending += AppUpdate.update(&state, .unfinishedDownloadsLoaded(unfinishedDownloads()))
             default: others.append(effect)
             }
         }

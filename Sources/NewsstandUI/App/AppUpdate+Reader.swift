@@ -370,8 +370,7 @@ extension AppUpdate {
             return []
         }
         reader.showsPagePicture = true
-        let body = state.body
-        let columns = max(1, body.width - 2), rows = max(1, body.height - 1)
+        let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
         if let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex, picture.art.columns == columns, picture.art.rows == rows {
             state.reader = reader
             return []

@@ -34,7 +34,6 @@ extension AppUpdate {
             state.shelf.selectedPublication = index
         }
         state.shelf.selectedPublication = min(state.shelf.selectedPublication, max(0, overview.publications.count - 1))
-        seedDownloads(from: overview.unfinishedDownloads, &state)
         let known = Set(overview.publications.map(\.id))
         state.library.windows = state.library.windows.filter { known.contains($0.key) }
         state.library.requestedWindows = [:]
@@ -46,7 +45,7 @@ extension AppUpdate {
             effects.append(.loadIssues(request))
         }
         keepShelfInView(&state)
-        return effects + shelfEffects(&state)
+        return effects + shelfEffects(&state) + [.loadUnfinishedDownloads]
     }
 
     /// Reads a shelf's window again around its selected issue.

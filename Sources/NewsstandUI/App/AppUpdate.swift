@@ -21,6 +21,9 @@ public enum AppUpdate {
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
             return issuesLoaded(window, selecting: selecting, &state)
+        case .unfinishedDownloadsLoaded(let issues):
+            seedDownloads(from: issues, &state)
+            return []
         case .issuesLookedUp(let issues):
             for issue in issues { state.downloads.entries[issue.id]?.title = issue.title }
             return []
@@ -130,8 +133,7 @@ public enum AppUpdate {
         for index in state.screens.indices {
             switch state.screens[index] {
             case .help(var cursor):
-                cursor.scroll(.moveUp, count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
-                cursor.scroll(.moveDown, count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
+                cursor.keepScrolled(count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
                 state.screens[index] = .help(cursor)
             case .subscriptions(var cursor):
                 cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)

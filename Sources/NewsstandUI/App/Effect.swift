@@ -11,6 +11,9 @@ public enum Effect: Equatable, Sendable {
     case loadIssues(IssueWindowRequest)
     /// Reads issues by id (answered by `.issuesLookedUp`).
     case lookUpIssues([Int64])
+    /// Reads the downloads left unfinished (answered by `.unfinishedDownloadsLoaded`); after the first frame, as
+    /// only the downloads model needs them.
+    case loadUnfinishedDownloads
     /// Reads a publication's headlines (answered by `.headlinesLoaded`).
     case loadHeadlines(publicationID: Int64)
     /// Reloads the library only if another process (a sync) changed it.

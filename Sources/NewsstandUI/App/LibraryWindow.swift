@@ -130,22 +130,18 @@ public struct IssueWindowRequest: Equatable, Sendable {
     }
 }
 
-/// The library at a glance, read from SQL for the interface: publications, counts, the issue being read,
-/// and the downloads left unfinished (for the downloads screen).
+/// The library at a glance, read from SQL for the interface: publications, counts and the issue being read.
 public struct LibraryOverview: Equatable, Sendable {
     public var publications: [Publication]
     public var counts: [Int64: IssueCounts]
     public var readingIssue: Issue?
     public var readingPosition: ReadingPosition?
-    /// Issues downloading, paused or failed.
-    public var unfinishedDownloads: [Issue]
 
     public init(publications: [Publication], counts: [Int64: IssueCounts] = [:], readingIssue: Issue? = nil,
-                readingPosition: ReadingPosition? = nil, unfinishedDownloads: [Issue] = []) {
+                readingPosition: ReadingPosition? = nil) {
         self.publications = publications
         self.counts = counts
         self.readingIssue = readingIssue
         self.readingPosition = readingPosition
-        self.unfinishedDownloads = unfinishedDownloads
     }
 }

@@ -13,6 +13,8 @@ public enum Message: Sendable {
     case issuesLoaded(IssueWindow, selecting: Int64?)
     /// Issues looked up by id (to name downloads whose issues no window holds).
     case issuesLookedUp([Issue])
+    /// The library's downloads left downloading, paused or failed (for the downloads model).
+    case unfinishedDownloadsLoaded([Issue])
     case headlinesLoaded(publicationID: Int64, Result<[Headline], ReaderFailure>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])

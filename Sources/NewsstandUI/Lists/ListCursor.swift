@@ -69,9 +69,14 @@ public struct ListCursor: Equatable, Sendable {
         case .bottom: offset = count
         default: return false
         }
-        offset = min(max(0, offset), max(0, count - rows))
-        selection = offset
+        keepScrolled(count: count, page: page)
         return true
+    }
+
+    /// For views that only scroll: brings the offset back in range (no blank page past the end).
+    public mutating func keepScrolled(count: Int, page: ListPage) {
+        offset = min(max(0, offset), max(0, count - max(1, page.rows)))
+        selection = offset
     }
 
     /// The indices shown, for `count` items.

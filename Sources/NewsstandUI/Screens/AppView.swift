@@ -15,7 +15,7 @@ public enum AppView {
         let (_, status) = rest.splitBottom(1)
         let body = state.body
         HeaderBar(publications: state.library.publications, selected: state.shelf.selectedPublication,
-                  newCounts: state.library.counts.mapValues(\.new))
+                  counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
         let position: String
         switch state.screens.last ?? .shelf {

@@ -8,6 +8,11 @@ public enum ArticleScreen {
     /// Lines of article shown in a body `area`: all of it.
     public static func visibleLines(in area: Rect) -> Int { max(1, area.height) }
 
+    /// The size a PDF page is drawn at (`P`) in a body `area`: a column of margin each side, a line below.
+    public static func pagePictureSize(in area: Rect) -> (columns: Int, rows: Int) {
+        (max(1, area.width - 2), max(1, area.height - 1))
+    }
+
     public static func render(_ reader: ReaderState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if reader.showsPagePicture {
             guard let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex else {

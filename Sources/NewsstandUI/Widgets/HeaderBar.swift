@@ -6,7 +6,8 @@ import NewsstandCore
 public struct HeaderBar {
     public var publications: [Publication]
     public var selected: Int
-    public var newCounts: [Int64: Int]
+    /// Issue counts per publication (the NEW ones are shown).
+    public var counts: [Int64: IssueCounts]
 
     public func render(in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
@@ -23,7 +24,7 @@ public struct HeaderBar {
 
     func label(_ index: Int) -> String {
         let publication = publications[index]
-        let count = newCounts[publication.id] ?? 0
+        let count = counts[publication.id]?.new ?? 0
         return " \(publication.title)\(count > 0 ? " (\(count) new)" : "") "
     }
 
