@@ -32,8 +32,9 @@ public struct StorageReport: Sendable, Equatable {
     public static func measure(store: LibraryStore, paths: LibraryPaths, budget: Int64?) throws -> StorageReport {
         let storage = IssueStorage(store: store, paths: paths)
         var usage: [Usage] = []
+        let downloadedByPublication = Dictionary(grouping: try store.downloadedIssues(), by: \.publicationID)
         for publication in try store.publications() {
-            let downloaded = try store.issues(publicationID: publication.id).filter { $0.state == .available }
+            let downloaded = downloadedByPublication[publication.id] ?? []
             let bytes = downloaded.reduce(Int64(0)) { sum, issue in sum + storage.size(of: issue, in: publication) }
             usage.append(Usage(publication: publication, issueCount: downloaded.count, bytes: bytes))
         }
