@@ -21,6 +21,10 @@ public final class TerminalApp: @unchecked Sendable {
     private var isRenderScheduled = false
     /// The catalog refresh and interrupted downloads start once the first complete shelf is drawn, so they never delay it.
     private var hasStartedBackgroundWork = false
+    /// Until the library's first answers are in, frames are held back (for at most `firstFrameWait`), so the first
+    /// frame drawn is the complete shelf rather than "Opening the library…" and rows of "…" a moment before it.
+    private var isShelfComplete = false
+    private static let firstFrameWait: DispatchTimeInterval = .milliseconds(150)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
 
@@ -45,13 +49,19 @@ public final class TerminalApp: @unchecked Sendable {
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
         CrashGuard.install()
+        // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
+        runner.perform(.loadLibrary)
         backend.start()
         let size = backend.size
         state.width = size.width
         state.height = size.height
         installSources()
-        runner.perform(.loadLibrary)
-        render()
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstFrameWait) { [unowned self] in
+            if !isShelfComplete {
+                isShelfComplete = true
+                render()
+            }
+        }
         dispatchMain()
     }
 
@@ -119,6 +129,10 @@ public final class TerminalApp: @unchecked Sendable {
 
     /// Draws once after the messages already queued are handled, however many there are.
     private func scheduleRender() {
+        if !isShelfComplete {
+            guard state.library.hasLoaded, state.library.requestedWindows.isEmpty else { return }
+            isShelfComplete = true
+        }
         guard !isRenderScheduled else { return }
         isRenderScheduled = true
         DispatchQueue.main.async { [unowned self] in
