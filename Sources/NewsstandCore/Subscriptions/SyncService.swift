@@ -10,16 +10,22 @@ public struct SyncService: Sendable {
     public let limits: AutoDownloadLimits
     /// The time now (tests set it).
     let now: @Sendable () -> Date
+    /// Refreshes one publication's catalog (tests stand in for the network).
+    let refresh: @Sendable (Publication) -> PublicationRefresher.Outcome
+    /// How many catalogs are fetched at once in a full sync.
+    static let concurrentRefreshes = 8
 
     public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits()) {
         self.init(store: store, paths: paths, limits: limits, now: { Date() })
     }
 
-    init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date) {
+    init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,
+         refresh: (@Sendable (Publication) -> PublicationRefresher.Outcome)? = nil) {
         self.store = store
         self.paths = paths
         self.limits = limits
         self.now = now
+        self.refresh = refresh ?? { PublicationRefresher(store: store).refresh($0) }
     }
 
     /// What one publication's refresh brought and what it set going.
@@ -32,14 +38,37 @@ public struct SyncService: Sendable {
         public var heldReason: String?
     }
 
-    /// Refreshes every subscribed publication and queues the downloads their policies ask for.
+    /// Refreshes every subscribed publication and queues the downloads their policies ask for. Catalogs are
+    /// fetched `concurrentRefreshes` at a time and each is parsed and stored as it arrives; what to download is
+    /// then decided one publication at a time (the daily cap counts across them). Reports come in library order.
     public func refreshAndQueue(into downloads: DownloadQueue) -> [PublicationReport] {
-        ((try? store.publications()) ?? []).filter(\.isSubscribed).map { refreshAndQueue($0, into: downloads) }
+        let publications = ((try? store.publications()) ?? []).filter(\.isSubscribed)
+        let reports = ReportSlots(count: publications.count)
+        let gate = DispatchSemaphore(value: Self.concurrentRefreshes)
+        let group = DispatchGroup()
+        for (index, publication) in publications.enumerated() {
+            gate.wait()
+            group.enter()
+            DispatchQueue.global(qos: .utility).async {
+                defer {
+                    gate.signal()
+                    group.leave()
+                }
+                let outcome = refresh(publication)
+                reports.planning { reports.set(index, queue(outcome, for: publication, into: downloads)) }
+            }
+        }
+        group.wait()
+        return reports.all
     }
 
     /// Refreshes one publication and queues what its policy asks for.
     public func refreshAndQueue(_ publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
-        let outcome = PublicationRefresher(store: store).refresh(publication)
+        queue(refresh(publication), for: publication, into: downloads)
+    }
+
+    /// Decides what a refreshed publication's policy and the limits let download now, and queues it.
+    private func queue(_ outcome: PublicationRefresher.Outcome, for publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
         let current = (try? store.publication(id: publication.id)) ?? publication
         let issues = (try? store.issues(publicationID: publication.id)) ?? []
         let wanted = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
@@ -99,4 +128,19 @@ public struct SyncService: Sendable {
         }
         return SyncPlanner.issuesOverBudget(issues, sizes: sizes, budget: budget, readingIssueID: (try? store.currentlyReadingIssueID()) ?? nil)
     }
+}
+
+/// The reports of a concurrent sync, by publication index; planning runs one publication at a time.
+private final class ReportSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private let planningLock = NSLock()
+    private var reports: [SyncService.PublicationReport?]
+
+    init(count: Int) { reports = Array(repeating: nil, count: count) }
+
+    func planning(_ body: () -> Void) { planningLock.withLock(body) }
+
+    func set(_ index: Int, _ report: SyncService.PublicationReport) { lock.withLock { reports[index] = report } }
+
+    var all: [SyncService.PublicationReport] { lock.withLock { reports.compactMap { $0 } } }
 }
