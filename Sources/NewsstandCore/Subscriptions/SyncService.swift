@@ -44,21 +44,19 @@ public struct SyncService: Sendable {
     public func refreshAndQueue(into downloads: DownloadQueue) -> [PublicationReport] {
         let publications = ((try? store.publications()) ?? []).filter(\.isSubscribed)
         let reports = ReportSlots(count: publications.count)
-        let gate = DispatchSemaphore(value: Self.concurrentRefreshes)
-        let group = DispatchGroup()
-        for (index, publication) in publications.enumerated() {
-            gate.wait()
-            group.enter()
-            DispatchQueue.global(qos: .utility).async {
-                defer {
-                    gate.signal()
-                    group.leave()
+        let done = DispatchGroup()
+        // Threads of their own: fetches block, and Dispatch's global queues add threads for blocked work only slowly.
+        for _ in 0..<min(Self.concurrentRefreshes, publications.count) {
+            done.enter()
+            Thread.detachNewThread {
+                while let index = reports.nextIndex() {
+                    let outcome = refresh(publications[index])
+                    reports.planning { reports.set(index, queue(outcome, for: publications[index], into: downloads)) }
                 }
-                let outcome = refresh(publication)
-                reports.planning { reports.set(index, queue(outcome, for: publication, into: downloads)) }
+                done.leave()
             }
         }
-        group.wait()
+        done.wait()
         return reports.all
     }
 
@@ -130,13 +128,24 @@ public struct SyncService: Sendable {
     }
 }
 
-/// The reports of a concurrent sync, by publication index; planning runs one publication at a time.
+/// The work of a concurrent sync: which publication is next, the reports by index, and the lock that
+/// makes planning run one publication at a time.
 private final class ReportSlots: @unchecked Sendable {
     private let lock = NSLock()
     private let planningLock = NSLock()
     private var reports: [SyncService.PublicationReport?]
+    private var next = 0
 
     init(count: Int) { reports = Array(repeating: nil, count: count) }
+
+    /// The next publication to refresh, or nil when every one has been handed out.
+    func nextIndex() -> Int? {
+        lock.withLock {
+            guard next < reports.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
 
     func planning(_ body: () -> Void) { planningLock.withLock(body) }
 
