@@ -128,4 +128,83 @@ final class LoginEndToEndTests: EndToEndTestCase {
         let result = try TestEnvironment.run(executable: URL(fileURLWithPath: "/bin/stty"), ["-F", try session.paneTTY(), "-a"], environment: [:])
         return result.output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).first { $0 == "echo" || $0 == "-echo" }.map(String.init)
     }
+
+    /// The acceptance test of the credential store: logins given to `login`, in a `subscribe` URL and in the
+    /// shelf's add-subscription field reach the credentials file (0600) and nothing else the program shows or writes.
+    func testPasswordsAppearNowhereButTheCredentialsFile() throws {
+        let server = try startSampleServer()
+        let weekly = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>Title</key><string>Weekly</string><key>Issues</key><array>"#
+            + "<dict><key>Name</key><string>2025-spring</string><key>Title</key><string>Spring</string><key>Date</key><date>2026-01-01T00:00:00Z</date>"
+            + "<key>Content</key><string>issues/2025-spring.epub</string></dict></array></dict></plist>"
+        server.setResource("/weekly.plist", data: Data(weekly.utf8), contentType: "application/xml")
+        let port = try XCTUnwrap(server.url(for: "catalog.plist").port)
+        let environment = TestEnvironment.environment(home: home)
+        // Each secret as typed (decoded) and as it would sit in a URL (percent-encoded).
+        let secrets = ["Login-Pw-1", "p@ss w0rd/2", "Tui-s3cret-3"]
+        let forms = secrets + ["p%40ss%20w0rd%2F2", "p@ss%20w0rd"]
+        var outputs: [String] = []
+        func check(_ result: (status: Int32, output: String, errors: String), _ what: String) {
+            outputs.append("\(what): \(result.output)\(result.errors)")
+        }
+
+        let login = try run(["login", "library.example", "--user", "carol", "--password-stdin"], input: secrets[0] + "\n", environment: environment)
+        XCTAssertEqual(login.status, 0, login.errors)
+        check(login, "login")
+        let subscribe = try run(["subscribe", "http://alice:p%40ss%20w0rd%2F2@127.0.0.1:\(port)/catalog.plist"], environment: environment)
+        XCTAssertEqual(subscribe.status, 0, subscribe.errors)
+        XCTAssertTrue(subscribe.output.hasPrefix("Saved the login for alice at 127.0.0.1:\(port).\nSubscribed to Kettle & Compass"), subscribe.output)
+        check(subscribe, "subscribe")
+        var credentials = try String(contentsOf: credentialsFile, encoding: .utf8)
+        XCTAssertTrue(credentials.contains("127.0.0.1:\(port)\t\talice\tp@ss w0rd/2\n"), credentials)
+        let failing = try run(["subscribe", "http://alice:p%40ss%20w0rd%2F2@127.0.0.1:\(port)/missing.plist"], environment: environment)
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertTrue(failing.errors.contains("cannot subscribe to http://127.0.0.1:\(port)/missing.plist: "), failing.errors)
+        check(failing, "failed subscribe")
+
+        // The shelf: add a subscription with a login typed in its URL, watching every screen.
+        var screens: [String] = []
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 110, height: 30, environment: environment)
+        screens.append(try session.waitFor(text: "Kettle"))
+        try session.send("s")
+        screens.append(try session.waitFor(text: "SUBSCRIPTIONS"))
+        try session.send("a")
+        try session.send("-l", "http://bob:Tui-s3cret-3@127.0.0.1:\(port)/weekly.plist")
+        let typed = try session.waitFor(text: "weekly.plist")
+        XCTAssertTrue(typed.contains("Feed URL: http://bob:••••••••••••@127.0.0.1:\(port)/weekly.plist"), typed)
+        screens.append(typed)
+        try session.send("Enter")
+        screens.append(try session.waitFor(text: "Subscribed to Weekly."))
+        try session.send("q", "q")
+        session.waitForExit()
+        credentials = try String(contentsOf: credentialsFile, encoding: .utf8)
+        XCTAssertTrue(credentials.contains("127.0.0.1:\(port)\t\tbob\tTui-s3cret-3\n"), "the shelf saved it, replacing alice's: \(credentials)")
+        XCTAssertTrue(credentials.contains("library.example\t\tcarol\tLogin-Pw-1\n"), credentials)
+        XCTAssertEqual(try mode(credentialsFile), 0o600)
+
+        for arguments in [["subscriptions", "--json"], ["list", "--json"], ["export"], ["logins"], ["subscriptions"], ["list"], ["sync"]] {
+            let result = try run(arguments, environment: environment)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.errors)")
+            check(result, arguments.joined(separator: " "))
+        }
+        let json = try run(["subscriptions", "--json"], environment: environment).output
+        XCTAssertTrue(json.contains("127.0.0.1:\(port)\\/catalog.plist") || json.contains("127.0.0.1:\(port)/catalog.plist"), json)
+        XCTAssertFalse(json.contains("alice") || json.contains("bob@"), "no user names in feed URLs either: \(json)")
+
+        for text in screens + outputs {
+            for form in forms { XCTAssertFalse(text.contains(form), "“\(form)” shown in: \(text)") }
+        }
+        // Every file the program wrote but the credentials file: the database and its -wal/-shm, the config, the cache.
+        var checked = 0
+        let files = FileManager.default.enumerator(at: home, includingPropertiesForKeys: [.isRegularFileKey])!
+        for case let file as URL in files where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            guard file.standardizedFileURL.path != credentialsFile.standardizedFileURL.path else { continue }
+            let bytes = try Data(contentsOf: file)
+            checked += 1
+            for form in forms {
+                XCTAssertNil(bytes.range(of: Data(form.utf8)), "“\(form)” is in \(file.path)")
+            }
+        }
+        XCTAssertGreaterThan(checked, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/newsstand/library.sqlite").path))
+    }
 }
