@@ -195,7 +195,7 @@ public final class CredentialStore: CredentialSource, @unchecked Sendable {
         var template = Array((directory.path + "/." + file.lastPathComponent + "-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw CredentialStoreError("cannot write in \(directory.path): \(Self.systemError())") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
