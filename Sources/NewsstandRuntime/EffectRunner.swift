@@ -32,17 +32,26 @@ public final class EffectRunner: @unchecked Sendable {
     /// The user's settings: transfers at once, rate limit, storage budget, automatic download limits.
     public let configuration: Configuration
 
+    /// The library's saved logins (`credentials` in the data folder).
+    public let credentialStore: CredentialStore
+    /// Where the network looks logins up: those given for this session only, then the saved ones.
+    public let credentials: SessionCredentials
+
     /// Bytes downloaded issues may take; refreshes remove the oldest read issues beyond it.
     var storageBudget: Int64? { configuration.storageBudget }
 
     /// Sync logic with the configured limits on automatic downloads.
     var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits) }
 
-    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(), send: @escaping @Sendable (Message) -> Void) {
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
+                credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
         self.store = store
         self.paths = paths
         self.configuration = configuration
         self.send = send
+        let credentialStore = credentialStore ?? CredentialStore(paths: paths)
+        self.credentialStore = credentialStore
+        credentials = SessionCredentials(over: credentialStore)
         loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
@@ -120,6 +129,7 @@ public final class EffectRunner: @unchecked Sendable {
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>
                 if let url = SubscriptionURL.parse(text) {
+                    self.moveLogin(from: text)
                     do {
                         result = .success(try PublicationRefresher(store: self.store).subscribe(to: url).title)
                     } catch {
@@ -176,7 +186,7 @@ public final class EffectRunner: @unchecked Sendable {
                 let message: StatusMessage
                 do {
                     guard let data = FileManager.default.contents(atPath: file.path) else { throw CatalogError("cannot read \(file.path)") }
-                    let result = try OPMLImport.run(try OPMLDocument.parse(data), store: self.store)
+                    let result = try OPMLImport.run(try OPMLDocument.parse(data), store: self.store, credentials: self.credentialStore)
                     message = result.failures.isEmpty ? StatusMessage(result.summary)
                         : StatusMessage(result.summary + " Not added: " + result.failures.joined(separator: "; "), isError: true)
                 } catch {
@@ -251,6 +261,45 @@ public final class EffectRunner: @unchecked Sendable {
             downloads.setMaxConcurrent(count)
         case .setRateLimit(let bytesPerSecond):
             downloads.setRateLimit(bytesPerSecond: bytesPerSecond)
+        case .saveLogin(let host, let realm, let login, let remember):
+            saveLogin(login, host: host, realm: realm, remember: remember)
+        }
+    }
+
+    /// Keeps a login the user typed: in memory at once (so the work retried after this effect finds it), and in the
+    /// credential store when `remember` (written on `saves`, which quitting waits for).
+    private func saveLogin(_ login: Credentials, host text: String, realm: String?, remember: Bool) {
+        guard let host = CredentialHost(text) else {
+            send(.reported(StatusMessage("The login was not kept: '\(text)' is not a host.", isError: true)))
+            return
+        }
+        credentials.remember(login, for: host, realm: realm)
+        guard remember else {
+            send(.reported(StatusMessage("Using the login for \(login.user) at \(host) until Newsstand quits.")))
+            return
+        }
+        saves.async {
+            do {
+                try self.credentialStore.save(login, for: host, realm: realm)
+                self.send(.reported(StatusMessage("Saved the login for \(login.user) at \(host).")))
+            } catch {
+                self.send(.reported(StatusMessage("The login for \(login.user) at \(host) is used until Newsstand quits but was not saved: \(error)",
+                                                  isError: true)))
+            }
+        }
+    }
+
+    /// Moves the login in a feed URL as typed (`user:password@`) to the credential store, or, when it cannot be
+    /// saved there, keeps it for this session and says why. The URL is subscribed without it either way.
+    private func moveLogin(from text: String) {
+        let parts = URLCredentials.split(text)
+        guard let login = parts.credentials, let host = CredentialHost(parts.address) else { return }
+        credentials.remember(login, for: host)
+        do {
+            try credentialStore.save(login, for: host)
+        } catch {
+            send(.reported(StatusMessage("The login for \(login.user) at \(host) is used until Newsstand quits but was not saved: \(error)",
+                                         isError: true)))
         }
     }
 

@@ -18,7 +18,8 @@ enum HelpText {
       --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
 
     FILES
-      $XDG_DATA_HOME/newsstand     library database and downloaded issues (~/.local/share/newsstand)
+      $XDG_DATA_HOME/newsstand     library database, downloaded issues (~/.local/share/newsstand)
+                                   and saved logins (credentials, mode 0600)
       $XDG_CONFIG_HOME/newsstand   config file and user themes (~/.config/newsstand)
       $XDG_CACHE_HOME/newsstand    cover images (~/.cache/newsstand)
 

@@ -13,9 +13,16 @@ enum SubscriptionCommands {
             return policy
         }
         let context = try LibraryContext.open()
-        guard let url = SubscriptionURL.parse(text) else {
+        let parsed: (url: URL, saved: SavedLogin?)?
+        do {
+            parsed = try SubscriptionURL.parseMovingLogin(text, into: CredentialStore(paths: context.paths))
+        } catch {
+            throw CommandFailure("cannot save the login in the URL, so nothing was subscribed: \(error)")
+        }
+        guard let (url, saved) = parsed else {
             throw CommandFailure("only http, https and file URLs (or a path) can be subscribed to")
         }
+        if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
         do {
             let publication = try PublicationRefresher(store: context.store).subscribe(to: url)
             if policy != nil || keep != nil {

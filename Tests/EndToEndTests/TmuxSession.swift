@@ -76,6 +76,11 @@ final class TmuxSession {
         return pid
     }
 
+    /// The path of the pane's terminal (`/dev/pts/N`), to look at its settings from outside (`stty -F`).
+    func paneTTY() throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     func paneTitle() throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }

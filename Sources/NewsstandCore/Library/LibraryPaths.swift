@@ -35,6 +35,8 @@ public struct LibraryPaths: Sendable, Equatable {
     public var partialDownloadsDirectory: URL { dataDirectory.appendingPathComponent("partial", isDirectory: true) }
     public var coverCacheDirectory: URL { cacheDirectory.appendingPathComponent("covers", isDirectory: true) }
     public var configFile: URL { configDirectory.appendingPathComponent("config") }
+    /// The saved logins (`CredentialStore`): mode 0600, written only by Newsstand.
+    public var credentialsFile: URL { dataDirectory.appendingPathComponent("credentials") }
     public var userThemesDirectory: URL { configDirectory.appendingPathComponent("themes", isDirectory: true) }
 
     /// The folder an issue is installed into. Names come from the network, so only a safe slug of them is used.

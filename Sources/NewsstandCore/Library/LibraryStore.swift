@@ -50,9 +50,11 @@ public final class LibraryStore: @unchecked Sendable {
     // MARK: Publications
 
     /// Adds a publication for `feedURL`, or returns the existing one. Its name is a unique slug of `title`.
+    /// The library never keeps a login: user information in `feedURL` (`user:password@`) is dropped.
     @discardableResult
     public func addPublication(title: String, feedURL: URL) throws -> Publication {
-        try locked {
+        let feedURL = URLCredentials.removingUserInformation(from: feedURL)
+        return try locked {
             try database.transaction {
                 if let existing = try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE feed_url = ?", [.text(feedURL.absoluteString)]).first {
                     var publication = Self.publication(from: existing)

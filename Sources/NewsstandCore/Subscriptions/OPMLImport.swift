@@ -16,27 +16,40 @@ public enum OPMLImport {
     }
 
     /// Fetches and checks each new feed before subscribing (blocking; run it off the UI thread).
-    public static func run(_ document: OPMLDocument, store: LibraryStore) throws -> Result {
+    ///
+    /// A feed URL with a login in it (`https://user:password@host/feed`) is subscribed without it; the login moves
+    /// to `credentials` (without one, it is dropped), and a login that cannot be saved fails that feed.
+    public static func run(_ document: OPMLDocument, store: LibraryStore, credentials: CredentialStore? = nil) throws -> Result {
         let known = Set(try store.publications().map(\.feedURL))
         let refresher = PublicationRefresher(store: store)
         var result = Result(added: 0, alreadySubscribed: 0, failures: [])
         for outline in document.outlines {
-            if known.contains(outline.feedURL) {
+            let feedURL = URLCredentials.removingUserInformation(from: outline.feedURL)
+            if known.contains(feedURL) {
                 result.alreadySubscribed += 1
                 continue
             }
             do {
-                _ = try refresher.subscribe(to: outline.feedURL, title: outline.title)
+                if let credentials {
+                    do {
+                        _ = try credentials.takeLogin(from: outline.feedURL.absoluteString)
+                    } catch {
+                        throw CatalogError("its login could not be saved: \(error)")
+                    }
+                }
+                _ = try refresher.subscribe(to: feedURL, title: outline.title)
                 result.added += 1
             } catch {
-                result.failures.append("\(outline.title) (\(outline.feedURL.absoluteString)): \(error)")
+                result.failures.append("\(outline.title) (\(feedURL.absoluteString)): \(error)")
             }
         }
         return result
     }
 
-    /// The library's subscriptions as an OPML document.
+    /// The library's subscriptions as an OPML document (never with a login in a URL).
     public static func export(store: LibraryStore) throws -> OPMLDocument {
-        OPMLDocument(outlines: try store.publications().filter(\.isSubscribed).map { OPMLDocument.Outline(title: $0.title, feedURL: $0.feedURL) })
+        OPMLDocument(outlines: try store.publications().filter(\.isSubscribed).map {
+            OPMLDocument.Outline(title: $0.title, feedURL: URLCredentials.removingUserInformation(from: $0.feedURL))
+        })
     }
 }

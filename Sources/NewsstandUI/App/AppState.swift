@@ -29,8 +29,10 @@ public struct AppState: Equatable, Sendable {
     public var articleMeasure = ArticleLayout.defaultMeasure
     /// How covers and article pictures are drawn: chosen from the terminal's capabilities, or by the user.
     public var coverMode: CoverArtMode = .ascii
-    /// A question on the bottom line (a feed URL, a title, a search, a link number), when one is open.
+    /// A question on the bottom line (a feed URL, a title, a search, a link number, a login), when one is open.
     public var prompt: Prompt?
+    /// Servers waiting to ask for a login while another prompt is open, first come first asked.
+    public var pendingLogins: [LoginRequest] = []
     /// Every download's figures (sizes, speed, attempts), kept up to date from download events whatever screen is shown.
     public var downloads = DownloadsState()
 

@@ -3,6 +3,7 @@ extension AppUpdate {
     /// Keys while a prompt is open go to it (Ctrl-C still quits).
     static func handlePrompt(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard var prompt = state.prompt else { return [] }
+        if prompt.isLogin { return handleLoginPrompt(key, prompt, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -30,6 +31,7 @@ extension AppUpdate {
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
+            case .loginUser, .loginPassword, .confirmSaveLogin: return []
             }
         }
     }

@@ -90,7 +90,8 @@ extension AppUpdate {
         guard !text.isEmpty else { return [] }
         switch prompt.kind {
         case .addSubscription:
-            state.message = StatusMessage("Checking \(text)…")
+            // The URL as typed goes to the runner, which moves a login in it to the credential store; never shown.
+            state.message = StatusMessage("Checking \(URLCredentials.split(text).address)…")
             return [.subscribe(url: text)]
         case .rename(let publicationID):
             return [.renamePublication(publicationID: publicationID, title: text)]

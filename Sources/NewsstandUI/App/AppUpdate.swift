@@ -69,11 +69,17 @@ public enum AppUpdate {
             return librarySearched(query, result, &state)
         case .clockTicked:
             return clockTicked(&state)
+        case .loginRequired(let host, let realm, let retry):
+            return loginRequired(LoginRequest(host: host, realm: realm, retries: [retry]), &state)
         }
     }
 
     static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
-        if state.prompt != nil, key != .control("c") { return handlePrompt(key, &state) }
+        if state.prompt != nil, key != .control("c") {
+            let effects = handlePrompt(key, &state)
+            askNextLogin(&state)
+            return effects
+        }
         guard let command = KeyMap.command(for: key, on: state.screen) else { return [] }
         state.message = nil
         if command == .quit {

@@ -63,4 +63,8 @@ public enum Effect: Equatable, Sendable {
     case setMaxConcurrentDownloads(Int)
     /// Bytes per second for all downloads together; nil for no limit.
     case setRateLimit(Int?)
+    /// Keeps a login the user typed for `host` (`CredentialHost` text: `example.com`, `example.com:8080`) and `realm`
+    /// (nil: any): in the credential store when `remember`, else in memory until the program ends. Effects after
+    /// it (the work to retry) find the login at once. Answered by `.reported`.
+    case saveLogin(host: String, realm: String?, credentials: Credentials, remember: Bool)
 }

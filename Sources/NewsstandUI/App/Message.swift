@@ -36,6 +36,10 @@ public enum Message: Sendable {
     case librarySearched(query: String, Result<[SearchHit], ReaderFailure>)
     /// A second has passed (sent while a countdown is shown, see `DownloadsState.hasCountdown`).
     case clockTicked
+    /// A server answered 401 to `retry`'s work and no saved login served: asks for one (user, then password,
+    /// then whether to save it), then emits `.saveLogin` and `retry`. `host` is `CredentialHost` text
+    /// (`example.com`, `example.com:8080`, `[::1]:8080`); `realm` is the challenge's, when it named one.
+    case loginRequired(host: String, realm: String?, retry: Effect)
 }
 
 /// Why an issue or article could not be shown, in plain words.

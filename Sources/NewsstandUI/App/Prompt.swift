@@ -1,6 +1,11 @@
-/// A question on the bottom line: text to type (a feed URL, a title, a search, a link number) or a
+import NewsstandCore
+
+/// A question on the bottom line: text to type (a feed URL, a title, a search, a link number, a login) or a
 /// choice to confirm. While it is open, keys go to it.
-public struct Prompt: Equatable, Sendable {
+///
+/// A password is never drawn: its field shows one `•` per character typed, and a feed URL's field masks the
+/// password of a `user:password@` in it the same way. Printing a prompt hides them too.
+public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Kind: Equatable, Sendable {
         /// Type or paste a feed URL to subscribe to.
         case addSubscription
@@ -18,6 +23,12 @@ public struct Prompt: Equatable, Sendable {
         case importOPML
         /// A path to write the subscriptions to as OPML.
         case exportOPML
+        /// A server asked for a login: its user name, typed (the password is asked next).
+        case loginUser(LoginRequest)
+        /// The password for `user`, typed without being shown.
+        case loginPassword(LoginRequest, user: String)
+        /// y: save the login, n: use it until Newsstand quits, Esc: forget it.
+        case confirmSaveLogin(LoginRequest, credentials: Credentials)
     }
 
     public var kind: Kind
@@ -42,14 +53,43 @@ public struct Prompt: Equatable, Sendable {
         case .link: "Open link: "
         case .importOPML: "Import OPML from: "
         case .exportOPML: "Export OPML to: "
+        case .loginUser(let request): "\(request.serverText) asks for a login. User: "
+        case .loginPassword(let request, let user): "Password for \(user) at \(request.host): "
+        case .confirmSaveLogin(let request, let credentials):
+            "Save this login for \(credentials.user) at \(request.host)? y save it · n only until Newsstand quits · Esc cancel"
         }
     }
 
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
-        if case .confirmUnsubscribe = kind { return false }
-        return true
+        switch kind {
+        case .confirmUnsubscribe, .confirmSaveLogin: false
+        default: true
+        }
     }
+
+    /// Whether the prompt is part of giving a login.
+    public var isLogin: Bool {
+        switch kind {
+        case .loginUser, .loginPassword, .confirmSaveLogin: true
+        default: false
+        }
+    }
+
+    /// What the field shows for the typed text, character for character: a password as `•`s, a feed URL with
+    /// the password of its user information masked, anything else as typed.
+    public var shownText: String {
+        switch kind {
+        case .loginPassword: String(repeating: "•", count: text.count)
+        case .addSubscription: URLCredentials.maskingPassword(in: text)
+        default: text
+        }
+    }
+
+    /// The prompt as the screen shows it: never a password.
+    public var description: String { label + (takesText ? shownText : "") }
+
+    public var debugDescription: String { description }
 
     /// Whether `character` may be typed here: a link number takes up to six digits.
     func accepts(_ character: Character) -> Bool {

@@ -55,7 +55,7 @@ public enum AppView {
         }
         if let prompt = state.prompt {
             if prompt.takesText {
-                prompt.field.render(label: " " + prompt.label, in: status, style: theme[.message], into: &buffer)
+                prompt.field.render(label: " " + prompt.label, in: status, style: theme[.message], into: &buffer, shown: prompt.shownText)
             } else {
                 buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
             }

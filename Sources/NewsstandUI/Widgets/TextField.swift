@@ -48,13 +48,15 @@ public struct TextField: Equatable, Sendable {
     }
 
     /// Draws `label` and the text on one line, scrolled so the cursor stays visible; the cursor cell is reversed.
-    public func render(label: String, in area: Rect, style: TextStyle, into buffer: inout CellBuffer) {
+    /// `shown`, when given, is drawn instead of the text (a masked password): it has as many characters as the text.
+    public func render(label: String, in area: Rect, style: TextStyle, into buffer: inout CellBuffer, shown: String? = nil) {
         guard !area.isEmpty else { return }
         buffer.fill(Rect(x: area.x, y: area.y, width: area.width, height: 1), style: style)
         let labelWidth = buffer.write(label, x: area.x, y: area.y, style: style.adding(.bold), maxWidth: area.width)
         let room = area.width - labelWidth - 1
         guard room > 0 else { return }
-        let characters = Array(text)
+        let characters = Array(shown ?? text)
+        assert(characters.count == text.count, "a field's shown text has one character per character typed")
         let first = max(0, cursor - room + 1)
         var x = area.x + labelWidth
         for index in first..<max(first, min(characters.count, first + room)) {
