@@ -19,7 +19,7 @@ public final class TerminalApp: @unchecked Sendable {
     private var runner: EffectRunner!
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
-    /// The catalog refresh and interrupted downloads start once the first complete shelf is drawn, so they never delay it.
+    /// The first catalog refresh starts once the first complete shelf is drawn, so it never delays it.
     private var hasStartedBackgroundWork = false
     /// Until the library's first answers are in, frames are held back (for at most `firstFrameWait`), so the first
     /// frame drawn is the complete shelf rather than "Opening the library…" and rows of "…" a moment before it.
@@ -51,6 +51,8 @@ public final class TerminalApp: @unchecked Sendable {
         CrashGuard.install()
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
+        // Reconciling the library with the disk comes before any download the user can start (same serial queue).
+        runner.resumeInterruptedDownloads()
         backend.start()
         let size = backend.size
         state.width = size.width
@@ -120,10 +122,7 @@ public final class TerminalApp: @unchecked Sendable {
         scheduleRender()
         if !hasStartedBackgroundWork, state.library.hasLoaded, state.library.requestedWindows.isEmpty {
             hasStartedBackgroundWork = true
-            DispatchQueue.main.async { [unowned self] in
-                runner.perform(.refreshPublications)
-                runner.resumeInterruptedDownloads()
-            }
+            DispatchQueue.main.async { [unowned self] in runner.perform(.refreshPublications) }
         }
     }
 
