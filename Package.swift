@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
-        .target(name: "LocalHTTPServer"),
+        .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
