@@ -91,7 +91,6 @@ final class CurlTransfer {
     func configure(rateLimitShare: Int64) -> HTTPError? {
         let limits = request.limits
         let configuration = setup.configuration
-        let isHTTPS = request.url.scheme?.lowercased() == "https"
         var refused: [String] = []
         func check(_ code: CURLcode, _ name: String) {
             if code != CURLE_OK { refused.append("\(name) (\(String(cString: curl_easy_strerror(code))))") }
@@ -251,7 +250,9 @@ final class CurlTransfer {
         }
         let limits = request.limits
         if let maxBody = limits.maxBodyBytes, decodedBytes + Int64(count) > maxBody {
-            stop = .failure(tooLarge(maxBody, isDecoded: true))
+            // "Unpacks to" only when there was something to unpack.
+            let encoding = headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            stop = .failure(tooLarge(maxBody, isDecoded: !encoding.isEmpty && encoding != "identity"))
             return 0
         }
         if let maxReceived = limits.maxReceivedBytes, receivedBytes > maxReceived {
@@ -371,7 +372,7 @@ final class CurlTransfer {
                 emit(.progress(received: receivedBytes, expected: total > 0 ? Int64(total) : nil))
             }
             do {
-                let finished = try handle.unlessCancelled { try setup.sink.finish() }
+                let finished: Void? = try handle.unlessCancelled { try setup.sink.finish() }
                 end(with: finished == nil ? .cancelled : nil)
             } catch {
                 end(with: .sink((error as? HTTPError)?.description ?? "\(error)"))
