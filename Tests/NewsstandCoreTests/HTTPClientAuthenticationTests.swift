@@ -93,6 +93,20 @@ final class HTTPClientAuthenticationTests: XCTestCase {
         }
     }
 
+    func testALoginIsNeverSentToTheServerARedirectLeadsTo() throws {
+        let elsewhere = try server(.basic)
+        let first = try TestSupport.server(for: self)
+        var plan = FaultPlan()
+        plan.redirectTo = elsewhere.url(for: "/opds").absoluteString
+        first.faults = plan
+        let source = FixedCredentials([nil: Credentials(user: "reader", password: password)])
+        let result = HTTPTestSupport.run(HTTPTestSupport.client(credentials: source), HTTPTestSupport.request(first.url(for: "/opds")),
+                                         sink: HTTPBufferSink(capacity: 1 << 20))
+        XCTAssertEqual(result.error, .loginRequired(host: "127.0.0.1", realm: "Calibre library"))
+        XCTAssertEqual(source.questions, ["127.0.0.1:\(first.port):-"], "asked for the first host only")
+        XCTAssertTrue(elsewhere.log(atLeast: 1).allSatisfy { $0.headers["authorization"] == nil }, "no login to another host")
+    }
+
     func testPasswordsAreScrubbedFromLibcurlsWords() {
         XCTAssertEqual(CurlTransfer.scrub("Could not resolve proxy: http://u:secret@proxy.example:8080/", password: nil),
                        "Could not resolve proxy: http://proxy.example:8080/")

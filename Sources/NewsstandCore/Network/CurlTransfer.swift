@@ -354,9 +354,10 @@ final class CurlTransfer {
         case .unauthorized(let head)?:
             lastUnauthorized = head
             let realm = Self.realm(in: head.header("WWW-Authenticate"))
-            if let source = setup.credentialSource, !hasAskedForRealm {
+            // libcurl sends a login only to the host asked first (never after a redirect elsewhere): only then
+            // is there any point in looking one up for the realm.
+            if let source = setup.credentialSource, !hasAskedForRealm, let host = request.url.host, isFirstServer(head.url) {
                 hasAskedForRealm = true
-                let host = request.url.host ?? ""
                 let port = Self.explicitPort(of: request.url)
                 return .needsCredentials { source.credentials(forHost: host, port: port, realm: realm) }
             }
@@ -401,10 +402,19 @@ final class CurlTransfer {
         }
     }
 
+    /// The 401 in words, naming the host that asked (after a redirect, not necessarily the first).
     private func loginFailure(_ head: HTTPResponseHead) -> HTTPError {
         let realm = Self.realm(in: head.header("WWW-Authenticate"))
-        if let offered { return .loginRejected(host: host, realm: realm, user: offered.user) }
-        return .loginRequired(host: host, realm: realm)
+        let asking = head.url.host ?? host
+        if let offered, isFirstServer(head.url) { return .loginRejected(host: asking, realm: realm, user: offered.user) }
+        return .loginRequired(host: asking, realm: realm)
+    }
+
+    /// Whether `url` is on the scheme, host and port the request was made to: the only server libcurl sends a
+    /// login to.
+    private func isFirstServer(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == request.url.scheme?.lowercased() && url.host?.lowercased() == request.url.host?.lowercased()
+            && Self.explicitPort(of: url) == Self.explicitPort(of: request.url)
     }
 
     /// Reports the end once: `.finished` when `error` is nil. After a cancel, always `.failed(.cancelled)`.
