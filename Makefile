@@ -7,8 +7,8 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
-# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). Static
-# FoundationNetworking links libcurl, hence libcurl4-openssl-dev above.
+# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). The network layer
+# (the CCurl target) drives libcurl directly, and static FoundationNetworking links it too: libcurl4-openssl-dev above.
 RELEASE := swift build -c release --static-swift-stdlib
 
 .PHONY: setup run demo test bench clean

@@ -7,7 +7,8 @@ import PackageDescription
 ///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandRuntime (effect runner, reader work, library loading)
 ///   NewsstandRuntime → NewsstandUI (cell buffer, screens, state, update: pure)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
-///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art)
+///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art);
+///   NewsstandCore's network layer drives libcurl (CCurl) on one thread
 /// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
 let package = Package(
     name: "Newsstand",
@@ -25,11 +26,12 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
-        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto"]),
+        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
         .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
-        .target(name: "LocalHTTPServer"),
+        .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),

@@ -8,7 +8,8 @@ import Darwin
 /// An HTTP/1.1 server on 127.0.0.1 for tests, demos and benchmarks: GET/HEAD of files or in-memory resources,
 /// Range and If-Range, ETag/Last-Modified, throttling and fault injection.
 ///
-/// Each connection is served on its own thread and closed after one response (`Connection: close`).
+/// Each connection is served on its own thread and closed after one response (`Connection: close`), unless
+/// ``keepsConnectionsAlive`` is set.
 /// Files are streamed from disk in 256 KiB chunks (smaller, paced chunks when ``bytesPerSecond`` is set),
 /// never loaded whole. In-memory resources (``setResource(_:data:contentType:etag:lastModified:)``) take
 /// precedence over files under `root`. All members may be used from any thread.
@@ -41,6 +42,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private var stopping = false
     private var wakeWriteFD: Int32 = -1
     private var openConnections: Set<Int32> = []
+    private var keepAlive = false
+    private var accepted = 0
+    /// The nonce of Digest challenges (one per server; never stale).
+    let digestNonce = (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined()
 
     /// Creates a stopped server that serves in-memory resources and, if `root` is given, the files under it.
     /// Requests containing `..` or resolving (through symlinks) outside `root` are answered 403.
@@ -170,6 +175,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
                 return
             }
             openConnections.insert(fd)
+            accepted += 1
             threads.enter()
             state.unlock()
             let thread = Thread { [self] in
@@ -254,6 +260,29 @@ public final class LocalHTTPServer: @unchecked Sendable {
             dropsApplied = 0
             state.unlock()
         }
+    }
+
+    /// Whether connections stay open for further requests (HTTP/1.1 keep-alive) when the client does not ask to
+    /// close and the response's length is exact; off by default (every response closes its connection).
+    /// Faults that break the framing (drops, stalls, endless bodies, a wrong Content-Length) still close.
+    public var keepsConnectionsAlive: Bool {
+        get {
+            state.lock()
+            defer { state.unlock() }
+            return keepAlive
+        }
+        set {
+            state.lock()
+            keepAlive = newValue
+            state.unlock()
+        }
+    }
+
+    /// Connections accepted since the server was made (with ``keepsConnectionsAlive``, fewer than requests).
+    public var connectionCount: Int {
+        state.lock()
+        defer { state.unlock() }
+        return accepted
     }
 
     /// Every request answered so far, oldest first (a snapshot). Requests whose head could not be parsed

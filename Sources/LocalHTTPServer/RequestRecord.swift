@@ -4,6 +4,8 @@ public struct RequestRecord: Sendable, Equatable {
     public let method: String
     /// The percent-decoded request path, without query string.
     public let path: String
+    /// The request target as sent: `/a%20b?x=1`, or `http://host/a` when the server was asked as a proxy.
+    public let target: String
     /// The request headers, names lowercased; repeated headers are joined with ", ".
     public let headers: [String: String]
     /// The status code answered.
@@ -14,9 +16,10 @@ public struct RequestRecord: Sendable, Equatable {
     public var range: String? { headers["range"] }
 
     /// Creates a record.
-    public init(method: String, path: String, headers: [String: String], status: Int, bodyBytesSent: Int) {
+    public init(method: String, path: String, target: String? = nil, headers: [String: String], status: Int, bodyBytesSent: Int) {
         self.method = method
         self.path = path
+        self.target = target ?? path
         self.headers = headers
         self.status = status
         self.bodyBytesSent = bodyBytesSent

@@ -9,8 +9,8 @@ import NewsstandUI
 /// EPUB-shaped files (a sample issue with a large stored, uncompressed media entry of random bytes, made
 /// with python3's zipfile) are served by a `LocalHTTPServer` on 127.0.0.1 (unthrottled, then once at
 /// 100 MB/s) and fetched through the real `DownloadQueue` (transfer, then install: verify, unzip, sync,
-/// rename) and by `curl` into a file, alternately, in the same run; bare URLSession tasks and curl into
-/// /dev/null show the floor of each with nothing written. The UI part drives `AppUpdate.update`, `AppView.render`
+/// rename) and by `curl` into a file, alternately, in the same run; bare URLSession tasks, bare `HTTPClient`
+/// transfers (libcurl driven directly) and curl into /dev/null show the floor of each with nothing written. The UI part drives `AppUpdate.update`, `AppView.render`
 /// and `BufferDiff` on a serial queue standing in for the main loop, with the queue's events forwarded
 /// into it as messages, and a keypress injected every 10 ms.
 struct DownloadBenchmark {
@@ -104,15 +104,17 @@ struct DownloadBenchmark {
         var single: [(transfer: Double, lastInstall: Double, total: Double)] = []
         var singleCurl: [Double] = []
         var floor: [Double] = []
+        var clientFloor: [Double] = []
         var floorCurl: [Double] = []
         for _ in 0..<runs {
             single.append(try download(try addIssues([big])))
             if let time = try curlFetch([big]) { singleCurl.append(time) }
             floor.append(try URLSessionFloor.fetch([served(big)]))
+            clientFloor.append(try HTTPClientFloor.fetch([served(big)]))
             if let time = try curlFetch([big], discarding: true) { floorCurl.append(time) }
         }
         addThroughputRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), ours: single, curl: singleCurl)
-        addFloorRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), floor: floor, curl: floorCurl)
+        addFloorRows(&table, label: "1 × \(singleMegabytes) MB", megabytes: Double(singleMegabytes), floor: floor, clientFloor: clientFloor, curl: floorCurl)
 
         // The same over a link slower than loopback: the server paces itself.
         progress("1 × \(singleMegabytes) MB from a server sending \(linkMegabytesPerSecond) MB/s, \(runs) times each")
@@ -132,17 +134,19 @@ struct DownloadBenchmark {
         var concurrent: [(transfer: Double, lastInstall: Double, total: Double)] = []
         var concurrentCurl: [Double] = []
         var concurrentFloor: [Double] = []
+        var concurrentClientFloor: [Double] = []
         var concurrentFloorCurl: [Double] = []
         for _ in 0..<runs {
             concurrent.append(try download(try addIssues(parts)))
             if let time = try curlFetch(parts) { concurrentCurl.append(time) }
             concurrentFloor.append(try URLSessionFloor.fetch(parts.map(served)))
+            concurrentClientFloor.append(try HTTPClientFloor.fetch(parts.map(served)))
             if let time = try curlFetch(parts, discarding: true) { concurrentFloorCurl.append(time) }
         }
         addThroughputRows(&table, label: "\(concurrentCount) × \(concurrentMegabytes) MB at once", megabytes: Double(concurrentCount * concurrentMegabytes),
                           ours: concurrent, curl: concurrentCurl)
         addFloorRows(&table, label: "\(concurrentCount) × \(concurrentMegabytes) MB at once", megabytes: Double(concurrentCount * concurrentMegabytes),
-                     floor: concurrentFloor, curl: concurrentFloorCurl)
+                     floor: concurrentFloor, clientFloor: concurrentClientFloor, curl: concurrentFloorCurl)
         if curl == nil { table.note("curl not installed: no comparison") }
 
         // The UI loop, idle and while four large downloads run.
@@ -170,6 +174,7 @@ struct DownloadBenchmark {
         table.note("at \(linkMegabytesPerSecond) MB/s: LocalHTTPServer paces its own sending, standing in for a link slower than loopback")
         table.note("curl writes to a file in the same folder (curl -s -f -o FILE; -Z --parallel-max N for several); its time includes starting curl")
         table.note("URLSession alone: one data task per file, each on its own session, whose delegate drops every chunk; FoundationNetworking hands libcurl's body over in chunks of at most 16 KB")
+        table.note("bare HTTPClient: Newsstand's libcurl client (one multi handle on one thread, all files at once), its sink dropping every byte")
         table.print()
     }
 
@@ -193,13 +198,16 @@ struct DownloadBenchmark {
         }
     }
 
-    /// URLSession with nothing done to the bytes, next to curl with nothing done to them either: the
-    /// lowest ratio any URLSession-based download can reach here.
-    private func addFloorRows(_ table: inout ResultTable, label: String, megabytes: Double, floor: [Double], curl: [Double]) {
-        let statistics = Statistics(floor)
-        var notes = String(format: "%.0f MB/s at the median", megabytes / statistics.median)
-        if !curl.isEmpty { notes += "; ÷ curl to /dev/null = " + Format.ratio(statistics.median / Statistics(curl).median) }
-        table.add("\(label), URLSession alone", statistics, notes: notes + " (bytes dropped)")
+    /// URLSession and HTTPClient with nothing done to the bytes, next to curl with nothing done to them either:
+    /// the lowest ratio a download through each can reach here.
+    private func addFloorRows(_ table: inout ResultTable, label: String, megabytes: Double, floor: [Double], clientFloor: [Double],
+                              curl: [Double]) {
+        for (name, times) in [("URLSession alone", floor), ("bare HTTPClient (drop every byte)", clientFloor)] {
+            let statistics = Statistics(times)
+            var notes = String(format: "%.0f MB/s at the median", megabytes / statistics.median)
+            if !curl.isEmpty { notes += "; ÷ curl to /dev/null = " + Format.ratio(statistics.median / Statistics(curl).median) }
+            table.add("\(label), \(name)", statistics, notes: notes + " (bytes dropped)")
+        }
         if !curl.isEmpty {
             let curlStatistics = Statistics(curl)
             table.add("\(label), curl -o /dev/null", curlStatistics, notes: String(format: "%.0f MB/s at the median", megabytes / curlStatistics.median))

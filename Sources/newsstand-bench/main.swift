@@ -10,7 +10,7 @@ import Foundation
 ///     newsstand-bench feeds           feed parsing only (10,000-entry Atom and RSS; Python's feedparser when installed)
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
 ///     newsstand-bench sync            a full sync of 200 subscriptions from a local server, then a conditional one
-///     newsstand-bench downloads       downloads (and URLSession alone) against curl, and keypresses while they run (also --downloads)
+///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:
 ///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT

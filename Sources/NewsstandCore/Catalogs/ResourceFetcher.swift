@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Why a fetch failed, in plain words.
 public struct FetchError: Error, Equatable, CustomStringConvertible {
@@ -9,11 +6,19 @@ public struct FetchError: Error, Equatable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Fetches small resources (catalogs, covers) from http, https or file URLs, with a size cap.
+/// Fetches small resources (feeds and catalogs, their pages, covers) from http, https or file URLs, with a
+/// size cap.
+///
+/// http and https go through ``HTTPClient`` (libcurl): the cap holds as the bytes arrive and as they unpack
+/// (gzip, brotli), a server that stops sending for `timeout` seconds fails the fetch, and so does one that
+/// takes longer than a minute (or `timeout`, if longer) in all; logins come from the client's credentials and
+/// `.netrc`. Their failures are ``HTTPError``s (a 401 is ``HTTPError/loginRequired(host:realm:)``); a file's
+/// are ``FetchError``s. Either describes itself in plain words.
 ///
 /// Blocking: call it from a background queue, never from the UI thread.
 public enum ResourceFetcher {
-    public static func fetch(_ url: URL, maxBytes: Int = 64 << 20, timeout: TimeInterval = 30) throws -> Data {
+    public static func fetch(_ url: URL, maxBytes: Int = 64 << 20, timeout: TimeInterval = 30,
+                             client: HTTPClient = .shared) throws -> Data {
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -25,26 +30,25 @@ public enum ResourceFetcher {
             }
             return data
         case "http", "https":
-            return try fetchHTTP(url, maxBytes: maxBytes, timeout: timeout)
+            let request = HTTPRequest(url: url, limits: limits(maxBytes: maxBytes, timeout: timeout))
+            return try client.fetch(request).body
         default:
             throw FetchError("unsupported URL scheme in \(url.absoluteString)")
         }
     }
 
-    private static func fetchHTTP(_ url: URL, maxBytes: Int, timeout: TimeInterval) throws -> Data {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
-        let result = BlockingResult<(Data?, URLResponse?, Error?)>()
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in result.set((data, response, error)) }
-        task.resume()
-        let (data, response, error) = result.wait()
-        if let error { throw FetchError("cannot reach \(url.host ?? url.absoluteString): \(error.localizedDescription)") }
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            throw FetchError("\(url.host ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode)) for \(url.path)")
-        }
-        guard let data else { throw FetchError("no data from \(url.absoluteString)") }
-        if data.count > maxBytes { throw FetchError("\(url.lastPathComponent) is larger than \(maxBytes >> 20) MB") }
-        return data
+    /// A feed's limits, with `maxBytes` received and decoded and `timeout` as the longest silence (and connect).
+    static func limits(maxBytes: Int, timeout: TimeInterval, subject: String = "the feed",
+                       sizeLimitName: String = "feed size limit") -> HTTPLimits {
+        var limits = HTTPLimits.feed
+        limits.maxBodyBytes = Int64(maxBytes)
+        limits.maxReceivedBytes = Int64(maxBytes)
+        limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout.rounded(.up)))
+        limits.connectTimeout = min(limits.connectTimeout, max(timeout, 1))
+        limits.deadline = max(limits.deadline ?? 60, timeout)
+        limits.subject = subject
+        limits.sizeLimitName = sizeLimitName
+        return limits
     }
 }
 
@@ -74,7 +78,7 @@ extension ResourceFetcher {
     /// `If-None-Match` / `If-Modified-Since` and maps 304 to `.notModified`; for a file, the
     /// validators are its size and modification time.
     public static func fetchConditionally(_ url: URL, validators: FetchValidators?, maxBytes: Int = 64 << 20,
-                                          timeout: TimeInterval = 30) throws -> ConditionalFetchResult {
+                                          timeout: TimeInterval = 30, client: HTTPClient = .shared) throws -> ConditionalFetchResult {
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -84,58 +88,16 @@ extension ResourceFetcher {
             if let validators, validators == current { return .notModified }
             return .fetched(try fetch(url, maxBytes: maxBytes, timeout: timeout), current)
         case "http", "https":
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-            request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
-            if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let lastModified = validators?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-            let (data, response) = try perform(request, maxBytes: maxBytes)
-            if response?.statusCode == 304 { return .notModified }
-            let headers = response?.allHeaderFields ?? [:]
-            func header(_ name: String) -> String? {
-                headers.first { ($0.key as? String)?.caseInsensitiveCompare(name) == .orderedSame }?.value as? String
-            }
-            return .fetched(data, FetchValidators(etag: header("ETag"), lastModified: header("Last-Modified")))
+            var headers: [String: String] = [:]
+            if let etag = validators?.etag { headers["If-None-Match"] = etag }
+            if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
+            let request = HTTPRequest(url: url, headers: headers, limits: limits(maxBytes: maxBytes, timeout: timeout))
+            let response = try client.fetch(request)
+            if response.status == 304 { return .notModified }
+            return .fetched(response.body, FetchValidators(etag: response.head.header("ETag"),
+                                                           lastModified: response.head.header("Last-Modified")))
         default:
             throw FetchError("unsupported URL scheme in \(url.absoluteString)")
         }
-    }
-
-    /// A session that never answers from a local cache, so 304s reach the caller.
-    private static let uncachedSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
-
-    private static func perform(_ request: URLRequest, maxBytes: Int) throws -> (Data, HTTPURLResponse?) {
-        let url = request.url!
-        let result = BlockingResult<(Data?, URLResponse?, Error?)>()
-        let task = uncachedSession.dataTask(with: request) { data, response, error in result.set((data, response, error)) }
-        task.resume()
-        let (data, response, error) = result.wait()
-        if let error { throw FetchError("cannot reach \(url.host ?? url.absoluteString): \(error.localizedDescription)") }
-        let http = response as? HTTPURLResponse
-        if let http, http.statusCode == 304 { return (Data(), http) }
-        if let http, !(200..<300).contains(http.statusCode) {
-            throw FetchError("\(url.host ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode)) for \(url.path)")
-        }
-        guard let data else { throw FetchError("no data from \(url.absoluteString)") }
-        if data.count > maxBytes { throw FetchError("\(url.lastPathComponent) is larger than \(maxBytes >> 20) MB") }
-        return (data, http)
-    }
-}
-
-/// A value handed from a callback to a waiting thread.
-final class BlockingResult<Value>: @unchecked Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var value: Value?
-    func set(_ newValue: Value) {
-        value = newValue
-        semaphore.signal()
-    }
-    func wait() -> Value {
-        semaphore.wait()
-        return value!
     }
 }

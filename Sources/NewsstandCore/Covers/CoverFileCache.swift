@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Cover image files on disk, kept fresh with HTTP validators.
 ///
@@ -123,15 +120,9 @@ final class CoverFileCache: @unchecked Sendable {
 
     // MARK: Fetching
 
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
-
-    /// Fetches `url`, conditionally when `validators` are given.
-    static func fetch(_ url: URL, validators: Validators?, timeout: TimeInterval = 30) throws -> FetchResult {
+    /// Fetches `url`, conditionally when `validators` are given; over http(s) through `client`, at most
+    /// ``maximumBytes`` as received and as decoded, failing after `timeout` seconds without a byte.
+    static func fetch(_ url: URL, validators: Validators?, timeout: TimeInterval = 30, client: HTTPClient = .shared) throws -> FetchResult {
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -141,31 +132,21 @@ final class CoverFileCache: @unchecked Sendable {
             let data = try ResourceFetcher.fetch(url, maxBytes: maximumBytes, timeout: timeout)
             return .fetched(data, etag: nil, lastModified: modified)
         case "http", "https":
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-            request.setValue("Newsstand/\(NewsstandVersion.string)", forHTTPHeaderField: "User-Agent")
-            if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let lastModified = validators?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-            let result = BlockingResult<(Data?, URLResponse?, Error?)>()
-            session.dataTask(with: request) { data, response, error in result.set((data, response, error)) }.resume()
-            let (data, response, error) = result.wait()
-            if let error { throw FetchError("cannot reach \(url.host ?? url.absoluteString): \(error.localizedDescription)") }
-            guard let http = response as? HTTPURLResponse else { throw FetchError("no answer from \(url.absoluteString)") }
-            if http.statusCode == 304, validators != nil { return .notModified }
-            guard (200..<300).contains(http.statusCode) else {
-                throw FetchError("\(url.host ?? "the server") answered \(http.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: http.statusCode)) for \(url.path)")
+            var headers: [String: String] = [:]
+            if let etag = validators?.etag { headers["If-None-Match"] = etag }
+            if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
+            var limits = HTTPLimits.cover(maxBytes: Int64(maximumBytes))
+            limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout.rounded(.up)))
+            limits.connectTimeout = min(limits.connectTimeout, max(timeout, 1))
+            limits.deadline = max(limits.deadline ?? 30, timeout)
+            let response = try client.fetch(HTTPRequest(url: url, headers: headers, limits: limits))
+            if response.status == 304 {
+                guard validators != nil else { throw HTTPError.status(response.head) }
+                return .notModified
             }
-            guard let data else { throw FetchError("no data from \(url.absoluteString)") }
-            if data.count > maximumBytes { throw FetchError("\(url.lastPathComponent) is larger than \(maximumBytes >> 20) MB") }
-            return .fetched(data, etag: header(http, "ETag"), lastModified: header(http, "Last-Modified"))
+            return .fetched(response.body, etag: response.head.header("ETag"), lastModified: response.head.header("Last-Modified"))
         default:
             throw FetchError("unsupported URL scheme in \(url.absoluteString)")
         }
-    }
-
-    private static func header(_ response: HTTPURLResponse, _ name: String) -> String? {
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
-        }
-        return nil
     }
 }

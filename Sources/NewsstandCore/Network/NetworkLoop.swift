@@ -1,0 +1,174 @@
+import CCurl
+import Foundation
+
+/// One libcurl multi handle driven by one thread: every transfer of an ``HTTPClient`` runs here, sharing
+/// connections (keep-alive, HTTP/2) and the rate limit.
+///
+/// Other threads never touch libcurl handles: they queue a ``Command`` under `lock` and wake the thread with
+/// `curl_multi_wakeup`, which `curl_multi_poll` returns for. The thread owns everything else without locks.
+final class NetworkLoop: @unchecked Sendable {
+    /// Work handed to the network thread.
+    enum Command: Sendable {
+        case start(CurlTransfer.Setup)
+        case cancel(Int)
+        case resume(Int)
+        /// The credentials looked up for a 401's realm (nil: none), to try once more with.
+        case retry(Int, Credentials?)
+        case setRateLimit(Int?)
+        /// Hands the receive-speed limits of the running rate-limited transfers to the closure (tests).
+        case inspectReceiveSpeeds(@Sendable ([Int64]) -> Void)
+        case shutdown
+    }
+
+    /// Makes sure `curl_global_init` ran, once, before the first handle is made. libcurl 7.84 and later (this is
+    /// Debian's 7.88, built thread-safe) make the call itself safe from any thread; it is still done here, before
+    /// the network thread starts, as curl's documentation asks.
+    static let globalInitialization: CURLcode = curl_global_init(newsstand_curl_global_all())
+
+    private let multi: UnsafeMutableRawPointer
+    private let lock = NSLock()
+    private var queue: [Command] = []
+    private var isClosed = false
+    private var thread: Thread?
+
+    // The network thread's own state.
+    private var transfers: [Int: CurlTransfer] = [:]
+    private var rateLimit: Int?
+
+    init(maxConnectionsPerHost: Int) {
+        _ = Self.globalInitialization
+        multi = curl_multi_init()!
+        _ = newsstand_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
+        // Several transfers to one HTTP/2 server share its connection rather than opening more.
+        _ = newsstand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        let thread = Thread { [self] in run() }
+        thread.name = "Newsstand network"
+        thread.qualityOfService = .userInitiated
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Whether the caller is the network thread (where blocking on a transfer would deadlock).
+    var isNetworkThread: Bool { Thread.current === thread }
+
+    /// Queues a command and wakes the thread; false when the loop has shut down.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed else { return false }
+        queue.append(command)
+        // Inside the lock: once `isClosed` is set the multi handle may be gone.
+        curl_multi_wakeup(multi)
+        return true
+    }
+
+    // MARK: The network thread
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            lock.lock()
+            let commands = queue
+            queue.removeAll(keepingCapacity: true)
+            lock.unlock()
+            var shuttingDown = false
+            for command in commands {
+                if case .shutdown = command { shuttingDown = true; break }
+                handle(command)
+            }
+            if shuttingDown { break }
+            curl_multi_perform(multi, &running)
+            collectCompleted()
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        lock.lock()
+        isClosed = true
+        let leftover = queue
+        queue.removeAll()
+        lock.unlock()
+        for transfer in transfers.values {
+            curl_multi_remove_handle(multi, transfer.easy)
+            transfer.end(with: .cancelled)
+        }
+        transfers.removeAll()
+        for case .start(let setup) in leftover {
+            setup.handle.unlessCancelled { setup.events(.failed(.cancelled)) }
+        }
+        curl_multi_cleanup(multi)
+        thread = nil
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let setup):
+            let transfer = CurlTransfer(setup)
+            if let failure = transfer.configure(rateLimitShare: 0) {
+                transfer.end(with: failure)
+                return
+            }
+            transfers[setup.handle.id] = transfer
+            curl_multi_add_handle(multi, transfer.easy)
+            rebalanceRateLimit()
+        case .cancel(let id):
+            guard let transfer = transfers.removeValue(forKey: id) else { return }
+            if transfer.isInMulti { curl_multi_remove_handle(multi, transfer.easy) }
+            transfer.end(with: .cancelled)
+            rebalanceRateLimit()
+        case .resume(let id):
+            guard let transfer = transfers[id], transfer.isInMulti else { return }
+            curl_easy_pause(transfer.easy, newsstand_curlpause_cont())
+        case let .retry(id, credentials):
+            guard let transfer = transfers[id] else { return }
+            if transfer.prepareRetry(with: credentials) {
+                curl_multi_add_handle(multi, transfer.easy)
+                transfer.isInMulti = true
+            } else {
+                transfers[id] = nil
+                transfer.endWithLoginFailure()
+            }
+            rebalanceRateLimit()
+        case .setRateLimit(let limit):
+            rateLimit = limit.map { max(1, $0) }
+            rebalanceRateLimit()
+        case .inspectReceiveSpeeds(let reply):
+            reply(transfers.values.filter { $0.isInMulti && $0.request.isRateLimited }.map(\.receiveSpeedLimit).sorted())
+        case .shutdown:
+            break
+        }
+    }
+
+    /// Shares the rate limit equally among the rate-limited transfers running now (paused ones included).
+    private func rebalanceRateLimit() {
+        let limited = transfers.values.filter { $0.isInMulti && $0.request.isRateLimited }
+        guard !limited.isEmpty else { return }
+        let share = rateLimit.map { Int64(max(1, $0 / limited.count)) } ?? 0
+        for transfer in limited where transfer.receiveSpeedLimit != share {
+            transfer.setReceiveSpeedLimit(share)
+        }
+    }
+
+    private func collectCompleted() {
+        var remaining: Int32 = 0
+        var changed = false
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(multi, easy)
+            guard let transfer = CurlTransfer.owning(easy) else { continue }
+            transfer.isInMulti = false
+            changed = true
+            switch transfer.complete(code) {
+            case .ended:
+                transfers[transfer.id] = nil
+            case .needsCredentials(let lookup):
+                // Looking a login up may read a file: not on this thread.
+                let id = transfer.id
+                DispatchQueue.global(qos: .userInitiated).async { [self] in
+                    submit(.retry(id, lookup()))
+                }
+            }
+        }
+        if changed { rebalanceRateLimit() }
+    }
+}
