@@ -5,21 +5,28 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
+# Only `make test` needs this: a real OPDS server (calibre's content server) for the interoperability tests.
+TEST_PACKAGES := calibre
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). The network layer
 # (the CCurl target) drives libcurl directly, and static FoundationNetworking links it too: libcurl4-openssl-dev above.
 RELEASE := swift build -c release --static-swift-stdlib
 
-.PHONY: setup run demo test bench clean
-
-## setup: install missing system packages (apt)
-setup:
-	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+# Installs the Debian packages named in $(1) that are missing.
+define install
+	@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:" $$missing; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+endef
+
+.PHONY: setup run demo test bench clean
+
+## setup: install missing system packages (apt)
+setup:
+	$(call install,$(PACKAGES))
 
 ## run: build in release mode and open the shelf on the bundled sample library
 run: setup
@@ -31,19 +38,16 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, and end to end in tmux)
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, and against calibre-server)
 test: setup
+	$(call install,$(TEST_PACKAGES))
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
 
 ## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with);
 ## the launch case runs the real newsstand binary, so that is built first
 bench: setup
-	@missing=$$(for p in $(BENCH_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:" $$missing; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
+	$(call install,$(BENCH_PACKAGES))
 	$(RELEASE) --product newsstand
 	$(RELEASE) --product newsstand-bench
 	.build/release/newsstand-bench

@@ -36,12 +36,14 @@ public final class EffectRunner: @unchecked Sendable {
     public let credentialStore: CredentialStore
     /// Where the network looks logins up: those given for this session only, then the saved ones.
     public let credentials: SessionCredentials
+    /// Every request of the program goes through this client (libcurl), with `credentials` for logins.
+    public let client: HTTPClient
 
     /// Bytes downloaded issues may take; refreshes remove the oldest read issues beyond it.
     var storageBudget: Int64? { configuration.storageBudget }
 
     /// Sync logic with the configured limits on automatic downloads.
-    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits) }
+    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client) }
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
                 credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
@@ -52,10 +54,11 @@ public final class EffectRunner: @unchecked Sendable {
         let credentialStore = credentialStore ?? CredentialStore(paths: paths)
         self.credentialStore = credentialStore
         credentials = SessionCredentials(over: credentialStore)
+        client = HTTPClient(credentials: credentials)
         loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
-        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
+        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client) { send(.coverReported($0)) }
     }
 
     public func perform(_ effects: [Effect]) {
@@ -97,6 +100,7 @@ public final class EffectRunner: @unchecked Sendable {
                 let reports = sync.refreshAndQueue(into: self.downloads)
                 sync.enforceLimits(budget: self.storageBudget)
                 self.send(.publicationsRefreshed(reports.map(\.outcome)))
+                self.askForLogins(reports.map(\.outcome))
             }
         case .download(let issueID):
             downloads.enqueue(issueID: issueID)
@@ -131,8 +135,9 @@ public final class EffectRunner: @unchecked Sendable {
                 if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
-                        result = .success(try PublicationRefresher(store: self.store).subscribe(to: url).title)
+                        result = .success(try PublicationRefresher(store: self.store, client: self.client).subscribe(to: url).title)
                     } catch {
+                        if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))
                     }
                 } else {
@@ -160,6 +165,7 @@ public final class EffectRunner: @unchecked Sendable {
                 guard let publication = try? self.store.publication(id: publicationID) else { return }
                 let report = self.sync.refreshAndQueue(publication, into: self.downloads)
                 self.send(.publicationsRefreshed([report.outcome]))
+                self.askForLogins([report.outcome])
             }
         case .setPolicy(let publicationID, let autoDownload, let keepNewest):
             work.async {
@@ -168,8 +174,10 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .loadFeed(let url):
             refreshQueue.async {
-                let result = Result { try PublicationRefresher(store: self.store).loadFeed(at: url) }.mapError { ReaderFailure("\($0)") }
-                self.send(.feedLoaded(url, result))
+                let result = Result { try PublicationRefresher(store: self.store, client: self.client).loadFeed(at: url) }
+                if case .failure(let error) = result, self.askForLogin(after: error, at: url, retry: .loadFeed(url)) { return }
+                let answer = result.mapError { ReaderFailure("\($0)") }
+                self.send(.feedLoaded(url, answer))
             }
         case .measureStorage:
             work.async { self.sendStorage() }
@@ -186,7 +194,7 @@ public final class EffectRunner: @unchecked Sendable {
                 let message: StatusMessage
                 do {
                     guard let data = FileManager.default.contents(atPath: file.path) else { throw CatalogError("cannot read \(file.path)") }
-                    let result = try OPMLImport.run(try OPMLDocument.parse(data), store: self.store, credentials: self.credentialStore)
+                    let result = try OPMLImport.run(try OPMLDocument.parse(data), store: self.store, credentials: self.credentialStore, client: self.client)
                     message = result.failures.isEmpty ? StatusMessage(result.summary)
                         : StatusMessage(result.summary + " Not added: " + result.failures.joined(separator: "; "), isError: true)
                 } catch {
@@ -306,6 +314,21 @@ public final class EffectRunner: @unchecked Sendable {
     /// Resumes downloads a previous run left unfinished.
     public func resumeInterruptedDownloads() {
         downloads.resumeInterrupted()
+    }
+
+    /// Asks for the logins refreshed feeds' servers wanted; each publication is refreshed again once one is given.
+    private func askForLogins(_ outcomes: [PublicationRefresher.Outcome]) {
+        for outcome in outcomes {
+            guard let challenge = outcome.loginRequired else { continue }
+            send(.loginRequired(host: challenge.host, realm: challenge.realm, retry: .refreshPublication(publicationID: outcome.publicationID)))
+        }
+    }
+
+    /// When `error` is a server asking for a login, asks the user for one (the interface then retries `retry`).
+    private func askForLogin(after error: Error, at url: URL, retry: Effect) -> Bool {
+        guard case .loginRequired(_, let realm)? = error as? HTTPError, let host = CredentialHost(url: url) else { return false }
+        send(.loginRequired(host: host.description, realm: realm, retry: retry))
+        return true
     }
 
     /// Waits until every save asked for so far is on disk (called when the program ends, however it ends).

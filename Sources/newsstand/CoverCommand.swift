@@ -43,7 +43,7 @@ enum CoverCommand {
         } else {
             let context = try LibraryContext.open()
             let issue = try context.issue(reference!)
-            let service = CoverArtService(store: context.store, cacheDirectory: context.paths.coverCacheDirectory) { _ in }
+            let service = CoverArtService(store: context.store, cacheDirectory: context.paths.coverCacheDirectory, client: context.client) { _ in }
             do {
                 data = try service.coverData(issueID: issue.id)
             } catch {

@@ -21,7 +21,7 @@ enum DemoMode {
         demoEnvironment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         let context = try LibraryContext.open(environment: demoEnvironment.merging(["NEWSSTAND_SAMPLE_LIBRARY": "/nonexistent"]) { $1 })
         try context.store.setSetting(LibraryContext.sampleOfferedSetting, to: "yes")
-        _ = try PublicationRefresher(store: context.store).subscribe(to: server.url(for: "catalog.plist"))
+        _ = try PublicationRefresher(store: context.store, client: context.client).subscribe(to: server.url(for: "catalog.plist"))
         context.store.close()
         return (demoEnvironment, server)
     }

@@ -7,6 +7,8 @@ struct LibraryContext {
     let paths: LibraryPaths
     var configuration: Configuration
     let store: LibraryStore
+    /// Every request of the command goes through this client (libcurl), with the saved logins.
+    let client: HTTPClient
 
     /// Setting remembered once the sample library has been offered, so unsubscribing it sticks.
     static let sampleOfferedSetting = "sample_library_offered"
@@ -21,7 +23,8 @@ struct LibraryContext {
         } catch {
             throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
         }
-        let context = LibraryContext(paths: paths, configuration: configuration, store: store)
+        let context = LibraryContext(paths: paths, configuration: configuration, store: store,
+                                     client: HTTPClient(credentials: CredentialStore(paths: paths)))
         context.subscribeSampleOnFirstRun(environment: environment)
         return context
     }
@@ -33,7 +36,7 @@ struct LibraryContext {
               let sample = ResourceLocator.sampleLibrary(environment) else { return }
         let catalog = sample.appendingPathComponent("catalog.plist")
         do {
-            _ = try PublicationRefresher(store: store).subscribe(to: catalog)
+            _ = try PublicationRefresher(store: store, client: client).subscribe(to: catalog)
             try store.setSetting(Self.sampleOfferedSetting, to: "yes")
         } catch {
             FileHandle.standardError.write(Data("newsstand: the sample library at \(sample.path) could not be added: \(error)\n".utf8))

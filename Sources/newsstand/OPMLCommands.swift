@@ -14,7 +14,7 @@ enum OPMLCommands {
             throw CommandFailure("\(path): \(error)")
         }
         let context = try LibraryContext.open()
-        let result = try OPMLImport.run(document, store: context.store, credentials: CredentialStore(paths: context.paths))
+        let result = try OPMLImport.run(document, store: context.store, credentials: CredentialStore(paths: context.paths), client: context.client)
         print(result.summary)
         if !result.failures.isEmpty {
             throw CommandFailure("\(result.failures.count) could not be added:\n  " + result.failures.joined(separator: "\n  "))

@@ -20,7 +20,7 @@ enum StorageCommand {
         if report.plannedRemovals.isEmpty {
             print("Within budget: nothing would be removed.")
         } else if evict {
-            let removed = SyncService(store: context.store, paths: context.paths).enforceLimits(budget: budget)
+            let removed = SyncService(store: context.store, paths: context.paths, client: context.client).enforceLimits(budget: budget)
             print("Removed: " + removed.map(\.name).joined(separator: ", "))
         } else {
             print("Over budget; `newsstand storage --evict` (or the next sync) would remove: " + report.plannedRemovals.map(\.name).joined(separator: ", "))

@@ -24,13 +24,18 @@ enum SubscriptionCommands {
         }
         if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
         do {
-            let publication = try PublicationRefresher(store: context.store).subscribe(to: url)
+            let publication = try PublicationRefresher(store: context.store, client: context.client).subscribe(to: url)
             if policy != nil || keep != nil {
                 try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
             }
             let count = try context.store.issues(publicationID: publication.id).count
             print("Subscribed to \(publication.title) (\(publication.name)): \(count) issue\(count == 1 ? "" : "s").")
             if let problem = publication.lastError { print("Note: \(problem)") }
+        } catch let error as HTTPError {
+            if case .loginRequired = error {
+                throw CommandFailure("cannot subscribe to \(url.absoluteString): \(error); save one with `newsstand login \(url.absoluteString)`")
+            }
+            throw CommandFailure("cannot subscribe to \(url.absoluteString): \(error)")
         } catch {
             throw CommandFailure("cannot subscribe to \(url.absoluteString): \(error)")
         }

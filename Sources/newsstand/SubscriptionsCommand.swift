@@ -23,12 +23,13 @@ enum SubscriptionsCommand {
         try arguments.finish()
         let context = try LibraryContext.open()
         let formatter = ISO8601DateFormatter()
+        let counts = try context.store.issueCounts()
         let rows = try context.store.publications().map { publication -> Row in
-            let issues = try context.store.issues(publicationID: publication.id)
+            let count = counts[publication.id] ?? IssueCounts()
             return Row(name: publication.name, title: publication.title, url: publication.feedURL.absoluteString,
                        subscribed: publication.isSubscribed, autoDownload: publication.autoDownload.rawValue, keep: publication.keepNewest,
                        lastRefresh: publication.lastRefresh.map(formatter.string(from:)), lastError: publication.lastError,
-                       issues: issues.count, downloaded: issues.filter { $0.state == .available }.count, new: issues.filter(\.isNew).count)
+                       issues: count.total, downloaded: count.downloaded, new: count.new)
         }
         if json {
             let encoder = JSONEncoder()

@@ -13,7 +13,8 @@ enum SyncCommand {
                                                                                                                 bytesPerSecondLimit: context.configuration.rateLimit)) { event in
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
-        let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits)
+        let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
+                               client: context.client)
         downloads.resumeInterrupted()
         let reports = sync.refreshAndQueue(into: downloads)
         _ = downloads.waitUntilIdle()

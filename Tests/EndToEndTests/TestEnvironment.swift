@@ -50,6 +50,26 @@ enum TestEnvironment {
         return process
     }
 
+    /// Runs the command line with no controlling terminal (`setsid`), `input` on its standard input.
+    static func run(_ arguments: [String], input: String, environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") else { throw XCTSkip("setsid (util-linux) is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["--wait", try TestEnvironment.binary().path] + arguments
+        process.environment = environment
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = standardInput
+        try process.run()
+        standardInput.fileHandleForWriting.write(Data(input.utf8))
+        try standardInput.fileHandleForWriting.close()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
     /// Runs the command line to completion.
     static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
         try run(executable: try binary(), arguments, environment: environment)

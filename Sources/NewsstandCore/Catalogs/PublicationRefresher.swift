@@ -11,10 +11,13 @@ public struct PublicationRefresher: Sendable {
     public let store: LibraryStore
     /// How many pages of a paginated feed are read, the first included.
     public var maxPages: Int
+    /// The HTTP client feeds are fetched with (and the logins it knows).
+    public let client: HTTPClient
 
-    public init(store: LibraryStore, maxPages: Int = 10) {
+    public init(store: LibraryStore, maxPages: Int = 10, client: HTTPClient = .shared) {
         self.store = store
         self.maxPages = max(1, maxPages)
+        self.client = client
     }
 
     /// What one refresh did.
@@ -28,6 +31,8 @@ public struct PublicationRefresher: Sendable {
         public var notModified: Bool
         /// How many headlines (items without downloadable content) the feed has now.
         public var headlineCount: Int
+        /// The feed's server asked for a login that no saved one answered: the host (`CredentialHost` text) and realm.
+        public var loginRequired: LoginChallenge?
 
         public init(publicationID: Int64, issueCount: Int, newIssueNames: [String], problem: String?) {
             self.init(publicationID: publicationID, issueCount: issueCount, newIssueNames: newIssueNames, problem: problem,
@@ -78,7 +83,11 @@ public struct PublicationRefresher: Sendable {
             try? store.recordRefreshFailure(publicationID: publication.id, error: reason)
             // The next refresh asks for the whole feed again rather than trusting a 304.
             try? store.setFeedValidators(nil, publicationID: publication.id)
-            return Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [], problem: reason)
+            var outcome = Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [], problem: reason)
+            if case .loginRequired(_, let realm)? = error as? HTTPError, let host = CredentialHost(url: publication.feedURL) {
+                outcome.loginRequired = LoginChallenge(host: host.description, realm: realm)
+            }
+            return outcome
         }
     }
 
@@ -86,7 +95,7 @@ public struct PublicationRefresher: Sendable {
     private func fetch(_ url: URL, validators: FetchValidators?) throws -> (Feed, FetchValidators?)? {
         let first: Data
         var newValidators: FetchValidators?
-        switch try ResourceFetcher.fetchConditionally(url, validators: validators) {
+        switch try ResourceFetcher.fetchConditionally(url, validators: validators, client: client) {
         case .notModified: return nil
         case .fetched(let data, let fetchedValidators):
             first = data
@@ -105,7 +114,7 @@ public struct PublicationRefresher: Sendable {
             page += 1
             feed.nextPage = nil
             do {
-                let more = try FeedParser.parse(try ResourceFetcher.fetch(next), url: next)
+                let more = try FeedParser.parse(try ResourceFetcher.fetch(next, client: client), url: next)
                 for entry in more.entries {
                     if names.insert(entry.name).inserted {
                         feed.entries.append(entry)

@@ -29,10 +29,11 @@ public final class CoverArtService: @unchecked Sendable {
     ///   - concurrency: covers rendered at once (at least 1).
     ///   - revalidationInterval: a cached cover file checked more than this long ago is revalidated again
     ///     (besides once per service, that is once per process run).
+    ///   - client: the HTTP client covers are fetched with (and the logins it knows).
     public init(store: LibraryStore, cacheDirectory: URL, concurrency: Int = 2, revalidationInterval: TimeInterval = 86_400,
-                onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
+                client: HTTPClient = .shared, onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
         self.store = store
-        self.files = CoverFileCache(directory: cacheDirectory, revalidationInterval: revalidationInterval)
+        self.files = CoverFileCache(directory: cacheDirectory, revalidationInterval: revalidationInterval, client: client)
         self.concurrency = max(1, concurrency)
         self.onEvent = onEvent
     }

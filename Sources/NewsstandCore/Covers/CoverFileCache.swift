@@ -56,9 +56,13 @@ final class CoverFileCache: @unchecked Sendable {
 
     static let maximumBytes = 32 << 20
 
-    init(directory: URL, revalidationInterval: TimeInterval) {
+    /// Fetches covers over http(s).
+    private let client: HTTPClient
+
+    init(directory: URL, revalidationInterval: TimeInterval, client: HTTPClient = .shared) {
         self.directory = directory
         self.revalidationInterval = revalidationInterval
+        self.client = client
     }
 
     /// The cover bytes for `issueID` from `url`: cached, revalidated or fetched as the rules above say.
@@ -89,7 +93,7 @@ final class CoverFileCache: @unchecked Sendable {
         let conditional = cached == nil ? nil : stored
         let result: FetchResult
         do {
-            result = try Self.fetch(url, validators: conditional)
+            result = try Self.fetch(url, validators: conditional, client: client)
         } catch {
             guard let cached else { throw error }
             remember(key, now) // offline: use the cached copy, and do not retry on every row redraw

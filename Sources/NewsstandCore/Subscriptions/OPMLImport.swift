@@ -19,9 +19,10 @@ public enum OPMLImport {
     ///
     /// A feed URL with a login in it (`https://user:password@host/feed`) is subscribed without it; the login moves
     /// to `credentials` (without one, it is dropped), and a login that cannot be saved fails that feed.
-    public static func run(_ document: OPMLDocument, store: LibraryStore, credentials: CredentialStore? = nil) throws -> Result {
+    public static func run(_ document: OPMLDocument, store: LibraryStore, credentials: CredentialStore? = nil,
+                           client: HTTPClient = .shared) throws -> Result {
         let known = Set(try store.publications().map(\.feedURL))
-        let refresher = PublicationRefresher(store: store)
+        let refresher = PublicationRefresher(store: store, client: client)
         var result = Result(added: 0, alreadySubscribed: 0, failures: [])
         for outline in document.outlines {
             let feedURL = URLCredentials.removingUserInformation(from: outline.feedURL)

@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+
+/// A real calibre content server (Debian's `calibre` package) on 127.0.0.1, for interoperability tests:
+/// a library built with `calibredb add`, optionally behind a login (`--enable-auth`), started and stopped
+/// by the test. Everything it writes (its HOME, library, user database) is in a scratch folder.
+public final class CalibreServer {
+    public let port: UInt16
+    public let folder: URL
+    private let process: Process
+
+    /// The OPDS root (a navigation feed).
+    public var opdsRoot: URL { URL(string: "http://127.0.0.1:\(port)/opds")! }
+    /// Its "By Newest" acquisition feed.
+    public var newestFeed: URL { URL(string: "http://127.0.0.1:\(port)/opds/navcatalog/4f6e6577657374")! }
+
+    /// Builds a library of `books` and starts the server; with `login`, only that user may read it (HTTP Basic,
+    /// or Digest with `digest`). Skips the test when calibre is not installed (`make test` installs it).
+    public init(for testCase: XCTestCase, books: [URL], login: (user: String, password: String)? = nil, digest: Bool = false) throws {
+        guard let server = Self.program("calibre-server"), let calibredb = Self.program("calibredb") else {
+            throw XCTSkip("calibre-server is not installed (Debian's calibre package; `make test` installs it)")
+        }
+        folder = try TestFiles.scratchFolder(for: testCase)
+        let home = folder.appendingPathComponent("home", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let environment = ["HOME": home.path, "QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        let library = folder.appendingPathComponent("library", isDirectory: true)
+        try Self.runToEnd(calibredb, ["add", "--library-path", library.path] + books.map(\.path), environment: environment)
+        var arguments = ["--listen-on", "127.0.0.1", "--disable-use-bonjour"]
+        if let login {
+            let users = folder.appendingPathComponent("users.sqlite").path
+            try Self.runToEnd(server, ["--userdb", users, "--manage-users", "--", "add", login.user, login.password], environment: environment)
+            arguments += ["--enable-auth", "--userdb", users, "--auth-mode", digest ? "digest" : "basic"]
+        }
+        port = try Self.freePort()
+        process = Process()
+        process.executableURL = server
+        process.arguments = arguments + ["--port", String(port), library.path]
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let process = process
+        testCase.addTeardownBlock {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try waitUntilListening(deadline: Date().addingTimeInterval(60))
+    }
+
+    private static func program(_ name: String) -> URL? {
+        ["/usr/bin/", "/usr/local/bin/"].map { URL(fileURLWithPath: $0 + name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CalibreFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus)")
+        }
+    }
+
+    /// A port nothing listens on now (bound to 0 and released).
+    private static func freePort() throws -> UInt16 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw CalibreFailure(description: "no socket") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw CalibreFailure(description: "cannot find a free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Polls the port until the server accepts connections.
+    private func waitUntilListening(deadline: Date) throws {
+        while Date() < deadline {
+            guard process.isRunning else { throw CalibreFailure(description: "calibre-server exited with \(process.terminationStatus)") }
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = port.bigEndian
+            let connected = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(socket)
+            if connected { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw CalibreFailure(description: "calibre-server did not start listening on \(port) within 60 s")
+    }
+}
+
+/// Why the calibre server could not be set up.
+public struct CalibreFailure: Error, CustomStringConvertible {
+    public let description: String
+}
