@@ -2,55 +2,88 @@ import Foundation
 import LocalHTTPServer
 import NewsstandCore
 
-/// Case `sync`: a full sync of 200 subscriptions from a local server (every feed fetched, parsed and
-/// stored; no downloads), then a second sync where every feed answers 304 Not Modified.
+/// Case `sync`: a full sync of 1,000 subscriptions of 50 items from a local server (every feed fetched,
+/// parsed and stored; no downloads), then a second sync where every feed answers 304 Not Modified; in the
+/// same run, `curl` fetching the same 1,000 URLs in one process and, when installed, `newsboat -x reload`.
+/// Target: the unchanged sync within 2× curl's time.
 struct SyncBenchmark {
-    var subscriptions = 200
-    var issuesPerFeed = 12
+    var subscriptions = 1_000
+    var itemsPerFeed = 50
 
     func run() throws {
-        var table = ResultTable(title: "Sync: \(subscriptions) subscriptions × \(issuesPerFeed) issues from 127.0.0.1")
+        var table = ResultTable(title: "Sync: \(Format.count(subscriptions)) subscriptions × \(itemsPerFeed) items from 127.0.0.1 (keep-alive)")
         let folder = try TemporaryFolder(prefix: "newsstand-bench-sync")
         defer { folder.remove() }
-        let server = LocalHTTPServer()
-        try server.start()
-        defer { server.stop() }
-        for feed in 0..<subscriptions {
-            server.setResource("/feeds/\(feed).rss", data: Self.feed(number: feed, issues: issuesPerFeed), contentType: "application/rss+xml")
-        }
+        let feeds = FeedLibraryServer()
+        feeds.server.keepsConnectionsAlive = true
+        try feeds.start()
+        defer { feeds.stop() }
+        let set = feeds.serve(folder: "sync", feedCount: subscriptions, itemsPerFeed: itemsPerFeed)
         let paths = LibraryPaths(dataDirectory: folder.url.appendingPathComponent("data"), configDirectory: folder.url.appendingPathComponent("config"),
                                  cacheDirectory: folder.url.appendingPathComponent("cache"))
         try paths.createDirectories()
         let store = try LibraryStore(file: paths.databaseFile)
         defer { store.close() }
-        for feed in 0..<subscriptions {
-            try store.addPublication(title: "Feed \(feed)", feedURL: server.url(for: "feeds/\(feed).rss"))
+        for (number, url) in set.urls.enumerated() {
+            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
         }
         let downloads = DownloadQueue(store: store, paths: paths) { _ in }
         let sync = SyncService(store: store, paths: paths)
-        progress("syncing \(subscriptions) subscriptions twice")
+        progress("syncing \(Format.count(subscriptions)) subscriptions twice")
 
+        let connectionsBefore = feeds.server.connectionCount
         let (first, firstSeconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
-        let issues = try store.allIssues().count
+        let issues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
         let failures = first.filter { $0.outcome.problem != nil }.count
-        table.add("first sync", runs: 1, median: Format.duration(firstSeconds),
-                  notes: "\(Format.count(issues)) issues stored, \(failures) failed; \(Format.count(Int(Double(subscriptions) / firstSeconds))) feeds/s")
+        table.add("first sync (cold)", runs: 1, median: Format.duration(firstSeconds),
+                  notes: "\(Format.count(issues)) issues stored, \(failures) failed; \(Format.count(Int(Double(subscriptions) / firstSeconds))) feeds/s; "
+                      + "\(feeds.server.connectionCount - connectionsBefore) connections")
         let (second, secondSeconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
         let unchanged = second.filter(\.outcome.notModified).count
-        table.add("second sync (conditional GET)", runs: 1, median: Format.duration(secondSeconds),
-                  notes: "\(unchanged) of \(subscriptions) answered 304 Not Modified")
-        table.print()
-    }
+        table.add("second sync (unchanged, conditional GET)", runs: 1, median: Format.duration(secondSeconds),
+                  notes: "\(unchanged) of \(Format.count(subscriptions)) answered 304 Not Modified")
 
-    static func feed(number: Int, issues: Int) -> Data {
-        var items = ""
-        for issue in 0..<issues {
-            items += """
-                <item><guid>feed\(number)-issue\(issue)</guid><title>Issue \(issue) of feed \(number)</title>\
-                <pubDate>Mon, \(String(format: "%02d", issue % 28 + 1)) Jan 2025 10:00:00 GMT</pubDate><description>Summary \(issue).</description>\
-                <enclosure url="https://example.com/\(number)/\(issue).epub" length="1000" type="application/epub+zip"/></item>
-                """
+        if let curl = ChildProcess.which("curl") {
+            progress("curl fetching the same \(Format.count(subscriptions)) URLs")
+            let config = folder.url.appendingPathComponent("curl.config")
+            try Data(set.urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }.joined().utf8).write(to: config)
+            var times: [Double] = []
+            for _ in 0..<3 {
+                let outcome = try ChildProcess.run(curl, ["-s", "--no-progress-meter", "--parallel", "--parallel-max", String(SyncService.concurrentRefreshes), "-K", config.path])
+                guard outcome.status == 0 else { throw ChildProcess.Failure(description: "curl failed (status \(outcome.status)): \(outcome.output)") }
+                times.append(MonotonicClock.seconds(from: outcome.spawnedAt, to: outcome.exitedAt))
+            }
+            let curlTime = Statistics(times).median
+            table.add("curl, the same URLs in one process", runs: 3, median: Format.duration(curlTime),
+                      notes: "curl --parallel --parallel-max \(SyncService.concurrentRefreshes) -K (whole bodies to /dev/null, nothing parsed or stored)")
+            let ratio = secondSeconds / curlTime
+            table.add("  unchanged sync / curl", runs: nil, median: Format.ratio(ratio),
+                      notes: "target ≤ 2.00×: \(ratio <= 2 ? "met" : "NOT met")")
+            table.add("  first sync / curl", runs: nil, median: Format.ratio(firstSeconds / curlTime), notes: "fetch, parse and store vs fetch only")
+        } else {
+            table.note("curl is not installed (make bench installs it): no comparison")
         }
-        return Data(#"<?xml version="1.0"?><rss version="2.0"><channel><title>Feed \#(number)</title>\#(items)</channel></rss>"#.utf8)
+
+        if let newsboat = ChildProcess.which("newsboat") {
+            progress("newsboat -x reload of the same feeds, twice")
+            let root = folder.url.appendingPathComponent("newsboat")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let urls = root.appendingPathComponent("urls")
+            try Data(set.newsboatURLs().utf8).write(to: urls)
+            let config = root.appendingPathComponent("config")
+            try Data("reload-threads \(SyncService.concurrentRefreshes)\n".utf8).write(to: config)
+            let arguments = ["-u", urls.path, "-c", root.appendingPathComponent("cache.db").path, "-C", config.path, "-x", "reload"]
+            let environment = FirstFrame.environment(root: root).merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                                                                         "LANG": "C.UTF-8"]) { $1 }
+            for label in ["newsboat -x reload (cold)", "newsboat -x reload (unchanged)"] {
+                let outcome = try ChildProcess.run(newsboat, arguments, environment: environment)
+                guard outcome.status == 0 else { throw ChildProcess.Failure(description: "newsboat failed (status \(outcome.status)): \(outcome.output)") }
+                table.add(label, runs: 1, median: Format.duration(MonotonicClock.seconds(from: outcome.spawnedAt, to: outcome.exitedAt)),
+                          notes: "reload-threads \(SyncService.concurrentRefreshes), the same feeds into its cache")
+            }
+        } else {
+            table.note("newsboat is not installed (make bench installs it): no comparison")
+        }
+        table.print()
     }
 }

@@ -45,6 +45,13 @@ extension LibraryStore {
     }
 
     /// The publication's headlines, in the order its feed gave them.
+    /// How many headlines a publication has.
+    public func headlineCount(publicationID: Int64) throws -> Int {
+        try locked {
+            Int(try database.query("SELECT count(*) FROM headlines WHERE publication_id = ?", [.integer(publicationID)]).first?.first?.int64 ?? 0)
+        }
+    }
+
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
             try database.query("SELECT title, link, date, summary FROM headlines WHERE publication_id = ? ORDER BY position",

@@ -73,9 +73,9 @@ public struct PublicationRefresher: Sendable {
             guard let (feed, newValidators) = try fetch(publication.feedURL, validators: validators) else {
                 let current = try store.publication(id: publication.id)
                 try store.recordRefresh(publicationID: publication.id, title: nil, error: current?.lastError)
-                return Outcome(publicationID: publication.id, issueCount: try store.issues(publicationID: publication.id).count,
+                return Outcome(publicationID: publication.id, issueCount: try store.issueCounts(publicationID: publication.id).total,
                                newIssueNames: [], problem: nil, notModified: true,
-                               headlineCount: try store.headlines(publicationID: publication.id).count)
+                               headlineCount: try store.headlineCount(publicationID: publication.id))
             }
             return try apply(feed, validators: newValidators, to: publication, markingNewArrivals: true)
         } catch {

@@ -13,7 +13,7 @@ public struct SyncService: Sendable {
     /// Refreshes one publication's catalog (tests stand in for the network).
     let refresh: @Sendable (Publication) -> PublicationRefresher.Outcome
     /// How many catalogs are fetched at once in a full sync.
-    static let concurrentRefreshes = 8
+    public static let concurrentRefreshes = 8
 
     public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared) {
         self.init(store: store, paths: paths, limits: limits, now: { Date() }, refresh: { PublicationRefresher(store: store, client: client).refresh($0) })
@@ -68,7 +68,12 @@ public struct SyncService: Sendable {
     /// Decides what a refreshed publication's policy and the limits let download now, and queues it.
     private func queue(_ outcome: PublicationRefresher.Outcome, for publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
         let current = (try? store.publication(id: publication.id)) ?? publication
-        let issues = (try? store.issues(publicationID: publication.id)) ?? []
+        // Only a policy that downloads needs the issues (with .latest, only the newest).
+        let issues: [Issue] = switch current.autoDownload {
+        case .none: []
+        case .latest: (try? store.issues(publicationID: publication.id, after: nil, limit: 1)) ?? []
+        case .all: (try? store.issues(publicationID: publication.id)) ?? []
+        }
         let wanted = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
         let date = now()
         let components = Calendar.current.dateComponents([.hour, .minute], from: date)
