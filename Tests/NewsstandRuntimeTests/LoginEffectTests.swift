@@ -26,13 +26,9 @@ final class LoginEffectTests: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let folder = try TestFiles.scratchFolder(for: self)
-        paths = LibraryPaths(dataDirectory: folder.appendingPathComponent("data"), configDirectory: folder.appendingPathComponent("config"),
-                             cacheDirectory: folder.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        store = try LibraryStore(file: paths.databaseFile)
-        let store = store!
-        addTeardownBlock { store.close() }
+        let library = try TemporaryLibrary(for: self)
+        paths = library.paths
+        store = library.store
     }
 
     func makeRunner() -> EffectRunner {

@@ -9,12 +9,8 @@ import NewsstandUI
 /// Quitting is the runner's job: the last reading position is on disk before `.quit` returns.
 final class QuitTests: XCTestCase {
     func testQuittingRightAfterAMoveSavesThePosition() throws {
-        let folder = try TestFiles.scratchFolder(for: self)
-        let paths = LibraryPaths(dataDirectory: folder.appendingPathComponent("data"), configDirectory: folder.appendingPathComponent("config"),
-                                 cacheDirectory: folder.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        let store = try LibraryStore(file: paths.databaseFile)
-        defer { store.close() }
+        let library = try TemporaryLibrary(for: self)
+        let (paths, store) = (library.paths, library.store)
         let publication = try store.addPublication(title: "Kettle", feedURL: URL(string: "https://example.com/feed")!)
         let issue = try XCTUnwrap(try store.upsertIssues([CatalogEntry(name: "one", title: "One", date: Date(),
                                                                       contentURLs: [URL(string: "https://example.com/one.epub")!])],
@@ -25,7 +21,7 @@ final class QuitTests: XCTestCase {
         var state = AppState(width: 60, height: 20)
         state.screens = [.shelf, .reader(ReaderState(issueID: issue.id))]
         let book = EPUBBook(title: "One", creator: nil, language: nil, version: "3.0",
-                            articles: [EPUBArticle(title: "Only", file: folder.appendingPathComponent("a.xhtml"), mediaType: "application/xhtml+xml")],
+                            articles: [EPUBArticle(title: "Only", file: paths.dataDirectory.appendingPathComponent("a.xhtml"), mediaType: "application/xhtml+xml")],
                             tableOfContents: [], coverImage: nil)
         _ = AppUpdate.update(&state, .issueOpened(issueID: issue.id, .success(book), resumeAt: ReadingPosition(articleIndex: 0, blockIndex: 0)))
         let blocks = (1...300).map { TextBlock.paragraph("Paragraph \($0) of a long article, long enough to wrap onto a second line here.") }

@@ -32,12 +32,8 @@ final class ServerLoginTests: XCTestCase {
     }
 
     func testA401AsksForALoginAndTheRetrySucceedsWithIt() throws {
-        let folder = try TestFiles.scratchFolder(for: self)
-        let paths = LibraryPaths(dataDirectory: folder.appendingPathComponent("data"), configDirectory: folder.appendingPathComponent("config"),
-                                 cacheDirectory: folder.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        let store = try LibraryStore(file: paths.databaseFile)
-        addTeardownBlock { store.close() }
+        let library = try TemporaryLibrary(for: self)
+        let (paths, store) = (library.paths, library.store)
         let server = LocalHTTPServer(root: TestFiles.sampleLibrary)
         try server.start()
         addTeardownBlock { server.stop() }
