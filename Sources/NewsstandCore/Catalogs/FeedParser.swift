@@ -62,7 +62,12 @@ public enum FeedParser {
                 index = end.upperBound
             } else if rest.hasPrefix("<!") {
                 if rest.prefix(64).lowercased().hasPrefix("<!doctype plist") { return .propertyList }
-                guard let end = rest.firstIndex(of: ">") else { return nil }
+                guard var end = rest.firstIndex(of: ">") else { return nil }
+                // A doctype's internal subset (`[ <!ENTITY …> ]`) holds '>' of its own.
+                if rest.prefix(9).lowercased() == "<!doctype", let bracket = rest.firstIndex(of: "["), bracket < end {
+                    guard let close = internalSubsetEnd(rest[bracket...]) else { return nil }
+                    end = close
+                }
                 index = head.index(after: end)
             } else {
                 break
@@ -89,6 +94,31 @@ public enum FeedParser {
             return .atom
         default: return nil
         }
+    }
+
+    /// The `>` that ends a doctype whose internal subset starts `subset` (`[`): after the `]` that
+    /// closes it (outside quoted strings and comments) and any white space.
+    private static func internalSubsetEnd(_ subset: Substring) -> String.Index? {
+        var index = subset.index(after: subset.startIndex)
+        var quote: Character? = nil
+        while index < subset.endIndex {
+            let character = subset[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if subset[index...].hasPrefix("<!--") {
+                guard let close = subset[index...].range(of: "-->") else { return nil }
+                index = close.upperBound
+                continue
+            } else if character == "]" {
+                var after = subset.index(after: index)
+                while after < subset.endIndex, subset[after].isWhitespace { after = subset.index(after: after) }
+                return after < subset.endIndex && subset[after] == ">" ? after : nil
+            }
+            index = subset.index(after: index)
+        }
+        return nil
     }
 
     /// The first 64 KB as text: UTF-16 and UTF-32 (with or without a byte-order mark) decoded,
