@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
-/// and headlines, as `XMLFeedReader` reads it.
+/// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
 struct FeedDocument {
     var rootName = ""
     var title: String?

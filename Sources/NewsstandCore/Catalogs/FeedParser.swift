@@ -6,8 +6,8 @@ import NewsstandContent
 /// content, never from the file name, and maps it onto issues (items with downloadable content),
 /// headlines (items without), and navigation links (OPDS).
 ///
-/// XML is parsed from a stream in chunks, never handed to `XMLParser(data:)` whole, so feeds of tens
-/// of megabytes parse on Linux too.
+/// XML is read by libxml2's streaming parser (`XMLFeedReader`) in pieces, from memory or from a
+/// file, so the parser's memory stays flat however large the feed.
 public enum FeedParser {
     static let notAFeed = "not a feed: expected RSS, Atom, OPDS or a property-list catalog"
 
@@ -21,7 +21,7 @@ public enum FeedParser {
         case .opds2:
             return try OPDS2Parser.parse(data, url: url)
         case .rss, .atom, .opds1, .newsstandAtom:
-            return try parseXML(InputStream(data: data), url: url, detected: format)
+            return try build(XMLFeedReader.read(data, feedURL: url), detected: format)
         }
     }
 
@@ -35,7 +35,7 @@ public enum FeedParser {
         switch format {
         case .rss, .atom, .opds1, .newsstandAtom:
             guard let stream = InputStream(url: file) else { throw CatalogError("cannot read \(file.path)") }
-            return try parseXML(stream, url: url, detected: format)
+            return try build(XMLFeedReader.read(stream, feedURL: url), detected: format)
         default:
             return try parse(try Data(contentsOf: file), url: url)
         }
@@ -159,10 +159,10 @@ public enum FeedParser {
 
     // MARK: XML
 
-    static func parseXML(_ stream: InputStream, url: URL, detected: FeedFormat) throws -> Feed {
-        let (document, problem) = try XMLFeedReader.read(stream, feedURL: url)
-        var feed = build(document, detected: detected)
-        if let problem { feed.problems.append(problem) }
+    /// The feed an XML reading gives, with the reader's problem; throws when nothing usable was read.
+    static func build(_ read: (FeedDocument, problem: String?), detected: FeedFormat) throws -> Feed {
+        var feed = build(read.0, detected: detected)
+        if let problem = read.problem { feed.problems.append(problem) }
         if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
             throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
         }

@@ -5,6 +5,30 @@ import NewsstandContent
 /// terminal-safe line: tags dropped (block tags become spaces), `script`/`style` bodies dropped,
 /// character references decoded, then `TextSanitizer.singleLine`.
 enum FeedText {
+    /// `text.trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces` when `newlines` is
+    /// false), with ASCII white space trimmed here and Foundation asked only when an end is not ASCII.
+    static func trimmed(_ text: String, newlines: Bool = true) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        func isSpace(_ byte: UInt8) -> Bool { newlines ? isASCIIWhitespace(byte) : byte == 0x20 || byte == 0x09 }
+        if first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80 { return text }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        if start == end { return "" }
+        let head = utf8[start], tail = utf8[utf8.index(before: end)]
+        guard head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80 else {
+            return text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        }
+        return String(Substring(utf8[start..<end]))
+    }
+
+    /// Tab, line feed, vertical tab, form feed, carriage return, space.
+    @inline(__always)
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
     /// Plain text: only sanitised.
     static func plain(_ text: String) -> String {
         TextSanitizer.singleLine(text)

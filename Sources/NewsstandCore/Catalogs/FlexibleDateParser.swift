@@ -9,11 +9,28 @@ import Foundation
 /// `DateFormatter` patterns. A date without a zone is taken as UTC.
 public enum FlexibleDateParser {
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
         let bytes = Array(trimmed.utf8)
         if let date = parseISO(bytes) ?? parseRFC822(bytes) { return date }
-        return lock.withLock {
+        return formatterDate(trimmed)
+    }
+
+    /// `parse(_:)` on text as UTF-8 bytes (a feed's text as read), making no String for the forms read by hand.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var start = 0, end = bytes.count
+        while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
+        while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return nil }
+        // Other white space (no-break spaces, U+2028) is trimmed by the String path.
+        if bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 { return parse(String(decoding: bytes, as: UTF8.self)) }
+        let trimmed = Array(bytes[start..<end])
+        if let date = parseISO(trimmed) ?? parseRFC822(trimmed) { return date }
+        return formatterDate(String(decoding: trimmed, as: UTF8.self))
+    }
+
+    private static func formatterDate(_ trimmed: String) -> Date? {
+        lock.withLock {
             for formatter in formatters {
                 if let date = formatter.date(from: trimmed) { return date }
             }
