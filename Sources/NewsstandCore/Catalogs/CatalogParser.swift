@@ -113,12 +113,40 @@ public enum CatalogParser {
 
     /// Resolves a possibly relative URL string against the catalog's URL; only http, https and file are allowed.
     static func resolve(_ text: String, against base: URL) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedText.trimmed(text)
+        if isPlainWebURL(trimmed) { return URL(string: trimmed) } // absolute: the base plays no part
         guard !trimmed.isEmpty,
               let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), allowedSchemes.contains(scheme) else { return nil }
         if scheme != "file" && (url.host ?? "").isEmpty { return nil }
         return url
+    }
+
+    /// `http://` or `https://` (lower case) then a host that starts with a letter or digit and no
+    /// user information: such a string parses to a URL with that scheme and a host, the same with
+    /// or without a base, so the checks below can be skipped.
+    private static func isPlainWebURL(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        for byte in "http".utf8 {
+            guard index != utf8.endIndex, utf8[index] == byte else { return false }
+            index = utf8.index(after: index)
+        }
+        if index != utf8.endIndex, utf8[index] == UInt8(ascii: "s") { index = utf8.index(after: index) }
+        for byte in "://".utf8 {
+            guard index != utf8.endIndex, utf8[index] == byte else { return false }
+            index = utf8.index(after: index)
+        }
+        guard index != utf8.endIndex else { return false }
+        let first = utf8[index]
+        guard (first >= 0x30 && first <= 0x39) || ((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A) else { return false }
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") || byte >= 0x80 { return false }
+            index = utf8.index(after: index)
+        }
+        return true
     }
 
     static func parseDate(_ value: Any) -> Date? {

@@ -83,14 +83,17 @@ public enum FeedParser {
         let nameEnd = rest.dropFirst().firstIndex { $0.isWhitespace || $0 == ">" || $0 == "/" } ?? rest.endIndex
         let qualified = String(rest[rest.index(after: rest.startIndex)..<nameEnd])
         let local = qualified.split(separator: ":").last.map(String.init)?.lowercased() ?? ""
-        let lowered = rest.lowercased()
+        var lowered: String { rest.lowercased() }
         switch local {
         case "plist": return .propertyList
         case "rss", "channel": return .rss
-        case "rdf": return lowered.contains("<item") || lowered.contains("<channel") || lowered.contains(":item") ? .rss : nil
+        case "rdf":
+            let lowered = lowered
+            return FeedText.contains(lowered, "<item") || FeedText.contains(lowered, "<channel") || FeedText.contains(lowered, ":item") ? .rss : nil
         case "feed", "entry":
-            if lowered.contains("http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
-            if lowered.contains("http://opds-spec.org/") || lowered.contains("profile=opds-catalog") { return .opds1 }
+            let lowered = lowered
+            if FeedText.contains(lowered, "http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
+            if FeedText.contains(lowered, "http://opds-spec.org/") || FeedText.contains(lowered, "profile=opds-catalog") { return .opds1 }
             return .atom
         default: return nil
         }
@@ -219,7 +222,8 @@ public enum FeedParser {
 
     /// An issue's unique name from its guid/id (or enclosure URL): one sanitised line, at most 200 characters.
     static func issueName(_ raw: String) -> String {
-        String(TextSanitizer.singleLine(raw).prefix(200))
+        let name = TextSanitizer.singleLine(raw)
+        return name.utf8.count <= 200 ? name : String(name.prefix(200))
     }
 
     private static func alternateLink(_ item: FeedDocument.Item) -> URL? {
@@ -239,6 +243,7 @@ public enum FeedParser {
         let media = item.mediaContents.filter { !isImage($0) }
         assets += media.map { Asset(url: $0.url, type: $0.type) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
+        guard assets.count > 1 else { return assets }
         var seen: Set<URL> = []
         return assets.filter { seen.insert($0.url).inserted }
     }
@@ -299,7 +304,7 @@ public enum FeedParser {
 
     private static func isCatalogType(_ type: String?) -> Bool {
         guard let type = type?.lowercased() else { return false }
-        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
+        return FeedText.contains(type, "profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
     }
 
     /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any

@@ -23,6 +23,26 @@ enum FeedText {
         return String(Substring(utf8[start..<end]))
     }
 
+    /// Whether `text` holds `needle`, byte for byte (Foundation's `contains` is far slower).
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        let utf8 = text.utf8
+        guard count > 0, utf8.count >= count else { return count == 0 }
+        let first = needle.utf8Start[0]
+        var start = utf8.startIndex
+        while let found = utf8[start...].firstIndex(of: first) {
+            var matched = true
+            var index = found
+            for offset in 0..<count {
+                guard index != utf8.endIndex, utf8[index] == needle.utf8Start[offset] else { matched = false; break }
+                index = utf8.index(after: index)
+            }
+            if matched { return true }
+            start = utf8.index(after: found)
+        }
+        return false
+    }
+
     /// Tab, line feed, vertical tab, form feed, carriage return, space.
     @inline(__always)
     static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
@@ -39,65 +59,84 @@ enum FeedText {
         TextSanitizer.singleLine(stripTags(text))
     }
 
+    /// Tags and comments out, `script`/`style` bodies out, block tags as spaces, then character
+    /// references decoded. Works on the UTF-8 bytes: everything markup is ASCII, and what is cut
+    /// out runs from one ASCII byte to another, so the rest stays whole characters.
     static func stripTags(_ text: String) -> String {
-        guard text.contains("<") || text.contains("&") else { return text }
-        let scalars = Array(text.unicodeScalars)
-        var output = String.UnicodeScalarView()
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "<")) || utf8.contains(UInt8(ascii: "&")) else { return text }
+        let stripped = utf8.withContiguousStorageIfAvailable(stripTags) ?? Array(utf8).withUnsafeBufferPointer(stripTags)
+        return decodeEntities(String(decoding: stripped, as: UTF8.self))
+    }
+
+    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), dash = UInt8(ascii: "-")
+        let count = s.count
+        var output: [UInt8] = []
+        output.reserveCapacity(count)
         var index = 0
-        var skipUntilClosing: String? = nil
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "<", index + 1 < scalars.count, isTagStart(scalars[index + 1]),
-               scalars[index + 1] != "!" || (index + 2 < scalars.count && (scalars[index + 2] == "-" || scalars[index + 2] == "[" || isASCIILetter(scalars[index + 2]))) {
+        var skipUntilClosing: [UInt8]? = nil
+        while index < count {
+            let byte = s[index]
+            if byte == lt, index + 1 < count, isTagStart(s[index + 1]),
+               s[index + 1] != bang || (index + 2 < count && (s[index + 2] == dash || s[index + 2] == UInt8(ascii: "[") || isASCIILetter(s[index + 2]))) {
                 // Find the end of the tag (quotes may hold '>').
                 var end = index + 1
-                var quote: Unicode.Scalar? = nil
-                if scalars[index + 1] == "!", index + 3 < scalars.count, scalars[index + 2] == "-", scalars[index + 3] == "-" {
+                if s[index + 1] == bang, index + 3 < count, s[index + 2] == dash, s[index + 3] == dash {
                     // Comment: up to "-->".
                     end = index + 4
-                    while end + 2 < scalars.count, !(scalars[end] == "-" && scalars[end + 1] == "-" && scalars[end + 2] == ">") { end += 1 }
-                    index = min(scalars.count, end + 3)
+                    while end + 2 < count, !(s[end] == dash && s[end + 1] == dash && s[end + 2] == gt) { end += 1 }
+                    index = min(count, end + 3)
                     continue
                 }
-                while end < scalars.count {
-                    let c = scalars[end]
-                    if let q = quote { if c == q { quote = nil } } else if c == "\"" || c == "'" { quote = c } else if c == ">" { break }
+                var quote: UInt8? = nil
+                while end < count {
+                    let c = s[end]
+                    if let q = quote { if c == q { quote = nil } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == gt { break }
                     end += 1
                 }
-                let tag = String(String.UnicodeScalarView(scalars[(index + 1)..<min(end, scalars.count)]))
-                let name = tagName(tag)
+                let name = tagName(UnsafeBufferPointer(rebasing: s[(index + 1)..<min(end, count)]))
                 if let closing = skipUntilClosing {
-                    if name == "/" + closing { skipUntilClosing = nil }
-                } else if name == "script" || name == "style" {
+                    if name.first == UInt8(ascii: "/") && name.dropFirst().elementsEqual(closing) { skipUntilClosing = nil }
+                } else if name == scriptTag || name == styleTag {
                     skipUntilClosing = name
-                } else if blockTags.contains(name.hasPrefix("/") ? String(name.dropFirst()) : name) {
-                    output.append(" ")
+                } else if isBlockTag(name.first == UInt8(ascii: "/") ? name.dropFirst() : name[...]) {
+                    output.append(0x20)
                 }
                 index = end + 1
                 continue
             }
-            if skipUntilClosing == nil { output.append(scalar) }
+            if skipUntilClosing == nil { output.append(byte) }
             index += 1
         }
-        return decodeEntities(String(output))
+        return output
     }
 
-    private static func isTagStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "/" || scalar == "!" || scalar == "?" || isASCIILetter(scalar)
+    private static let scriptTag = Array("script".utf8), styleTag = Array("style".utf8)
+
+    private static func isTagStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") || isASCIILetter(byte)
     }
 
-    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
     }
 
-    private static func tagName(_ tag: String) -> String {
-        var name = ""
-        for character in tag {
-            if character == " " || character == ">" || character == "\t" || character == "\n" || character == "\r" { break }
-            if character == "/" && !name.isEmpty { break }
-            name.append(character)
+    /// The tag's name, lower-cased: up to white space, `>`, or a `/` after the first character.
+    private static func tagName(_ tag: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var name: [UInt8] = []
+        for byte in tag {
+            if byte == 0x20 || byte == UInt8(ascii: ">") || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "/") && !name.isEmpty { break }
+            name.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            if name.count > 16 { break } // longer than any tag looked for
         }
-        return name.lowercased()
+        return name
+    }
+
+    private static func isBlockTag(_ name: ArraySlice<UInt8>) -> Bool {
+        guard name.count <= 10, let first = name.first, first < 0x80 else { return false }
+        return blockTags.contains(String(decoding: name, as: UTF8.self))
     }
 
     private static let blockTags: Set<String> = [
@@ -105,35 +144,42 @@ enum FeedText {
         "blockquote", "pre", "hr", "section", "article", "header", "footer", "dd", "dt", "dl", "figure", "figcaption",
     ]
 
-    /// Decodes `&name;`, `&#NN;` and `&#xHH;`; unknown references stay as they are.
+    /// Decodes `&name;`, `&#NN;` and `&#xHH;`; unknown references stay as they are. A reference's
+    /// `;` must come within 12 bytes of its `&`.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            output += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            if let semicolon = after.prefix(12).firstIndex(of: ";") {
-                let name = after[..<semicolon]
-                var decoded: String? = nil
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else if name.hasPrefix("#") {
-                    decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else {
-                    decoded = named[String(name)]
-                }
-                if let decoded {
-                    output += decoded
-                    rest = after[after.index(after: semicolon)...]
-                    continue
-                }
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "&")) else { return text }
+        let s = Array(utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            guard s[index] == UInt8(ascii: "&") else {
+                output.append(s[index])
+                index += 1
+                continue
             }
-            output += "&"
-            rest = after
+            let nameStart = index + 1
+            let limit = min(s.count, nameStart + 12)
+            if let semicolon = s[nameStart..<limit].firstIndex(of: UInt8(ascii: ";")),
+               let decoded = decodeReference(String(decoding: s[nameStart..<semicolon], as: UTF8.self)) {
+                output.append(contentsOf: decoded.utf8)
+                index = semicolon + 1
+                continue
+            }
+            output.append(UInt8(ascii: "&"))
+            index += 1
         }
-        output += rest
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func decodeReference(_ name: String) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        } else if name.hasPrefix("#") {
+            return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        return named[name]
     }
 
     private static let named: [String: String] = [

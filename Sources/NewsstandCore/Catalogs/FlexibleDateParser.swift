@@ -118,6 +118,7 @@ public enum FlexibleDateParser {
     /// `[Weekday,] D Mon YYYY hh:mm[:ss] [zone]`: tolerant of missing commas, two-digit years
     /// (1950–2049), single-digit days and hours, and a missing zone (UTC).
     static func parseRFC822(_ s: [UInt8]) -> Date? {
+        if let date = parseUsualRFC822(s) { return date }
         let words = String(decoding: s, as: UTF8.self).lowercased()
             .split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
         var index = 0
@@ -149,6 +150,59 @@ public enum FlexibleDateParser {
         }
         return makeDate(year: year, month: month + 1, day: day, hour: time[0]!, minute: time[1]!,
                         second: time.count > 2 ? time[2]! : 0, fraction: 0, offset: offset)
+    }
+
+    /// `Www, D[D] Mon YYYY hh:mm[:ss] ZONE` exactly, the form nearly every RSS feed writes, read in
+    /// place (zone: a name from `zones` or ±hhmm). Anything else is nil, for the general reader,
+    /// which gives the same date for whatever this accepts.
+    private static func parseUsualRFC822(_ s: [UInt8]) -> Date? {
+        var i = 0
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                guard isDigit(s[k]) else { return nil }
+                value = value * 10 + Int(s[k] - 0x30)
+            }
+            i += count
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard i < s.count, s[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        let space = UInt8(ascii: " "), colon = UInt8(ascii: ":")
+        guard s.count >= 20, isLetter(s[0]), isLetter(s[1]), isLetter(s[2]), s[3] == UInt8(ascii: ","), s[4] == space else { return nil }
+        i = 5
+        guard let day = (i + 1 < s.count && isDigit(s[i + 1])) ? digits(2) : digits(1), skip(space) else { return nil }
+        guard i + 4 <= s.count, isLetter(s[i]), isLetter(s[i + 1]), isLetter(s[i + 2]), s[i + 3] == space else { return nil }
+        let monthName = String(decoding: s[i..<(i + 3)].map { $0 | 0x20 }, as: UTF8.self)
+        guard let month = months.firstIndex(of: monthName) else { return nil }
+        i += 4
+        guard let year = digits(4), skip(space), let hour = digits(2), skip(colon), let minute = digits(2) else { return nil }
+        var second = 0
+        if skip(colon) {
+            guard let value = digits(2) else { return nil }
+            second = value
+        }
+        guard skip(space), i < s.count else { return nil }
+        var offset = 0
+        if s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
+            let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let value = digits(4) else { return nil }
+            offset = sign * ((value / 100) * 60 + value % 100) * 60
+        } else {
+            let zone = s[i...]
+            guard zone.count <= 4, zone.allSatisfy(isLetter), let hours = zones[String(decoding: zone.map { $0 | 0x20 }, as: UTF8.self)] else { return nil }
+            offset = hours * 3600
+            i = s.count
+        }
+        guard i == s.count else { return nil }
+        return makeDate(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second, fraction: 0, offset: offset)
     }
 
     private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,

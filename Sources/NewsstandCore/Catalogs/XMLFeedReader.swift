@@ -75,6 +75,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private var rootNamespace: String?
     private(set) var rootClosed = false
     private var names: [NameKey: ElementInfo] = [:]
+    /// The last name seen in each slot, checked by pointer alone before the dictionary: within one
+    /// parse a dictionary pointer always spells the same name (libxml2 frees none before the end).
+    private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: ElementInfo)?](repeating: nil, count: recentSlots)
+    private static let recentSlots = 64
+    /// The root is Atom's `feed` or `entry`: text constructs say their type.
+    private var isAtomFamily = false
     private var parser: XMLPushParser!
 
     init(feedURL: URL) {
@@ -173,8 +179,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// gives names from its dictionary (one pointer per distinct name), so the pointers find the
     /// entry; its bytes are compared too, so a reused pointer can never give a wrong answer.
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
+        let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
+        if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
+            return recent.info
+        }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
         if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
+            recentNames[slot] = (localName, namespaceURI, cached)
             return cached
         }
         let local = String(cString: localName)
@@ -182,6 +193,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
                                namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
         names[cacheKey] = info
+        recentNames[slot] = (localName, namespaceURI, info)
         return info
     }
 
@@ -236,7 +248,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
             base = url
         }
         let parent = stack.last?.info.role
-        if stack.isEmpty { document.rootName = info.key }
+        if stack.isEmpty {
+            document.rootName = info.key
+            isAtomFamily = info.key == "feed" || info.key == "entry"
+        }
         if info.marksNewsstand { document.sawNewsstand = true }
         if info.marksOPDS { document.sawOPDS = true }
 
@@ -260,7 +275,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             guard let href, let url = resolve(href, base: base) else { break }
             let rel = FeedText.trimmed(tag.attribute("rel") ?? "alternate", newlines: false)
             let type = tag.attribute("type")
-            if rel.hasPrefix("http://opds-spec.org/") || (type ?? "").contains("profile=opds-catalog") { document.sawOPDS = true }
+            if rel.hasPrefix("http://opds-spec.org/") || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
             let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
             if item != nil, parent == .item {
                 item?.links.append(link)
@@ -309,6 +324,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         guard isAtomFamily else { return .html }
         let typeAttribute = tag.attribute("type")
         let mode = tag.attribute("mode")
+        if typeAttribute == nil && mode == nil { return .plain } // Atom's default, type="text"
         let type = (typeAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
         let html = type == "html" || type == "text/html" || mode == "escaped"
         let textual = ["text", "html", "xhtml"].contains(type) || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
@@ -352,8 +368,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
         switch frame.info.role {
         case .item:
-            if let finished = item { document.items.append(finished) }
-            item = nil
+            if let finished = item.take() { document.items.append(finished) }
             acquisitionIndex = nil
         case .title:
             if inItem, item?.title == nil { item?.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
@@ -408,8 +423,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     // MARK: Helpers
-
-    private var isAtomFamily: Bool { document.rootName == "feed" || document.rootName == "entry" }
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
     private var rawText: String { String(decoding: text, as: UTF8.self) }

@@ -112,7 +112,9 @@ final class XMLPushParser {
         var reason: String
     }
 
-    private weak var delegate: XMLPushParserDelegate?
+    /// Not retained (the delegate owns the parser) and not weak (a weak load on every callback costs):
+    /// the delegate must outlive the parser, as `XMLFeedReader` does.
+    private unowned(unsafe) let delegate: XMLPushParserDelegate
     private var context: xmlParserCtxtPtr?
     /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
     private var head: [UInt8] = []
@@ -208,12 +210,12 @@ final class XMLPushParser {
         // entities for lookup); everything that would build a tree or load something does not.
         handler.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
             guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
-            parser.delegate?.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
+            parser.delegate.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
                                                       attributes: attributes, attributeCount: Int(attributeCount)))
         }
         handler.endElementNs = { ctx, localName, _, uri in
             guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
-            parser.delegate?.endElement(localName: localName, namespaceURI: uri)
+            parser.delegate.endElement(localName: localName, namespaceURI: uri)
         }
         handler.characters = { ctx, bytes, count in XMLPushParser.from(ctx)?.text(ctx, bytes, count) }
         handler.ignorableWhitespace = handler.characters
@@ -291,7 +293,7 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(Self.textAmplification) times its size; it was not read further")
             return
         }
-        delegate?.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        delegate.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
     }
 
     /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
