@@ -126,7 +126,10 @@ public enum CatalogParser {
     /// user information: such a string parses to a URL with that scheme and a host, the same with
     /// or without a base, so the checks below can be skipped.
     private static func isPlainWebURL(_ text: String) -> Bool {
-        let utf8 = text.utf8
+        text.utf8.withContiguousStorageIfAvailable(isPlainWebURL) ?? isPlainWebURL(Array(text.utf8))
+    }
+
+    private static func isPlainWebURL<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> Bool {
         var index = utf8.startIndex
         for byte in "http".utf8 {
             guard index != utf8.endIndex, utf8[index] == byte else { return false }

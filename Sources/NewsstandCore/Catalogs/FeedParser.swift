@@ -189,7 +189,6 @@ public enum FeedParser {
             let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
             let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
                 ?? item.alternateSummary ?? ""
-            let link = item.link ?? alternateLink(item) ?? item.guidLink
             let date = item.published ?? item.updated ?? item.issued ?? item.created
             let assets = contentAssets(item)
 
@@ -207,14 +206,17 @@ public enum FeedParser {
                 feed.entries.append(CatalogEntry(
                     name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
                     coverURL: cover(item) ?? document.image, contentURLs: assets.map(\.url),
-                    contentTypes: assets.compactMap(\.type).count == assets.count ? assets.compactMap(\.type) : []))
+                    contentTypes: assets.allSatisfy { $0.type != nil } ? assets.compactMap(\.type) : []))
             } else if let navigation = navigationLink(item) {
                 feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
                                                       url: navigation.url, summary: summary))
-            } else if let title = title ?? link?.absoluteString {
-                feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
-            } else if !summary.isEmpty {
-                feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+            } else {
+                let link = item.link ?? alternateLink(item) ?? item.guidLink
+                if let title = title ?? link?.absoluteString {
+                    feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
+                } else if !summary.isEmpty {
+                    feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+                }
             }
         }
         return feed
@@ -303,7 +305,8 @@ public enum FeedParser {
     }
 
     private static func isCatalogType(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return false }
+        guard var type else { return false }
+        if type.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { type = type.lowercased() }
         return FeedText.contains(type, "profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
     }
 

@@ -66,8 +66,11 @@ enum FeedText {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "<")) || utf8.contains(UInt8(ascii: "&")) else { return text }
         let stripped = utf8.withContiguousStorageIfAvailable(stripTags) ?? Array(utf8).withUnsafeBufferPointer(stripTags)
-        return decodeEntities(String(decoding: stripped, as: UTF8.self))
+        guard stripped.contains(UInt8(ascii: "&")) else { return String(decoding: stripped, as: UTF8.self) }
+        return String(decoding: stripped.withUnsafeBufferPointer(decodeEntities), as: UTF8.self)
     }
+
+    private enum TagKind { case script, style, block, other }
 
     private static func stripTags(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), dash = UInt8(ascii: "-")
@@ -75,7 +78,7 @@ enum FeedText {
         var output: [UInt8] = []
         output.reserveCapacity(count)
         var index = 0
-        var skipUntilClosing: [UInt8]? = nil
+        var skipUntilClosing: TagKind? = nil
         while index < count {
             let byte = s[index]
             if byte == lt, index + 1 < count, isTagStart(s[index + 1]),
@@ -95,12 +98,12 @@ enum FeedText {
                     if let q = quote { if c == q { quote = nil } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == gt { break }
                     end += 1
                 }
-                let name = tagName(UnsafeBufferPointer(rebasing: s[(index + 1)..<min(end, count)]))
-                if let closing = skipUntilClosing {
-                    if name.first == UInt8(ascii: "/") && name.dropFirst().elementsEqual(closing) { skipUntilClosing = nil }
-                } else if name == scriptTag || name == styleTag {
-                    skipUntilClosing = name
-                } else if isBlockTag(name.first == UInt8(ascii: "/") ? name.dropFirst() : name[...]) {
+                let (kind, closing) = tagKind(s, from: index + 1, to: min(end, count))
+                if let open = skipUntilClosing {
+                    if closing && kind == open { skipUntilClosing = nil }
+                } else if !closing && (kind == .script || kind == .style) {
+                    skipUntilClosing = kind
+                } else if kind == .block {
                     output.append(0x20)
                 }
                 index = end + 1
@@ -112,8 +115,6 @@ enum FeedText {
         return output
     }
 
-    private static let scriptTag = Array("script".utf8), styleTag = Array("style".utf8)
-
     private static func isTagStart(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") || isASCIILetter(byte)
     }
@@ -122,22 +123,46 @@ enum FeedText {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
     }
 
-    /// The tag's name, lower-cased: up to white space, `>`, or a `/` after the first character.
-    private static func tagName(_ tag: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// What the tag in `s[start..<end]` is, by its name (lower-cased, up to white space, `>`, or a `/`
+    /// after its first character; a leading `/` makes it closing), without making a String.
+    private static func tagKind(_ s: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (TagKind, closing: Bool) {
+        var index = start
+        let closing = index < end && s[index] == UInt8(ascii: "/")
+        if closing { index += 1 }
+        var packed: UInt64 = 0
+        var length = 0
+        while index < end {
+            let byte = s[index]
+            if byte == 0x20 || byte == UInt8(ascii: ">") || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "/") && (length > 0 || closing) { break }
+            length += 1
+            guard length <= 8, byte < 0x80 else { return (length <= 16 ? slowTagKind(s, from: start, to: end) : .other, closing) }
+            packed = packed << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            index += 1
+        }
+        return (packedTagKinds[packed] ?? .other, closing)
+    }
+
+    /// Names longer than eight bytes (`blockquote`, `figcaption`).
+    private static func slowTagKind(_ s: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> TagKind {
         var name: [UInt8] = []
-        for byte in tag {
+        for byte in s[start..<end] {
             if byte == 0x20 || byte == UInt8(ascii: ">") || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
             if byte == UInt8(ascii: "/") && !name.isEmpty { break }
             name.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-            if name.count > 16 { break } // longer than any tag looked for
         }
-        return name
+        if name.first == UInt8(ascii: "/") { name.removeFirst() }
+        return blockTags.contains(String(decoding: name, as: UTF8.self)) ? .block : .other
     }
 
-    private static func isBlockTag(_ name: ArraySlice<UInt8>) -> Bool {
-        guard name.count <= 10, let first = name.first, first < 0x80 else { return false }
-        return blockTags.contains(String(decoding: name, as: UTF8.self))
-    }
+    private static let packedTagKinds: [UInt64: TagKind] = {
+        var kinds: [UInt64: TagKind] = [:]
+        func pack(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+        for name in blockTags where name.utf8.count <= 8 { kinds[pack(name)] = .block }
+        kinds[pack("script")] = .script
+        kinds[pack("style")] = .style
+        return kinds
+    }()
 
     private static let blockTags: Set<String> = [
         "p", "br", "div", "li", "ul", "ol", "tr", "td", "th", "table", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -149,7 +174,11 @@ enum FeedText {
     static func decodeEntities(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "&")) else { return text }
-        let s = Array(utf8)
+        let decoded = utf8.withContiguousStorageIfAvailable(decodeEntities) ?? Array(utf8).withUnsafeBufferPointer(decodeEntities)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(s.count)
         var index = 0
@@ -170,7 +199,7 @@ enum FeedText {
             output.append(UInt8(ascii: "&"))
             index += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static func decodeReference(_ name: String) -> String? {

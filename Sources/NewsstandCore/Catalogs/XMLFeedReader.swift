@@ -52,8 +52,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     private struct Frame {
-        var info: ElementInfo
-        var base: URL
+        /// Kept alive by `names` for the whole parse.
+        unowned(unsafe) var info: ElementInfo
+        /// The element's base URL: `bases[baseIndex]` (a new one is pushed only for `xml:base`).
+        var baseIndex: Int
         var kind: TextKind
         /// A `link` with `href` (its text is not a URL).
         var hasHref = false
@@ -61,30 +63,36 @@ final class XMLFeedReader: XMLPushParserDelegate {
         var isPermaLink: String?
     }
 
-    private(set) var document = FeedDocument()
-    private var stack: [Frame] = []
+    // The parse state below is touched on every element, on one thread, never by overlapping
+    // accesses; dynamic exclusivity checks on it cost a third of the reader's time, so they are off.
+    @exclusivity(unchecked) private(set) var document = FeedDocument()
+    @exclusivity(unchecked) private var stack: [Frame] = []
+    /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
+    @exclusivity(unchecked) private var bases: [URL] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
-    private var captureDepth = 0
+    @exclusivity(unchecked) private var captureDepth = 0
     /// The text of the text construct being read (the top frame), as UTF-8.
-    private var text: [UInt8] = []
-    private var textHighWater = 0
-    private var item: FeedDocument.Item?
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var textHighWater = 0
+    @exclusivity(unchecked) private var item: FeedDocument.Item?
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
-    private var acquisitionIndex: Int?
+    @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
-    private var rootNamespace: String?
-    private(set) var rootClosed = false
-    private var names: [NameKey: ElementInfo] = [:]
+    @exclusivity(unchecked) private var rootNamespace: String?
+    @exclusivity(unchecked) private(set) var rootClosed = false
+    @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
     /// The last name seen in each slot, checked by pointer alone before the dictionary: within one
     /// parse a dictionary pointer always spells the same name (libxml2 frees none before the end).
-    private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: ElementInfo)?](repeating: nil, count: recentSlots)
+    /// (`names` keeps the infos alive.)
+    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
     private static let recentSlots = 64
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
-    private var isAtomFamily = false
+    @exclusivity(unchecked) private var isAtomFamily = false
     private var parser: XMLPushParser!
 
     init(feedURL: URL) {
         self.feedURL = feedURL
+        bases = [feedURL]
         parser = XMLPushParser(delegate: self)
     }
 
@@ -181,11 +189,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
         let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
         if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
-            return recent.info
+            return recent.info.takeUnretainedValue()
         }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
         if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
-            recentNames[slot] = (localName, namespaceURI, cached)
+            recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(cached))
             return cached
         }
         let local = String(cString: localName)
@@ -193,7 +201,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
                                namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
         names[cacheKey] = info
-        recentNames[slot] = (localName, namespaceURI, info)
+        recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
         return info
     }
 
@@ -241,12 +249,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if info.isXHTMLBlock { appendSpace() }
             return
         }
-        let parentBase = stack.last?.base ?? feedURL
-        var base = parentBase
+        var baseIndex = stack.last?.baseIndex ?? 0
         if let xmlBase = tag.attribute("base", prefix: "xml") ?? tag.attribute("base"),
-           let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: parentBase)?.absoluteURL {
-            base = url
+           let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
+            bases.append(url)
+            baseIndex = bases.count - 1
         }
+        let base = bases[baseIndex]
         let parent = stack.last?.info.role
         if stack.isEmpty {
             document.rootName = info.key
@@ -255,7 +264,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if info.marksNewsstand { document.sawNewsstand = true }
         if info.marksOPDS { document.sawOPDS = true }
 
-        var frame = Frame(info: info, base: base, kind: .html)
+        var frame = Frame(info: info, baseIndex: baseIndex, kind: .html)
         let href = info.role == .link ? tag.attribute("href") : nil
         frame.hasHref = href != nil
         if info.isTextConstruct && !(info.role == .link && href != nil) {
@@ -360,7 +369,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
         captureDepth = 0
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
+        defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
         guard captured || frame.info.role == .item else { return }
+        let frameBase = bases[frame.baseIndex]
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
         let inItem = item != nil && parent == .item
@@ -376,7 +387,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if item != nil, item?.alternateTitle == nil { item?.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
-            guard !frame.hasHref, let url = resolve(rawText, base: frame.base) else { break }
+            guard !frame.hasHref, let url = resolve(rawText, base: frameBase) else { break }
             if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
@@ -384,7 +395,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if inItem {
                 if item?.id == nil { item?.id = value }
                 if frame.info.role == .guid, frame.isPermaLink?.lowercased() != "false",
-                   let url = resolve(value, base: frame.base), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
+                   let url = resolve(value, base: frameBase), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
                     item?.guidLink = url
                 }
             } else if inFeed, document.id == nil {
@@ -416,7 +427,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .content:
             if inItem, item?.content == nil { item?.content = readText(frame) }
         case .url:
-            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frame.base) }
+            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase) }
         default:
             break
         }

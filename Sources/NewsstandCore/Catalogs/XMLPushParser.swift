@@ -119,13 +119,14 @@ final class XMLPushParser {
     /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
     private var head: [UInt8] = []
     private var finished = false
-    private var stoppedBy: String?
+    @exclusivity(unchecked) private var stoppedBy: String?
     private var firstFatal: (line: Int, message: String, code: Int32)?
-    private(set) var bytesFed = 0
-    private var entityReferences = 0
-    private var textBytes = 0
+    // Touched on every callback, on one thread: no dynamic exclusivity checks (see XMLFeedReader).
+    @exclusivity(unchecked) private(set) var bytesFed = 0
+    @exclusivity(unchecked) private var entityReferences = 0
+    @exclusivity(unchecked) private var textBytes = 0
     /// The most input libxml2 held unparsed at once (for tests: memory stays flat).
-    private(set) var highWaterBufferedBytes = 0
+    @exclusivity(unchecked) private(set) var highWaterBufferedBytes = 0
 
     private static let initialised: Void = { xmlInitParser() }()
 
