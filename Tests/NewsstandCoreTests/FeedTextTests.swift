@@ -44,7 +44,8 @@ final class FeedTextTests: XCTestCase {
     func testPlainWebURLsResolveAsWithABase() {
         let base = URL(string: "https://example.com/feeds/feed.xml")!
         let samples = ["https://example.com/a/../b?x=1&y=2#f", "http://a", "https://example.com/a b", "https://user@example.com/x",
-                       "https://例え.jp/パス", "http://1.2.3.4:8080/x", "https:///x", "http:x", "HTTPS://EXAMPLE.COM/", " http://e.com/ "]
+                       "https://例え.jp/パス", "http://1.2.3.4:8080/x", "https:///x", "http:x", "HTTPS://EXAMPLE.COM/", " http://e.com/ ",
+                       "https://example.com/%41%zz", "https://example.com/a|b", "https://example.com/p?q=[1]&r=é", "https://e.com/x@y"]
         for sample in samples {
             let general = (URL(string: sample.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: base)?.absoluteURL)
                 .flatMap { url -> URL? in

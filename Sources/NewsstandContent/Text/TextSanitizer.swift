@@ -14,6 +14,15 @@ public enum TextSanitizer {
         }
     }
 
+    /// `singleLine` of UTF-8 (a parser's text), making one String when the bytes need no filtering.
+    public static func singleLine(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        switch lineShape(bytes) {
+        case .unchanged: return String(decoding: bytes, as: UTF8.self)
+        case .spacesOnly: return collapsedSpaces(bytes).map { String(decoding: $0, as: UTF8.self) } ?? singleLine(String(decoding: bytes, as: UTF8.self))
+        case .needsFiltering: return singleLine(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     private enum LineShape { case unchanged, spacesOnly, needsFiltering }
 
     /// What `singleLine` has to do with this UTF-8 (most titles and summaries need nothing): filter
@@ -126,14 +135,20 @@ public enum TextSanitizer {
     /// non-ASCII character, which may extend it) follows is part of that character, not a space:
     /// such text is split by characters.
     private static func collapseSpaces(_ text: String) -> String {
+        let collapsed = text.utf8.withContiguousStorageIfAvailable(collapsedSpaces) ?? collapsedSpaces(Array(text.utf8))
+        guard let collapsed else { return text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        return String(decoding: collapsed, as: UTF8.self)
+    }
+
+    /// The bytes with runs of spaces made one and none at either end, or nil when a space comes
+    /// before a non-ASCII byte (then only characters can tell).
+    private static func collapsedSpaces<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8]? {
         var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
+        output.reserveCapacity(bytes.count)
         var pendingSpace = false
         var previous: UInt8 = 0
-        for byte in text.utf8 {
-            if previous == 0x20 && byte >= 0x80 {
-                return text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-            }
+        for byte in bytes {
+            if previous == 0x20 && byte >= 0x80 { return nil }
             previous = byte
             if byte == 0x20 {
                 pendingSpace = !output.isEmpty
@@ -143,6 +158,6 @@ public enum TextSanitizer {
                 output.append(byte)
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 }

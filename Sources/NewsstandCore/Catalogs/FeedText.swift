@@ -56,7 +56,16 @@ enum FeedText {
 
     /// HTML: stripped to text, then sanitised. A `<` not followed by a tag name stays (`1 < 2`).
     static func html(_ text: String) -> String {
-        TextSanitizer.singleLine(stripTags(text))
+        text.utf8.withContiguousStorageIfAvailable(html(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(html(utf8:))
+    }
+
+    /// `html` of UTF-8 as a parser gives it, making one String: stripping, references and spacing
+    /// all work on the bytes.
+    static func html(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "&")) else { return TextSanitizer.singleLine(utf8: bytes) }
+        var stripped = stripTags(bytes)
+        if stripped.contains(UInt8(ascii: "&")) { stripped = stripped.withUnsafeBufferPointer(decodeEntities) }
+        return stripped.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
     }
 
     /// Tags and comments out, `script`/`style` bodies out, block tags as spaces, then character

@@ -109,6 +109,7 @@ public enum FlexibleDateParser {
 
     // MARK: RFC 822 / 1123
 
+    private static let packedMonths: [UInt32] = months.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let zones: [String: Int] = [
         "ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
@@ -179,8 +180,8 @@ public enum FlexibleDateParser {
         i = 5
         guard let day = (i + 1 < s.count && isDigit(s[i + 1])) ? digits(2) : digits(1), skip(space) else { return nil }
         guard i + 4 <= s.count, isLetter(s[i]), isLetter(s[i + 1]), isLetter(s[i + 2]), s[i + 3] == space else { return nil }
-        let monthName = String(decoding: s[i..<(i + 3)].map { $0 | 0x20 }, as: UTF8.self)
-        guard let month = months.firstIndex(of: monthName) else { return nil }
+        let monthName = UInt32(s[i] | 0x20) << 16 | UInt32(s[i + 1] | 0x20) << 8 | UInt32(s[i + 2] | 0x20)
+        guard let month = packedMonths.firstIndex(of: monthName) else { return nil }
         i += 4
         guard let year = digits(4), skip(space), let hour = digits(2), skip(colon), let minute = digits(2) else { return nil }
         var second = 0

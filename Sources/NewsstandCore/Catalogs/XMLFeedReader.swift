@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandContent
 
 /// Reads an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) into a `FeedDocument` in one
 /// streaming pass over libxml2 (`XMLPushParser`): namespace-aware, resolving `xml:base`, with
@@ -444,8 +445,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     private func readText(_ frame: Frame) -> String {
         switch frame.kind {
-        case .plain, .xhtml: return FeedText.plain(rawText)
-        case .html: return FeedText.html(rawText)
+        case .plain, .xhtml: return text.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+        case .html: return text.withUnsafeBufferPointer(FeedText.html(utf8:))
         case .base64(let html):
             let raw = rawText
             let compact = raw.filter { !$0.isWhitespace }
