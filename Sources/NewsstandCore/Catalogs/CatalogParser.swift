@@ -147,6 +147,7 @@ public enum CatalogParser {
         let first = utf8[index]
         guard (first >= 0x30 && first <= 0x39) || ((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A) else { return false }
         var inHost = true
+        let urlCharacters = Self.urlCharacters
         while index != utf8.endIndex {
             let byte = utf8[index]
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inHost = false }

@@ -82,9 +82,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
     @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
-    /// The last name seen in each slot, checked by pointer alone before the dictionary: within one
-    /// parse a dictionary pointer always spells the same name (libxml2 frees none before the end).
-    /// (`names` keeps the infos alive.)
+    /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
+    /// the dictionary. (`names` keeps the infos alive.)
     @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
     private static let recentSlots = 64
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
@@ -190,7 +189,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
         let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
         if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
-            return recent.info.takeUnretainedValue()
+            let info = recent.info.takeUnretainedValue()
+            if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
         }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
         if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
