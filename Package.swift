@@ -8,7 +8,7 @@ import PackageDescription
 ///   NewsstandRuntime → NewsstandUI (cell buffer, screens, state, update: pure)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
 ///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art);
-///   NewsstandCore's network layer drives libcurl (CCurl) on one thread
+///   NewsstandCore's network layer drives libcurl (CCurl) on one thread; it reads XML feeds with libxml2's streaming (SAX2 push) parser
 /// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
 let package = Package(
     name: "Newsstand",
@@ -31,7 +31,7 @@ let package = Package(
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
-        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl"]),
+        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl", "CLibXML2"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
         .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging"]),

@@ -109,14 +109,32 @@ enum ProcessMemory {
         peakResidentBytes(statusFile: "/proc/self/status")
     }
 
+    /// `VmRSS` of this process in bytes, or nil where `/proc` is missing.
+    static func residentBytes() -> Int? {
+        statusField("VmRSS:", statusFile: "/proc/self/status")
+    }
+
+    /// Resets this process's `VmHWM` to its current resident size (`/proc/self/clear_refs`, Linux 4.0
+    /// and later); false where that is not possible, and the high-water mark then covers the whole run.
+    @discardableResult
+    static func resetPeakResident() -> Bool {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
+        defer { try? handle.close() }
+        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
+    }
+
     /// `VmHWM` of process `pid` in bytes, or nil when it has gone (or `/proc` is missing).
     static func peakResidentBytes(of pid: pid_t) -> Int? {
         peakResidentBytes(statusFile: "/proc/\(pid)/status")
     }
 
     private static func peakResidentBytes(statusFile: String) -> Int? {
+        statusField("VmHWM:", statusFile: statusFile)
+    }
+
+    private static func statusField(_ name: String, statusFile: String) -> Int? {
         guard let status = try? String(contentsOfFile: statusFile, encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
         }

@@ -2,9 +2,10 @@ import Foundation
 import NewsstandCore
 
 /// Case `feeds`: FeedParser on a generated 10,000-entry Atom feed and a 10,000-item RSS feed (median
-/// of 3 parses each, entries per second). When Python's `feedparser` module is importable, it is
-/// timed on the same files in the same run and the ratio printed (install it with
-/// `apt-get install python3-feedparser`; the benchmark never installs anything).
+/// of 3 parses each, entries and megabytes per second, and the peak resident memory while parsing:
+/// the process's high-water mark is reset before each case where Linux allows it). When Python's
+/// `feedparser` module is importable, it is timed on the same files in the same run and the ratio
+/// printed (install it with `apt-get install python3-feedparser`; the benchmark never installs anything).
 struct FeedBenchmark {
     var entries = 10_000
     var repetitions = 3
@@ -22,6 +23,8 @@ struct FeedBenchmark {
 
         for (name, file) in [("Atom", atom), ("RSS", rss)] {
             let data = try Data(contentsOf: file)
+            let peakReset = ProcessMemory.resetPeakResident()
+            let residentBefore = ProcessMemory.residentBytes()
             var times: [Double] = []
             for _ in 0..<repetitions {
                 let (feed, seconds) = try MonotonicClock.measure { try FeedParser.parse(data, url: file) }
@@ -32,7 +35,12 @@ struct FeedBenchmark {
             }
             let statistics = Statistics(times)
             let rate = Double(entries) / statistics.median
-            var notes = "\(Format.count(Int(rate))) entries/s, \(Format.megabytes(Double(data.count)))"
+            var notes = "\(Format.count(Int(rate))) entries/s, \(Format.megabytes(Double(data.count))) at "
+                + String(format: "%.0f MB/s", Double(data.count) / 1_048_576 / statistics.median)
+            if let peak = ProcessMemory.peakResidentBytes() {
+                notes += "; peak RSS \(Format.megabytes(Double(peak)))"
+                if peakReset, let residentBefore { notes += " (+\(Format.megabytes(Double(max(0, peak - residentBefore)))) while parsing)" }
+            }
             if let python, let pythonSeconds = try Self.timePython(python, file: file, repetitions: repetitions, entries: entries) {
                 notes += "; feedparser \(Format.duration(pythonSeconds)) (\(Format.count(Int(Double(entries) / pythonSeconds))) entries/s), "
                     + "FeedParser is \(Format.ratio(pythonSeconds / statistics.median)) as fast"
@@ -40,6 +48,7 @@ struct FeedBenchmark {
             table.add("FeedParser, \(name)", statistics, notes: notes)
         }
         if python == nil { table.note("Python's feedparser is not installed (apt-get install python3-feedparser): no comparison") }
+        table.note("peak RSS: the whole benchmark process (both feeds' bytes are in memory); \"while parsing\" is its growth over the resident size before the case")
         table.print()
     }
 

@@ -23,6 +23,20 @@ final class TextSanitizerTests: XCTestCase {
         XCTAssertEqual(TextSanitizer.singleLine("  The\nSpring\u{2028} Issue\u{1B}[2J  "), "The Spring Issue")
     }
 
+    /// `singleLine` checks the bytes first: clean text comes back as it is, text with only extra
+    /// spaces is collapsed without the character filter, anything else is filtered as before.
+    func testSingleLineFastPathsGiveTheSameText() {
+        XCTAssertEqual(TextSanitizer.singleLine("Kettle & Compass — 日本語 📰"), "Kettle & Compass — 日本語 📰")
+        XCTAssertEqual(TextSanitizer.singleLine("  Spring   issue "), "Spring issue")
+        XCTAssertEqual(TextSanitizer.singleLine(" "), "")
+        XCTAssertEqual(TextSanitizer.singleLine(""), "")
+        XCTAssertEqual(TextSanitizer.singleLine("a \u{301}b"), "a \u{301}b", "a space with a combining mark is a character")
+        XCTAssertEqual(TextSanitizer.singleLine("  \u{301}x"), " \u{301}x", "as splitting by characters gives it")
+        XCTAssertEqual(TextSanitizer.singleLine("a\u{85}b\u{2028}c\u{202E}d\u{2067}e\u{9B}31mf"), "a b cdef")
+        XCTAssertEqual(TextSanitizer.singleLine("no\u{A0}break\u{2029}"), "no\u{A0}break")
+        XCTAssertEqual(TextSanitizer.singleLine("tab\there\u{7F}"), "tab here")
+    }
+
     func testRemovingOnlyEscapeSequencesKeepsTabsAndLineBreaks() {
         XCTAssertEqual(TextSanitizer.removingEscapeSequences("<pre>a\tb\u{1B}[1m\nc</pre>&#27;]0;t\u{07}<p>\u{9B}2Jx</p>"), "<pre>a\tb\nc</pre><p>x</p>")
     }

@@ -352,6 +352,9 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(FeedParser.detectFormat(binary), .propertyList)
         XCTAssertEqual(FeedParser.detectFormat(Data("\u{FEFF}  <!-- c --><rss/>".utf8)), .rss)
         XCTAssertEqual(FeedParser.detectFormat(Data("<?xml version='1.0' encoding='utf-16'?><rss/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })), .rss)
+        XCTAssertEqual(FeedParser.detectFormat(Data("<!DOCTYPE rss [ <!ENTITY a \"x>y\"> <!-- ] > --> ]>\n<rss/>".utf8)), .rss,
+                       "a doctype's internal subset is skipped whole")
+        XCTAssertEqual(FeedParser.detectFormat(try Data(contentsOf: TestFiles.corpus("feedparser/wellformed/rss/entity_in_doctype.xml"))), .rss)
         XCTAssertNil(FeedParser.detectFormat(Data("<html><body>Oops</body></html>".utf8)))
         XCTAssertNil(FeedParser.detectFormat(Data()))
         XCTAssertNil(FeedParser.detectFormat(Data([0xFF, 0xD8, 0xFF, 0xE0])))

@@ -6,7 +6,53 @@
 public enum TextSanitizer {
     /// Sanitizes a single-line field such as a title: every kind of line break becomes a space.
     public static func singleLine(_ text: String) -> String {
-        collapseSpaces(sanitize(text, keepNewlines: false))
+        let check = text.utf8.withContiguousStorageIfAvailable(lineShape) ?? lineShape(Array(text.utf8))
+        switch check {
+        case .unchanged: return text
+        case .spacesOnly: return collapseSpaces(text)
+        case .needsFiltering: return collapseSpaces(sanitize(text, keepNewlines: false))
+        }
+    }
+
+    /// `singleLine` of UTF-8 (a parser's text), making one String when the bytes need no filtering.
+    public static func singleLine(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        switch lineShape(bytes) {
+        case .unchanged: return String(decoding: bytes, as: UTF8.self)
+        case .spacesOnly: return collapsedSpaces(bytes).map { String(decoding: $0, as: UTF8.self) } ?? singleLine(String(decoding: bytes, as: UTF8.self))
+        case .needsFiltering: return singleLine(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    private enum LineShape { case unchanged, spacesOnly, needsFiltering }
+
+    /// What `singleLine` has to do with this UTF-8 (most titles and summaries need nothing): filter
+    /// when it holds anything `filter` removes or turns into a space (controls, C1 controls, line and
+    /// paragraph separators, tabs, bidirectional overrides and isolates); else only collapse spaces
+    /// when there is one at either end or two in a row. One pass over the bytes; a multi-byte
+    /// character's continuation bytes (0x80–0xBF) never look like the lead bytes checked (0xC2, 0xE2).
+    private static func lineShape<Bytes: RandomAccessCollection>(_ s: Bytes) -> LineShape where Bytes.Element == UInt8, Bytes.Index == Int {
+        var afterSpace = true
+        var irregularSpaces = false
+        var index = s.startIndex
+        let end = s.endIndex
+        while index < end {
+            let byte = s[index]
+            if byte == 0x20 {
+                if afterSpace { irregularSpaces = true }
+                afterSpace = true
+            } else {
+                if byte < 0x20 || byte == 0x7F { return .needsFiltering }
+                if byte == 0xC2, index + 1 < end, s[index + 1] < 0xA0 { return .needsFiltering } // U+0080–U+009F
+                if byte == 0xE2, index + 2 < end {
+                    let second = s[index + 1], third = s[index + 2]
+                    if second == 0x80 && third >= 0xA8 && third <= 0xAE { return .needsFiltering } // U+2028–U+202E
+                    if second == 0x81 && third >= 0xA6 && third <= 0xA9 { return .needsFiltering } // U+2066–U+2069
+                }
+                afterSpace = false
+            }
+            index += 1
+        }
+        return irregularSpaces || (afterSpace && !s.isEmpty) ? .spacesOnly : .unchanged
     }
 
     /// Sanitizes text, keeping newlines (and turning tabs into spaces) when `keepNewlines` is true.
@@ -85,7 +131,33 @@ public enum TextSanitizer {
         }
     }
 
+    /// Runs of spaces become one; none at either end. A space that a combining mark (or any other
+    /// non-ASCII character, which may extend it) follows is part of that character, not a space:
+    /// such text is split by characters.
     private static func collapseSpaces(_ text: String) -> String {
-        text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        let collapsed = text.utf8.withContiguousStorageIfAvailable(collapsedSpaces) ?? collapsedSpaces(Array(text.utf8))
+        guard let collapsed else { return text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        return String(decoding: collapsed, as: UTF8.self)
+    }
+
+    /// The bytes with runs of spaces made one and none at either end, or nil when a space comes
+    /// before a non-ASCII byte (then only characters can tell).
+    private static func collapsedSpaces<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if previous == 0x20 && byte >= 0x80 { return nil }
+            previous = byte
+            if byte == 0x20 {
+                pendingSpace = !output.isEmpty
+            } else {
+                if pendingSpace { output.append(0x20) }
+                pendingSpace = false
+                output.append(byte)
+            }
+        }
+        return output
     }
 }

@@ -6,8 +6,8 @@ import NewsstandContent
 /// content, never from the file name, and maps it onto issues (items with downloadable content),
 /// headlines (items without), and navigation links (OPDS).
 ///
-/// XML is parsed from a stream in chunks, never handed to `XMLParser(data:)` whole, so feeds of tens
-/// of megabytes parse on Linux too.
+/// XML is read by libxml2's streaming parser (`XMLFeedReader`) in pieces, from memory or from a
+/// file, so the parser's memory stays flat however large the feed.
 public enum FeedParser {
     static let notAFeed = "not a feed: expected RSS, Atom, OPDS or a property-list catalog"
 
@@ -21,7 +21,7 @@ public enum FeedParser {
         case .opds2:
             return try OPDS2Parser.parse(data, url: url)
         case .rss, .atom, .opds1, .newsstandAtom:
-            return try parseXML(InputStream(data: data), url: url, detected: format)
+            return try build(XMLFeedReader.read(data, feedURL: url), detected: format)
         }
     }
 
@@ -35,7 +35,7 @@ public enum FeedParser {
         switch format {
         case .rss, .atom, .opds1, .newsstandAtom:
             guard let stream = InputStream(url: file) else { throw CatalogError("cannot read \(file.path)") }
-            return try parseXML(stream, url: url, detected: format)
+            return try build(XMLFeedReader.read(stream, feedURL: url), detected: format)
         default:
             return try parse(try Data(contentsOf: file), url: url)
         }
@@ -62,7 +62,12 @@ public enum FeedParser {
                 index = end.upperBound
             } else if rest.hasPrefix("<!") {
                 if rest.prefix(64).lowercased().hasPrefix("<!doctype plist") { return .propertyList }
-                guard let end = rest.firstIndex(of: ">") else { return nil }
+                guard var end = rest.firstIndex(of: ">") else { return nil }
+                // A doctype's internal subset (`[ <!ENTITY …> ]`) holds '>' of its own.
+                if rest.prefix(9).lowercased() == "<!doctype", let bracket = rest.firstIndex(of: "["), bracket < end {
+                    guard let close = internalSubsetEnd(rest[bracket...]) else { return nil }
+                    end = close
+                }
                 index = head.index(after: end)
             } else {
                 break
@@ -78,17 +83,45 @@ public enum FeedParser {
         let nameEnd = rest.dropFirst().firstIndex { $0.isWhitespace || $0 == ">" || $0 == "/" } ?? rest.endIndex
         let qualified = String(rest[rest.index(after: rest.startIndex)..<nameEnd])
         let local = qualified.split(separator: ":").last.map(String.init)?.lowercased() ?? ""
-        let lowered = rest.lowercased()
+        var lowered: String { rest.lowercased() }
         switch local {
         case "plist": return .propertyList
         case "rss", "channel": return .rss
-        case "rdf": return lowered.contains("<item") || lowered.contains("<channel") || lowered.contains(":item") ? .rss : nil
+        case "rdf":
+            let lowered = lowered
+            return FeedText.contains(lowered, "<item") || FeedText.contains(lowered, "<channel") || FeedText.contains(lowered, ":item") ? .rss : nil
         case "feed", "entry":
-            if lowered.contains("http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
-            if lowered.contains("http://opds-spec.org/") || lowered.contains("profile=opds-catalog") { return .opds1 }
+            let lowered = lowered
+            if FeedText.contains(lowered, "http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
+            if FeedText.contains(lowered, "http://opds-spec.org/") || FeedText.contains(lowered, "profile=opds-catalog") { return .opds1 }
             return .atom
         default: return nil
         }
+    }
+
+    /// The `>` that ends a doctype whose internal subset starts `subset` (`[`): after the `]` that
+    /// closes it (outside quoted strings and comments) and any white space.
+    private static func internalSubsetEnd(_ subset: Substring) -> String.Index? {
+        var index = subset.index(after: subset.startIndex)
+        var quote: Character? = nil
+        while index < subset.endIndex {
+            let character = subset[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if subset[index...].hasPrefix("<!--") {
+                guard let close = subset[index...].range(of: "-->") else { return nil }
+                index = close.upperBound
+                continue
+            } else if character == "]" {
+                var after = subset.index(after: index)
+                while after < subset.endIndex, subset[after].isWhitespace { after = subset.index(after: after) }
+                return after < subset.endIndex && subset[after] == ">" ? after : nil
+            }
+            index = subset.index(after: index)
+        }
+        return nil
     }
 
     /// The first 64 KB as text: UTF-16 and UTF-32 (with or without a byte-order mark) decoded,
@@ -129,10 +162,10 @@ public enum FeedParser {
 
     // MARK: XML
 
-    static func parseXML(_ stream: InputStream, url: URL, detected: FeedFormat) throws -> Feed {
-        let (document, problem) = try XMLFeedReader.read(stream, feedURL: url)
-        var feed = build(document, detected: detected)
-        if let problem { feed.problems.append(problem) }
+    /// The feed an XML reading gives, with the reader's problem; throws when nothing usable was read.
+    static func build(_ read: (FeedDocument, problem: String?), detected: FeedFormat) throws -> Feed {
+        var feed = build(read.0, detected: detected)
+        if let problem = read.problem { feed.problems.append(problem) }
         if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
             throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
         }
@@ -156,7 +189,6 @@ public enum FeedParser {
             let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
             let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
                 ?? item.alternateSummary ?? ""
-            let link = item.link ?? alternateLink(item) ?? item.guidLink
             let date = item.published ?? item.updated ?? item.issued ?? item.created
             let assets = contentAssets(item)
 
@@ -174,14 +206,17 @@ public enum FeedParser {
                 feed.entries.append(CatalogEntry(
                     name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
                     coverURL: cover(item) ?? document.image, contentURLs: assets.map(\.url),
-                    contentTypes: assets.compactMap(\.type).count == assets.count ? assets.compactMap(\.type) : []))
+                    contentTypes: assets.allSatisfy { $0.type != nil } ? assets.compactMap(\.type) : []))
             } else if let navigation = navigationLink(item) {
                 feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
                                                       url: navigation.url, summary: summary))
-            } else if let title = title ?? link?.absoluteString {
-                feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
-            } else if !summary.isEmpty {
-                feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+            } else {
+                let link = item.link ?? alternateLink(item) ?? item.guidLink
+                if let title = title ?? link?.absoluteString {
+                    feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
+                } else if !summary.isEmpty {
+                    feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+                }
             }
         }
         return feed
@@ -189,7 +224,8 @@ public enum FeedParser {
 
     /// An issue's unique name from its guid/id (or enclosure URL): one sanitised line, at most 200 characters.
     static func issueName(_ raw: String) -> String {
-        String(TextSanitizer.singleLine(raw).prefix(200))
+        let name = TextSanitizer.singleLine(raw)
+        return name.utf8.count <= 200 ? name : String(name.prefix(200))
     }
 
     private static func alternateLink(_ item: FeedDocument.Item) -> URL? {
@@ -209,6 +245,7 @@ public enum FeedParser {
         let media = item.mediaContents.filter { !isImage($0) }
         assets += media.map { Asset(url: $0.url, type: $0.type) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
+        guard assets.count > 1 else { return assets }
         var seen: Set<URL> = []
         return assets.filter { seen.insert($0.url).inserted }
     }
@@ -268,8 +305,9 @@ public enum FeedParser {
     }
 
     private static func isCatalogType(_ type: String?) -> Bool {
-        guard let type = type?.lowercased() else { return false }
-        return type.contains("profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
+        guard var type else { return false }
+        if type.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { type = type.lowercased() }
+        return FeedText.contains(type, "profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")
     }
 
     /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any

@@ -5,6 +5,50 @@ import NewsstandContent
 /// terminal-safe line: tags dropped (block tags become spaces), `script`/`style` bodies dropped,
 /// character references decoded, then `TextSanitizer.singleLine`.
 enum FeedText {
+    /// `text.trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces` when `newlines` is
+    /// false), with ASCII white space trimmed here and Foundation asked only when an end is not ASCII.
+    static func trimmed(_ text: String, newlines: Bool = true) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        func isSpace(_ byte: UInt8) -> Bool { newlines ? isASCIIWhitespace(byte) : byte == 0x20 || byte == 0x09 }
+        if first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80 { return text }
+        var start = utf8.startIndex, end = utf8.endIndex
+        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        if start == end { return "" }
+        let head = utf8[start], tail = utf8[utf8.index(before: end)]
+        guard head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80 else {
+            return text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        }
+        return String(Substring(utf8[start..<end]))
+    }
+
+    /// Whether `text` holds `needle`, byte for byte (Foundation's `contains` is far slower).
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        let utf8 = text.utf8
+        guard count > 0, utf8.count >= count else { return count == 0 }
+        let first = needle.utf8Start[0]
+        var start = utf8.startIndex
+        while let found = utf8[start...].firstIndex(of: first) {
+            var matched = true
+            var index = found
+            for offset in 0..<count {
+                guard index != utf8.endIndex, utf8[index] == needle.utf8Start[offset] else { matched = false; break }
+                index = utf8.index(after: index)
+            }
+            if matched { return true }
+            start = utf8.index(after: found)
+        }
+        return false
+    }
+
+    /// Tab, line feed, vertical tab, form feed, carriage return, space.
+    @inline(__always)
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
     /// Plain text: only sanitised.
     static func plain(_ text: String) -> String {
         TextSanitizer.singleLine(text)
@@ -12,104 +56,168 @@ enum FeedText {
 
     /// HTML: stripped to text, then sanitised. A `<` not followed by a tag name stays (`1 < 2`).
     static func html(_ text: String) -> String {
-        TextSanitizer.singleLine(stripTags(text))
+        text.utf8.withContiguousStorageIfAvailable(html(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(html(utf8:))
     }
 
+    /// `html` of UTF-8 as a parser gives it, making one String: stripping, references and spacing
+    /// all work on the bytes.
+    static func html(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "&")) else { return TextSanitizer.singleLine(utf8: bytes) }
+        var stripped = stripTags(bytes)
+        if stripped.contains(UInt8(ascii: "&")) { stripped = stripped.withUnsafeBufferPointer(decodeEntities) }
+        return stripped.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+    }
+
+    /// Tags and comments out, `script`/`style` bodies out, block tags as spaces, then character
+    /// references decoded. Works on the UTF-8 bytes: everything markup is ASCII, and what is cut
+    /// out runs from one ASCII byte to another, so the rest stays whole characters.
     static func stripTags(_ text: String) -> String {
-        guard text.contains("<") || text.contains("&") else { return text }
-        let scalars = Array(text.unicodeScalars)
-        var output = String.UnicodeScalarView()
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "<")) || utf8.contains(UInt8(ascii: "&")) else { return text }
+        let stripped = utf8.withContiguousStorageIfAvailable(stripTags) ?? Array(utf8).withUnsafeBufferPointer(stripTags)
+        guard stripped.contains(UInt8(ascii: "&")) else { return String(decoding: stripped, as: UTF8.self) }
+        return String(decoding: stripped.withUnsafeBufferPointer(decodeEntities), as: UTF8.self)
+    }
+
+    private enum TagKind { case script, style, block, other }
+
+    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), dash = UInt8(ascii: "-")
+        let count = s.count
+        var output: [UInt8] = []
+        output.reserveCapacity(count)
         var index = 0
-        var skipUntilClosing: String? = nil
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "<", index + 1 < scalars.count, isTagStart(scalars[index + 1]),
-               scalars[index + 1] != "!" || (index + 2 < scalars.count && (scalars[index + 2] == "-" || scalars[index + 2] == "[" || isASCIILetter(scalars[index + 2]))) {
+        var skipUntilClosing: TagKind? = nil
+        while index < count {
+            let byte = s[index]
+            if byte == lt, index + 1 < count, isTagStart(s[index + 1]),
+               s[index + 1] != bang || (index + 2 < count && (s[index + 2] == dash || s[index + 2] == UInt8(ascii: "[") || isASCIILetter(s[index + 2]))) {
                 // Find the end of the tag (quotes may hold '>').
                 var end = index + 1
-                var quote: Unicode.Scalar? = nil
-                if scalars[index + 1] == "!", index + 3 < scalars.count, scalars[index + 2] == "-", scalars[index + 3] == "-" {
+                if s[index + 1] == bang, index + 3 < count, s[index + 2] == dash, s[index + 3] == dash {
                     // Comment: up to "-->".
                     end = index + 4
-                    while end + 2 < scalars.count, !(scalars[end] == "-" && scalars[end + 1] == "-" && scalars[end + 2] == ">") { end += 1 }
-                    index = min(scalars.count, end + 3)
+                    while end + 2 < count, !(s[end] == dash && s[end + 1] == dash && s[end + 2] == gt) { end += 1 }
+                    index = min(count, end + 3)
                     continue
                 }
-                while end < scalars.count {
-                    let c = scalars[end]
-                    if let q = quote { if c == q { quote = nil } } else if c == "\"" || c == "'" { quote = c } else if c == ">" { break }
+                var quote: UInt8? = nil
+                while end < count {
+                    let c = s[end]
+                    if let q = quote { if c == q { quote = nil } } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { quote = c } else if c == gt { break }
                     end += 1
                 }
-                let tag = String(String.UnicodeScalarView(scalars[(index + 1)..<min(end, scalars.count)]))
-                let name = tagName(tag)
-                if let closing = skipUntilClosing {
-                    if name == "/" + closing { skipUntilClosing = nil }
-                } else if name == "script" || name == "style" {
-                    skipUntilClosing = name
-                } else if blockTags.contains(name.hasPrefix("/") ? String(name.dropFirst()) : name) {
-                    output.append(" ")
+                let (kind, closing) = tagKind(s, from: index + 1, to: min(end, count))
+                if let open = skipUntilClosing {
+                    if closing && kind == open { skipUntilClosing = nil }
+                } else if !closing && (kind == .script || kind == .style) {
+                    skipUntilClosing = kind
+                } else if kind == .block {
+                    output.append(0x20)
                 }
                 index = end + 1
                 continue
             }
-            if skipUntilClosing == nil { output.append(scalar) }
+            if skipUntilClosing == nil { output.append(byte) }
             index += 1
         }
-        return decodeEntities(String(output))
+        return output
     }
 
-    private static func isTagStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "/" || scalar == "!" || scalar == "?" || isASCIILetter(scalar)
+    private static func isTagStart(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "?") || isASCIILetter(byte)
     }
 
-    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
     }
 
-    private static func tagName(_ tag: String) -> String {
-        var name = ""
-        for character in tag {
-            if character == " " || character == ">" || character == "\t" || character == "\n" || character == "\r" { break }
-            if character == "/" && !name.isEmpty { break }
-            name.append(character)
+    /// What the tag in `s[start..<end]` is, by its name (lower-cased, up to white space, `>`, or a `/`
+    /// after its first character; a leading `/` makes it closing), without making a String.
+    private static func tagKind(_ s: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (TagKind, closing: Bool) {
+        var index = start
+        let closing = index < end && s[index] == UInt8(ascii: "/")
+        if closing { index += 1 }
+        var packed: UInt64 = 0
+        var length = 0
+        while index < end {
+            let byte = s[index]
+            if byte == 0x20 || byte == UInt8(ascii: ">") || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "/") && (length > 0 || closing) { break }
+            length += 1
+            guard length <= 8, byte < 0x80 else { return (length <= 16 ? slowTagKind(s, from: start, to: end) : .other, closing) }
+            packed = packed << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            index += 1
         }
-        return name.lowercased()
+        return (packedTagKinds[packed] ?? .other, closing)
     }
+
+    /// Names longer than eight bytes (`blockquote`, `figcaption`).
+    private static func slowTagKind(_ s: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> TagKind {
+        var name: [UInt8] = []
+        for byte in s[start..<end] {
+            if byte == 0x20 || byte == UInt8(ascii: ">") || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+            if byte == UInt8(ascii: "/") && !name.isEmpty { break }
+            name.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+        }
+        if name.first == UInt8(ascii: "/") { name.removeFirst() }
+        return blockTags.contains(String(decoding: name, as: UTF8.self)) ? .block : .other
+    }
+
+    private static let packedTagKinds: [UInt64: TagKind] = {
+        var kinds: [UInt64: TagKind] = [:]
+        func pack(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+        for name in blockTags where name.utf8.count <= 8 { kinds[pack(name)] = .block }
+        kinds[pack("script")] = .script
+        kinds[pack("style")] = .style
+        return kinds
+    }()
 
     private static let blockTags: Set<String> = [
         "p", "br", "div", "li", "ul", "ol", "tr", "td", "th", "table", "h1", "h2", "h3", "h4", "h5", "h6",
         "blockquote", "pre", "hr", "section", "article", "header", "footer", "dd", "dt", "dl", "figure", "figcaption",
     ]
 
-    /// Decodes `&name;`, `&#NN;` and `&#xHH;`; unknown references stay as they are.
+    /// Decodes `&name;`, `&#NN;` and `&#xHH;`; unknown references stay as they are. A reference's
+    /// `;` must come within 12 bytes of its `&`.
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            output += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            if let semicolon = after.prefix(12).firstIndex(of: ";") {
-                let name = after[..<semicolon]
-                var decoded: String? = nil
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    decoded = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else if name.hasPrefix("#") {
-                    decoded = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-                } else {
-                    decoded = named[String(name)]
-                }
-                if let decoded {
-                    output += decoded
-                    rest = after[after.index(after: semicolon)...]
-                    continue
-                }
+        let utf8 = text.utf8
+        guard utf8.contains(UInt8(ascii: "&")) else { return text }
+        let decoded = utf8.withContiguousStorageIfAvailable(decodeEntities) ?? Array(utf8).withUnsafeBufferPointer(decodeEntities)
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(s.count)
+        var index = 0
+        while index < s.count {
+            guard s[index] == UInt8(ascii: "&") else {
+                output.append(s[index])
+                index += 1
+                continue
             }
-            output += "&"
-            rest = after
+            let nameStart = index + 1
+            let limit = min(s.count, nameStart + 12)
+            if let semicolon = s[nameStart..<limit].firstIndex(of: UInt8(ascii: ";")),
+               let decoded = decodeReference(String(decoding: s[nameStart..<semicolon], as: UTF8.self)) {
+                output.append(contentsOf: decoded.utf8)
+                index = semicolon + 1
+                continue
+            }
+            output.append(UInt8(ascii: "&"))
+            index += 1
         }
-        output += rest
         return output
+    }
+
+    private static func decodeReference(_ name: String) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        } else if name.hasPrefix("#") {
+            return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        return named[name]
     }
 
     private static let named: [String: String] = [

@@ -9,11 +9,28 @@ import Foundation
 /// `DateFormatter` patterns. A date without a zone is taken as UTC.
 public enum FlexibleDateParser {
     public static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
         let bytes = Array(trimmed.utf8)
         if let date = parseISO(bytes) ?? parseRFC822(bytes) { return date }
-        return lock.withLock {
+        return formatterDate(trimmed)
+    }
+
+    /// `parse(_:)` on text as UTF-8 bytes (a feed's text as read), making no String for the forms read by hand.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var start = 0, end = bytes.count
+        while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
+        while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        guard start < end else { return nil }
+        // Other white space (no-break spaces, U+2028) is trimmed by the String path.
+        if bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 { return parse(String(decoding: bytes, as: UTF8.self)) }
+        let trimmed = Array(bytes[start..<end])
+        if let date = parseISO(trimmed) ?? parseRFC822(trimmed) { return date }
+        return formatterDate(String(decoding: trimmed, as: UTF8.self))
+    }
+
+    private static func formatterDate(_ trimmed: String) -> Date? {
+        lock.withLock {
             for formatter in formatters {
                 if let date = formatter.date(from: trimmed) { return date }
             }
@@ -92,6 +109,7 @@ public enum FlexibleDateParser {
 
     // MARK: RFC 822 / 1123
 
+    private static let packedMonths: [UInt32] = months.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let zones: [String: Int] = [
         "ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
@@ -101,6 +119,7 @@ public enum FlexibleDateParser {
     /// `[Weekday,] D Mon YYYY hh:mm[:ss] [zone]`: tolerant of missing commas, two-digit years
     /// (1950–2049), single-digit days and hours, and a missing zone (UTC).
     static func parseRFC822(_ s: [UInt8]) -> Date? {
+        if let date = parseUsualRFC822(s) { return date }
         let words = String(decoding: s, as: UTF8.self).lowercased()
             .split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
         var index = 0
@@ -132,6 +151,59 @@ public enum FlexibleDateParser {
         }
         return makeDate(year: year, month: month + 1, day: day, hour: time[0]!, minute: time[1]!,
                         second: time.count > 2 ? time[2]! : 0, fraction: 0, offset: offset)
+    }
+
+    /// `Www, D[D] Mon YYYY hh:mm[:ss] ZONE` exactly, the form nearly every RSS feed writes, read in
+    /// place (zone: a name from `zones` or ±hhmm). Anything else is nil, for the general reader,
+    /// which gives the same date for whatever this accepts.
+    private static func parseUsualRFC822(_ s: [UInt8]) -> Date? {
+        var i = 0
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                guard isDigit(s[k]) else { return nil }
+                value = value * 10 + Int(s[k] - 0x30)
+            }
+            i += count
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard i < s.count, s[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        let space = UInt8(ascii: " "), colon = UInt8(ascii: ":")
+        guard s.count >= 20, isLetter(s[0]), isLetter(s[1]), isLetter(s[2]), s[3] == UInt8(ascii: ","), s[4] == space else { return nil }
+        i = 5
+        guard let day = (i + 1 < s.count && isDigit(s[i + 1])) ? digits(2) : digits(1), skip(space) else { return nil }
+        guard i + 4 <= s.count, isLetter(s[i]), isLetter(s[i + 1]), isLetter(s[i + 2]), s[i + 3] == space else { return nil }
+        let monthName = UInt32(s[i] | 0x20) << 16 | UInt32(s[i + 1] | 0x20) << 8 | UInt32(s[i + 2] | 0x20)
+        guard let month = packedMonths.firstIndex(of: monthName) else { return nil }
+        i += 4
+        guard let year = digits(4), skip(space), let hour = digits(2), skip(colon), let minute = digits(2) else { return nil }
+        var second = 0
+        if skip(colon) {
+            guard let value = digits(2) else { return nil }
+            second = value
+        }
+        guard skip(space), i < s.count else { return nil }
+        var offset = 0
+        if s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
+            let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let value = digits(4) else { return nil }
+            offset = sign * ((value / 100) * 60 + value % 100) * 60
+        } else {
+            let zone = s[i...]
+            guard zone.count <= 4, zone.allSatisfy(isLetter), let hours = zones[String(decoding: zone.map { $0 | 0x20 }, as: UTF8.self)] else { return nil }
+            offset = hours * 3600
+            i = s.count
+        }
+        guard i == s.count else { return nil }
+        return makeDate(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second, fraction: 0, offset: offset)
     }
 
     private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,

@@ -1,110 +1,157 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import NewsstandContent
 
-/// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
-/// and headlines: one pass of `XMLParser` over a stream, namespace-aware, resolving `xml:base`.
-struct FeedDocument {
-    var rootName = ""
-    var title: String?
-    var id: String?
-    var link: URL?
-    var image: URL?
-    var published: Date?
-    var updated: Date?
-    var nextPage: URL?
-    var items: [Item] = []
-    var sawOPDS = false
-    var sawNewsstand = false
+/// Reads an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) into a `FeedDocument` in one
+/// streaming pass over libxml2 (`XMLPushParser`): namespace-aware, resolving `xml:base`, with
+/// CDATA and entities read as text.
+///
+/// Bytes go in as they come (`feed(_:)`, pieces of any size) and `finish()` gives the document;
+/// `read(_:feedURL:)` does both from an `InputStream`. The reader keeps only the text of the one
+/// text construct it is inside (a title, a summary, a date), at most `maxTextBytes` of it, so its
+/// memory does not grow with the feed's size (only the document's items do).
+final class XMLFeedReader: XMLPushParserDelegate {
+    /// The most text kept for one element (a summary, a content body); the rest of it is dropped.
+    static let maxTextBytes = 2 << 20
+    /// Bytes read from a stream at once.
+    static let readChunkBytes = 64 << 10
 
-    struct Link: Equatable {
-        var url: URL
-        var rel: String
-        var type: String?
-        var length: String?
-        var title: String?
-        /// `opds:indirectAcquisition` types, outermost first.
-        var indirectTypes: [String] = []
-    }
-
-    struct MediaContent: Equatable {
-        var url: URL
-        var type: String?
-        var medium: String?
-        var length: String?
-    }
-
-    struct Item {
-        var id: String?
-        /// RSS 1.0 `rdf:about`, the identifier when there is no other.
-        var about: String?
-        var title: String?
-        var alternateTitle: String?
-        var link: URL?
-        var guidLink: URL?
-        var published: Date?
-        var updated: Date?
-        var created: Date?
-        /// `dcterms:issued`: in OPDS the book's own publication date, so it ranks after `updated`.
-        var issued: Date?
-        var expired: Date?
-        var endDate: Date?
-        var summary: String?
-        var alternateSummary: String?
-        var content: String?
-        var links: [Link] = []
-        var enclosures: [MediaContent] = []
-        var mediaContents: [MediaContent] = []
-        var thumbnails: [URL] = []
-        var itunesImage: URL?
-        /// `news:cover_art_icon`: size and URL.
-        var coverIcons: [(size: String, url: URL)] = []
-    }
-}
-
-final class XMLFeedReader: NSObject, XMLParserDelegate {
     private enum TextKind { case plain, html, xhtml, base64(html: Bool) }
 
-    private struct Frame {
-        var key: String
-        var attributes: [String: String]
-        var text = ""
-        var base: URL
-        var kind: TextKind
+    /// What an element is, worked out once per distinct name in a parse.
+    private enum Role {
+        case item, channel, rdfRoot, image, title, alternateTitle, link, guid, id, issued, published, updated, created
+        case expired, endDate, summary, alternateSummary, content, url, indirectAcquisition, enclosure, mediaContent
+        case mediaThumbnail, itunesLink, itunesImage, coverArtIcon, other
     }
 
-    private(set) var document = FeedDocument()
-    private var stack: [Frame] = []
+    private final class ElementInfo {
+        let key: String
+        let role: Role
+        let isTextConstruct: Bool
+        let isXHTMLBlock: Bool
+        let marksNewsstand: Bool
+        let marksOPDS: Bool
+        /// The names it was made for, to check a cache hit.
+        let localName: [CChar]
+        let namespaceURI: [CChar]?
+
+        init(key: String, localName: [CChar], namespaceURI: [CChar]?, lowercasedLocalName: String) {
+            self.key = key
+            role = XMLFeedReader.roles[key] ?? .other
+            isTextConstruct = XMLFeedReader.textConstructs.contains(key)
+            isXHTMLBlock = XMLFeedReader.xhtmlBlocks.contains(lowercasedLocalName)
+            marksNewsstand = key.hasPrefix("news:")
+            marksOPDS = key.hasPrefix("opds:")
+            self.localName = localName
+            self.namespaceURI = namespaceURI
+        }
+    }
+
+    private struct NameKey: Hashable {
+        let localName: UnsafePointer<UInt8>
+        let namespaceURI: UnsafePointer<UInt8>?
+    }
+
+    private struct Frame {
+        /// Kept alive by `names` for the whole parse.
+        unowned(unsafe) var info: ElementInfo
+        /// The element's base URL: `bases[baseIndex]` (a new one is pushed only for `xml:base`).
+        var baseIndex: Int
+        var kind: TextKind
+        /// A `link` with `href` (its text is not a URL).
+        var hasHref = false
+        /// A `guid`'s `isPermaLink`.
+        var isPermaLink: String?
+    }
+
+    // The parse state below is touched on every element, on one thread, never by overlapping
+    // accesses; dynamic exclusivity checks on it cost a third of the reader's time, so they are off.
+    @exclusivity(unchecked) private(set) var document = FeedDocument()
+    @exclusivity(unchecked) private var stack: [Frame] = []
+    /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
+    @exclusivity(unchecked) private var bases: [URL] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
-    private var captureDepth = 0
-    private var item: FeedDocument.Item?
+    @exclusivity(unchecked) private var captureDepth = 0
+    /// The text of the text construct being read (the top frame), as UTF-8.
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) private var textHighWater = 0
+    @exclusivity(unchecked) private var item: FeedDocument.Item?
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
-    private var acquisitionIndex: Int?
+    @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
-    private var rootNamespace: String?
-    private(set) var rootClosed = false
+    @exclusivity(unchecked) private var rootNamespace: String?
+    @exclusivity(unchecked) private(set) var rootClosed = false
+    @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
+    /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
+    /// the dictionary. (`names` keeps the infos alive.)
+    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
+    private static let recentSlots = 64
+    /// The root is Atom's `feed` or `entry`: text constructs say their type.
+    @exclusivity(unchecked) private var isAtomFamily = false
+    private var parser: XMLPushParser!
 
     init(feedURL: URL) {
         self.feedURL = feedURL
+        bases = [feedURL]
+        parser = XMLPushParser(delegate: self)
     }
 
-    /// Parses `stream` to the end. Throws when the XML is not well-formed before any item was read.
-    static func read(_ stream: InputStream, feedURL: URL) throws -> (FeedDocument, problem: String?) {
-        let reader = XMLFeedReader(feedURL: feedURL)
-        let parser = XMLParser(stream: stream)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let succeeded = parser.parse()
-        if succeeded && reader.rootClosed { return (reader.document, nil) }
-        let line = parser.lineNumber
-        // A stream that stops inside the root element is truncated, even when XMLParser reports success.
-        let reason = succeeded ? "it ends before the root element is closed" : parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-        if reader.document.items.isEmpty && reader.document.title == nil {
+    /// The most bytes held at once while reading: libxml2's unparsed input plus the text being
+    /// collected. It stays near `XMLPushParser.maxPushBytes` whatever the feed's size.
+    var bufferedBytesHighWater: Int { parser.highWaterBufferedBytes + textHighWater }
+
+    /// Reads the next piece of the feed. Returns false once reading has stopped (libxml2 gave up on
+    /// the XML, a limit was passed, or `finish` was called): the caller may stop fetching.
+    @discardableResult
+    func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        parser.feed(bytes)
+    }
+
+    @discardableResult
+    func feed(_ data: Data) -> Bool {
+        parser.feed(data)
+    }
+
+    /// Ends the feed. Throws when the XML is not well-formed and nothing could be read; a feed with
+    /// a flaw (or that stops early) after its title or some items gives what was read and the problem.
+    func finish() throws -> (FeedDocument, problem: String?) {
+        parser.finish()
+        let failure = parser.failure
+        if failure == nil && rootClosed { return (document, nil) }
+        // A stream that stops inside the root element is truncated, even when libxml2 has no complaint.
+        let line = failure?.line ?? parser.currentLine
+        let reason = failure?.reason ?? "it ends before the root element is closed"
+        if document.items.isEmpty && document.title == nil {
             throw CatalogError("the feed is not well-formed XML (line \(line): \(reason))")
         }
-        return (reader.document, "the feed is not well-formed XML after \(reader.document.items.count) items (line \(line)); the rest was ignored")
+        return (document, "the feed is not well-formed XML (line \(line): \(reason)); \(document.items.count) items could be read")
+    }
+
+    /// Parses `stream` to the end in pieces of `readChunkBytes`. Throws when the XML is not
+    /// well-formed before any item was read, or when the stream cannot be read.
+    static func read(_ stream: InputStream, feedURL: URL) throws -> (FeedDocument, problem: String?) {
+        let reader = XMLFeedReader(feedURL: feedURL)
+        stream.open()
+        defer { stream.close() }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 1)
+        defer { buffer.deallocate() }
+        let bytes = buffer.bindMemory(to: UInt8.self)
+        while true {
+            let count = stream.read(bytes.baseAddress!, maxLength: bytes.count)
+            if count < 0 {
+                throw CatalogError("the feed could not be read" + (stream.streamError.map { ": \($0.localizedDescription)" } ?? ""))
+            }
+            if count == 0 { break }
+            if !reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { break }
+        }
+        return try reader.finish()
+    }
+
+    /// Parses `data` in pieces (libxml2 never holds it all at once).
+    static func read(_ data: Data, feedURL: URL) throws -> (FeedDocument, problem: String?) {
+        let reader = XMLFeedReader(feedURL: feedURL)
+        reader.feed(data)
+        return try reader.finish()
     }
 
     // MARK: Names
@@ -136,6 +183,39 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
         return "{" + uri + "}" + name
     }
 
+    /// The element's key and what it is, from the cache when this name was seen before. libxml2
+    /// gives names from its dictionary (one pointer per distinct name), so the pointers find the
+    /// entry; its bytes are compared too, so a reused pointer can never give a wrong answer.
+    private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
+        let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
+        if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
+            let info = recent.info.takeUnretainedValue()
+            if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+        }
+        let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
+        if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
+            recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(cached))
+            return cached
+        }
+        let local = String(cString: localName)
+        let uri = namespaceURI.map { String(cString: $0) }
+        let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
+                               namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
+        names[cacheKey] = info
+        recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
+        return info
+    }
+
+    private static func cString(_ bytes: UnsafePointer<UInt8>) -> [CChar] {
+        let count = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
+        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { Array(UnsafeBufferPointer(start: $0, count: count + 1)) }
+    }
+
+    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: [CChar]?) -> Bool {
+        guard let bytes, let stored else { return bytes == nil && stored == nil }
+        return stored.withUnsafeBufferPointer { strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), $0.baseAddress!) == 0 }
+    }
+
     private static let textConstructs: Set<String> = [
         "title", "subtitle", "tagline", "summary", "content", "description", "rights", "copyright", "info",
         "content:encoded", "media:title", "media:description", "itunes:summary", "itunes:subtitle", "dc:title",
@@ -146,175 +226,209 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
 
     private static let xhtmlBlocks: Set<String> = ["p", "br", "div", "li", "tr", "td", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "hr"]
 
-    // MARK: XMLParserDelegate
+    private static let roles: [String: Role] = [
+        "item": .item, "entry": .item, "channel": .channel, "feed": .channel, "rdf:rdf": .rdfRoot, "image": .image,
+        "title": .title, "dc:title": .alternateTitle, "media:title": .alternateTitle, "link": .link, "guid": .guid, "id": .id,
+        "dcterms:issued": .issued, "pubdate": .published, "published": .published, "issued": .published,
+        "updated": .updated, "modified": .updated, "dc:date": .updated, "dcterms:modified": .updated, "lastbuilddate": .updated,
+        "created": .created, "dcterms:created": .created, "expirationdate": .expired, "news:end_date": .endDate,
+        "description": .summary, "summary": .summary,
+        "itunes:summary": .alternateSummary, "media:description": .alternateSummary, "dc:description": .alternateSummary,
+        "itunes:subtitle": .alternateSummary,
+        "content": .content, "content:encoded": .content, "fullitem": .content, "xhtml:body": .content, "url": .url,
+        "opds:indirectacquisition": .indirectAcquisition, "enclosure": .enclosure, "media:content": .mediaContent,
+        "media:thumbnail": .mediaThumbnail, "itunes:link": .itunesLink, "itunes:image": .itunesImage,
+        "news:cover_art_icon": .coverArtIcon,
+    ]
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    // MARK: XMLPushParserDelegate
+
+    func startElement(_ tag: XMLStartTag) {
+        let info = info(localName: tag.localName, namespaceURI: tag.namespaceURI)
         if captureDepth > 0 {
             captureDepth += 1
-            if Self.xhtmlBlocks.contains(elementName.lowercased()) { stack[stack.count - 1].text += " " }
+            if info.isXHTMLBlock { appendSpace() }
             return
         }
-        let key = key(for: elementName, namespace: namespaceURI)
-        let parentBase = stack.last?.base ?? feedURL
-        var base = parentBase
-        if let xmlBase = attributeDict["xml:base"] ?? attributeDict["base"],
-           let url = URL(string: xmlBase.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: parentBase)?.absoluteURL {
-            base = url
+        var baseIndex = stack.last?.baseIndex ?? 0
+        if let xmlBase = tag.attribute("base", prefix: "xml") ?? tag.attribute("base"),
+           let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
+            bases.append(url)
+            baseIndex = bases.count - 1
         }
-        let parent = stack.last?.key
-        if stack.isEmpty { document.rootName = key }
-        if key.hasPrefix("news:") { document.sawNewsstand = true }
-        if key.hasPrefix("opds:") { document.sawOPDS = true }
+        let base = bases[baseIndex]
+        let parent = stack.last?.info.role
+        if stack.isEmpty {
+            document.rootName = info.key
+            isAtomFamily = info.key == "feed" || info.key == "entry"
+        }
+        if info.marksNewsstand { document.sawNewsstand = true }
+        if info.marksOPDS { document.sawOPDS = true }
 
-        var kind = TextKind.html
-        if isAtomFamily {
-            let type = (attributeDict["type"].flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
-            let html = type == "html" || type == "text/html" || attributeDict["mode"] == "escaped"
-            let textual = ["text", "html", "xhtml"].contains(type) || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
-            if attributeDict["mode"] == "base64" || (!textual && attributeDict["mode"] == nil && attributeDict["src"] == nil) {
-                kind = .base64(html: html || type.contains("html"))
-            } else if html {
-                kind = .html
-            } else if type == "xhtml" || type == "application/xhtml+xml" {
-                kind = .xhtml
-            } else {
-                kind = .plain
-            }
-        }
-        if key == "xhtml:body" { kind = .xhtml }
-        stack.append(Frame(key: key, attributes: attributeDict, base: base, kind: kind))
-        if Self.textConstructs.contains(key) && !(key == "link" && attributeDict["href"] != nil) {
+        var frame = Frame(info: info, baseIndex: baseIndex, kind: .html)
+        let href = info.role == .link ? tag.attribute("href") : nil
+        frame.hasHref = href != nil
+        if info.isTextConstruct && !(info.role == .link && href != nil) {
+            frame.kind = textKind(tag, info: info)
             captureDepth = 1
+            text.removeAll(keepingCapacity: text.capacity <= 64 << 10)
         }
+        if info.role == .guid { frame.isPermaLink = tag.attribute("isPermaLink") }
+        stack.append(frame)
 
-        switch key {
-        case "item", "entry":
+        switch info.role {
+        case .item:
             item = FeedDocument.Item()
-            item?.about = attributeDict["rdf:about"]
+            item?.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
-        case "link":
-            guard let href = attributeDict["href"], let url = resolve(href, base: base) else { break }
-            let rel = (attributeDict["rel"] ?? "alternate").trimmingCharacters(in: .whitespaces)
-            let type = attributeDict["type"]
-            if rel.hasPrefix("http://opds-spec.org/") || (type ?? "").contains("profile=opds-catalog") { document.sawOPDS = true }
-            let link = FeedDocument.Link(url: url, rel: rel, type: type, length: attributeDict["length"], title: attributeDict["title"])
-            if item != nil, parent == "entry" || parent == "item" {
+        case .link:
+            guard let href, let url = resolve(href, base: base) else { break }
+            let rel = FeedText.trimmed(tag.attribute("rel") ?? "alternate", newlines: false)
+            let type = tag.attribute("type")
+            if rel.hasPrefix("http://opds-spec.org/") || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
+            let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
+            if item != nil, parent == .item {
                 item?.links.append(link)
                 acquisitionIndex = rel.hasPrefix("http://opds-spec.org/acquisition") ? (item?.links.count ?? 1) - 1 : nil
-            } else if item == nil, parent == "feed" || parent == "channel" {
+            } else if item == nil, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url }
                 if rel == "alternate", document.link == nil { document.link = url }
             }
-        case "opds:indirectacquisition":
-            if let index = acquisitionIndex, let type = attributeDict["type"], item != nil {
+        case .indirectAcquisition:
+            if let index = acquisitionIndex, let type = tag.attribute("type"), item != nil {
                 item?.links[index].indirectTypes.append(type)
             }
-        case "enclosure":
-            if item != nil, let href = attributeDict["url"] ?? attributeDict["href"], let url = resolve(href, base: base) {
-                item?.enclosures.append(.init(url: url, type: attributeDict["type"], medium: nil, length: attributeDict["length"]))
+        case .enclosure:
+            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: base) {
+                item?.enclosures.append(.init(url: url, type: tag.attribute("type"), medium: nil, length: tag.attribute("length")))
             }
-        case "media:content":
-            if item != nil, let href = attributeDict["url"], let url = resolve(href, base: base) {
-                item?.mediaContents.append(.init(url: url, type: attributeDict["type"], medium: attributeDict["medium"], length: attributeDict["fileSize"]))
+        case .mediaContent:
+            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: base) {
+                item?.mediaContents.append(.init(url: url, type: tag.attribute("type"), medium: tag.attribute("medium"), length: tag.attribute("fileSize")))
             }
-        case "media:thumbnail":
-            if let href = attributeDict["url"], let url = resolve(href, base: base) {
+        case .mediaThumbnail:
+            if let href = tag.attribute("url"), let url = resolve(href, base: base) {
                 if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url }
             }
-        case "itunes:link" where attributeDict["rel"]?.lowercased() == "image":
-            if let href = attributeDict["href"], let url = resolve(href, base: base) {
+        case .itunesLink where tag.attribute("rel")?.lowercased() == "image":
+            if let href = tag.attribute("href"), let url = resolve(href, base: base) {
                 if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
             }
-        case "itunes:image":
-            if let href = attributeDict["href"] ?? attributeDict["url"], let url = resolve(href, base: base) {
+        case .itunesImage:
+            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: base) {
                 if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
             }
-        case "news:cover_art_icon":
-            if item != nil, let href = attributeDict["src"], let url = resolve(href, base: base) {
-                item?.coverIcons.append((size: (attributeDict["size"] ?? "").uppercased(), url: url))
+        case .coverArtIcon:
+            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: base) {
+                item?.coverIcons.append((size: (tag.attribute("size") ?? "").uppercased(), url: url))
             }
         default:
             break
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
+    /// How a text construct's text reads: Atom says with `type` (and Atom 0.3 with `mode`); RSS
+    /// text is HTML.
+    private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
+        if info.key == "xhtml:body" { return .xhtml }
+        guard isAtomFamily else { return .html }
+        let typeAttribute = tag.attribute("type")
+        let mode = tag.attribute("mode")
+        if typeAttribute == nil && mode == nil { return .plain } // Atom's default, type="text"
+        let type = (typeAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
+        let html = type == "html" || type == "text/html" || mode == "escaped"
+        let textual = ["text", "html", "xhtml"].contains(type) || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
+        if mode == "base64" || (!textual && mode == nil && tag.attribute("src") == nil) {
+            return .base64(html: html || type.contains("html"))
+        } else if html {
+            return .html
+        } else if type == "xhtml" || type == "application/xhtml+xml" {
+            return .xhtml
+        }
+        return .plain
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Only a text construct's text is ever read; whitespace between elements is not kept.
+        guard captureDepth > 0 else { return }
+        let room = Self.maxTextBytes - text.count
+        guard room > 0 else { return }
+        text.append(contentsOf: bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    private func appendSpace() {
+        if text.count < Self.maxTextBytes { text.append(UInt8(ascii: " ")) }
+    }
+
+    func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if captureDepth > 1 {
             captureDepth -= 1
-            if Self.xhtmlBlocks.contains(elementName.lowercased()) { stack[stack.count - 1].text += " " }
+            if info(localName: localName, namespaceURI: namespaceURI).isXHTMLBlock { appendSpace() }
             return
         }
+        let captured = captureDepth == 1
         captureDepth = 0
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
-        let parent = stack.last?.key
-        let inItem = item != nil && (parent == "item" || parent == "entry")
-        let inFeed = item == nil && (parent == "channel" || parent == "feed" || parent == "rdf:rdf")
-        let raw = frame.text
+        defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
+        guard captured || frame.info.role == .item else { return }
+        let frameBase = bases[frame.baseIndex]
+        textHighWater = max(textHighWater, text.count)
+        let parent = stack.last?.info.role
+        let inItem = item != nil && parent == .item
+        let inFeed = item == nil && (parent == .channel || parent == .rdfRoot)
 
-        switch frame.key {
-        case "item", "entry":
-            if let finished = item { document.items.append(finished) }
-            item = nil
+        switch frame.info.role {
+        case .item:
+            if let finished = item.take() { document.items.append(finished) }
             acquisitionIndex = nil
-        case "title":
-            if inItem, item?.title == nil { item?.title = text(frame) } else if inFeed, document.title == nil { document.title = text(frame) }
-        case "dc:title", "media:title":
-            if item != nil, item?.alternateTitle == nil { item?.alternateTitle = text(frame) }
-            else if inFeed, document.title == nil { document.title = text(frame) }
-        case "link":
-            guard frame.attributes["href"] == nil, let url = resolve(raw, base: frame.base) else { break }
+        case .title:
+            if inItem, item?.title == nil { item?.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
+        case .alternateTitle:
+            if item != nil, item?.alternateTitle == nil { item?.alternateTitle = readText(frame) }
+            else if inFeed, document.title == nil { document.title = readText(frame) }
+        case .link:
+            guard !frame.hasHref, let url = resolve(rawText, base: frameBase) else { break }
             if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url }
-        case "guid", "id":
-            let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .guid, .id:
+            let value = FeedText.trimmed(rawText)
             guard !value.isEmpty else { break }
             if inItem {
                 if item?.id == nil { item?.id = value }
-                if frame.key == "guid", frame.attributes["isPermaLink"]?.lowercased() != "false",
-                   let url = resolve(value, base: frame.base), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
+                if frame.info.role == .guid, frame.isPermaLink?.lowercased() != "false",
+                   let url = resolve(value, base: frameBase), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
                     item?.guidLink = url
                 }
             } else if inFeed, document.id == nil {
                 document.id = value
             }
-        case "dcterms:issued":
-            if let date = FlexibleDateParser.parse(raw) {
+        case .issued:
+            if let date = textDate() {
                 if inItem { item?.issued = date } else if inFeed { document.published = date }
             }
-        case "pubdate", "published", "issued":
-            if let date = FlexibleDateParser.parse(raw) {
+        case .published:
+            if let date = textDate() {
                 if inItem { item?.published = date } else if inFeed { document.published = date }
             }
-        case "updated", "modified", "dc:date", "dcterms:modified", "lastbuilddate":
-            if let date = FlexibleDateParser.parse(raw) {
+        case .updated:
+            if let date = textDate() {
                 if inItem { item?.updated = date } else if inFeed { document.updated = date }
             }
-        case "created", "dcterms:created":
-            if inItem, let date = FlexibleDateParser.parse(raw) { item?.created = date }
-        case "expirationdate":
-            if inItem, let date = FlexibleDateParser.parse(raw) { item?.expired = date }
-        case "news:end_date":
-            if inItem, let date = FlexibleDateParser.parse(raw) { item?.endDate = date }
-        case "description", "summary":
+        case .created:
+            if inItem, let date = textDate() { item?.created = date }
+        case .expired:
+            if inItem, let date = textDate() { item?.expired = date }
+        case .endDate:
+            if inItem, let date = textDate() { item?.endDate = date }
+        case .summary:
             // feedparser's rule when an RSS item has both: the second is the content.
-            if inItem { if item?.summary == nil { item?.summary = text(frame) } else if item?.content == nil { item?.content = text(frame) } }
-        case "itunes:summary", "media:description", "dc:description", "itunes:subtitle":
-            if item != nil, item?.alternateSummary == nil { item?.alternateSummary = text(frame) }
-        case "content", "content:encoded", "fullitem", "xhtml:body":
-            if inItem, item?.content == nil { item?.content = text(frame) }
-        case "url":
-            if parent == "image", item == nil, document.image == nil { document.image = resolve(raw, base: frame.base) }
+            if inItem { if item?.summary == nil { item?.summary = readText(frame) } else if item?.content == nil { item?.content = readText(frame) } }
+        case .alternateSummary:
+            if item != nil, item?.alternateSummary == nil { item?.alternateSummary = readText(frame) }
+        case .content:
+            if inItem, item?.content == nil { item?.content = readText(frame) }
+        case .url:
+            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase) }
         default:
             break
         }
@@ -322,15 +436,21 @@ final class XMLFeedReader: NSObject, XMLParserDelegate {
 
     // MARK: Helpers
 
-    private var isAtomFamily: Bool { document.rootName == "feed" || document.rootName == "entry" }
+    /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
+    private var rawText: String { String(decoding: text, as: UTF8.self) }
 
-    private func text(_ frame: Frame) -> String {
+    private func textDate() -> Date? {
+        text.withUnsafeBufferPointer { FlexibleDateParser.parse(utf8: $0) }
+    }
+
+    private func readText(_ frame: Frame) -> String {
         switch frame.kind {
-        case .plain, .xhtml: return FeedText.plain(frame.text)
-        case .html: return FeedText.html(frame.text)
+        case .plain, .xhtml: return text.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+        case .html: return text.withUnsafeBufferPointer(FeedText.html(utf8:))
         case .base64(let html):
-            let compact = frame.text.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact) else { return FeedText.plain(frame.text) }
+            let raw = rawText
+            let compact = raw.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact) else { return FeedText.plain(raw) }
             let decoded = String(decoding: data, as: UTF8.self)
             return html ? FeedText.html(decoded) : FeedText.plain(decoded)
         }

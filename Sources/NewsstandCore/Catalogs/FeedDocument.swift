@@ -1,0 +1,61 @@
+import Foundation
+
+/// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
+/// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
+struct FeedDocument {
+    var rootName = ""
+    var title: String?
+    var id: String?
+    var link: URL?
+    var image: URL?
+    var published: Date?
+    var updated: Date?
+    var nextPage: URL?
+    var items: [Item] = []
+    var sawOPDS = false
+    var sawNewsstand = false
+
+    struct Link: Equatable {
+        var url: URL
+        var rel: String
+        var type: String?
+        var length: String?
+        var title: String?
+        /// `opds:indirectAcquisition` types, outermost first.
+        var indirectTypes: [String] = []
+    }
+
+    struct MediaContent: Equatable {
+        var url: URL
+        var type: String?
+        var medium: String?
+        var length: String?
+    }
+
+    struct Item {
+        var id: String?
+        /// RSS 1.0 `rdf:about`, the identifier when there is no other.
+        var about: String?
+        var title: String?
+        var alternateTitle: String?
+        var link: URL?
+        var guidLink: URL?
+        var published: Date?
+        var updated: Date?
+        var created: Date?
+        /// `dcterms:issued`: in OPDS the book's own publication date, so it ranks after `updated`.
+        var issued: Date?
+        var expired: Date?
+        var endDate: Date?
+        var summary: String?
+        var alternateSummary: String?
+        var content: String?
+        var links: [Link] = []
+        var enclosures: [MediaContent] = []
+        var mediaContents: [MediaContent] = []
+        var thumbnails: [URL] = []
+        var itunesImage: URL?
+        /// `news:cover_art_icon`: size and URL.
+        var coverIcons: [(size: String, url: URL)] = []
+    }
+}

@@ -1,0 +1,345 @@
+import CLibXML2
+import Foundation
+
+/// What `XMLPushParser` reports, in document order. The pointers handed over are valid only
+/// during the call. Character data (text, CDATA, expanded entities) comes in pieces of any size;
+/// a text node's pieces are not joined.
+protocol XMLPushParserDelegate: AnyObject {
+    func startElement(_ tag: XMLStartTag)
+    func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// A start tag as libxml2 reports it: the local name, namespace and attributes as UTF-8 bytes.
+/// Names come from the parser's dictionary, so the same name in the same parse is the same pointer.
+struct XMLStartTag {
+    let localName: UnsafePointer<UInt8>
+    let namespaceURI: UnsafePointer<UInt8>?
+    /// Five pointers an attribute: local name, prefix, URI, value start, value end.
+    fileprivate let attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    fileprivate let attributeCount: Int
+
+    /// The value of the attribute written `prefix:local` (or `local` when `prefix` is nil), as
+    /// `XMLParser` keyed them: by the prefix the document uses, not by namespace.
+    func attribute(_ local: StaticString, prefix: StaticString? = nil) -> String? {
+        guard let attributes else { return nil }
+        var found: String? = nil
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], XMLBytes.equal(name, local) else { continue }
+            let attributePrefix = attributes[base + 1]
+            if let prefix {
+                guard let attributePrefix, XMLBytes.equal(attributePrefix, prefix) else { continue }
+            } else if let attributePrefix, attributePrefix[0] != 0 {
+                continue
+            }
+            guard let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            found = XMLBytes.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
+        }
+        return found
+    }
+}
+
+/// Byte helpers for NUL-terminated UTF-8 from libxml2.
+enum XMLBytes {
+    /// Whether the NUL-terminated `bytes` spell `text` exactly.
+    @inline(__always)
+    static func equal(_ bytes: UnsafePointer<UInt8>, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        let expected = text.utf8Start
+        for index in 0..<count where bytes[index] != expected[index] { return false }
+        return bytes[count] == 0
+    }
+
+    static func string(_ bytes: UnsafePointer<UInt8>) -> String {
+        String(cString: bytes)
+    }
+
+    /// An attribute value as text. Without entity substitution libxml2 hands over an ampersand as
+    /// `&#38;` (and a reference to an entity the document declares as `&name;`), so that the value
+    /// stays unambiguous; the ampersands are put back here.
+    static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        let reference: [UInt8] = Array("&#38;".utf8)
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"), index + reference.count <= bytes.count,
+               (0..<reference.count).allSatisfy({ bytes[index + $0] == reference[$0] }) {
+                output.append(UInt8(ascii: "&"))
+                index += reference.count
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Namespace-aware streaming XML over libxml2's SAX2 push parser: bytes go in with `feed(_:)` in
+/// pieces of any size, as they arrive, and `finish()` ends the document; events go to the delegate
+/// as soon as libxml2 has read them. Memory stays flat whatever the document's size: libxml2 keeps
+/// only unparsed input (at most one piece of `maxPushBytes` beyond what it needs for the current
+/// construct), and nothing here keeps text.
+///
+/// Safety: no network (`XML_PARSE_NONET`), no DTD loading, no external entity ever loaded (neither
+/// general nor parameter: without `XML_PARSE_NOENT`, `DTDLOAD` or validation libxml2 skips them),
+/// libxml2's default limits on depth, name and value sizes (no `XML_PARSE_HUGE`), and entity
+/// expansion bounded twice: libxml2's own loop and amplification checks, and here a budget on
+/// entity references and on expanded text relative to the bytes fed, past which parsing stops.
+///
+/// Errors: like Foundation's `XMLParser`, libxml2 recovers where it can (`XML_PARSE_RECOVER`: a
+/// stray byte that is not UTF-8, an undefined entity, a mismatched tag), so a feed with a flaw
+/// still gives what it holds; `failure` then names the first fatal error and its line. Recovery
+/// reads to the end whatever the pieces, so the result does not depend on how input was cut.
+///
+/// One parser per document and thread; any number may run at once on different threads
+/// (`xmlInitParser` runs once for the process).
+final class XMLPushParser {
+    /// Bytes handed to libxml2 at once; `feed` cuts larger pieces.
+    static let maxPushBytes = 64 << 10
+    /// Entity references allowed beyond one per four bytes fed (billion laughs makes millions).
+    static let entityReferenceAllowance = 10_000
+    /// Text allowed beyond `textAmplification` times the bytes fed (encodings can grow text 3×).
+    static let textAllowance = 1 << 20
+    static let textAmplification = 4
+
+    /// Why parsing stopped early, in plain words, with the line it stopped on.
+    struct Failure: Equatable {
+        var line: Int
+        var reason: String
+    }
+
+    /// Not retained (the delegate owns the parser) and not weak (a weak load on every callback costs):
+    /// the delegate must outlive the parser, as `XMLFeedReader` does.
+    private unowned(unsafe) let delegate: XMLPushParserDelegate
+    private var context: xmlParserCtxtPtr?
+    /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
+    private var head: [UInt8] = []
+    private var finished = false
+    @exclusivity(unchecked) private var stoppedBy: String?
+    private var firstFatal: (line: Int, message: String, code: Int32)?
+    // Touched on every callback, on one thread: no dynamic exclusivity checks (see XMLFeedReader).
+    @exclusivity(unchecked) private(set) var bytesFed = 0
+    @exclusivity(unchecked) private var entityReferences = 0
+    @exclusivity(unchecked) private var textBytes = 0
+    /// The most input libxml2 held unparsed at once (for tests: memory stays flat).
+    @exclusivity(unchecked) private(set) var highWaterBufferedBytes = 0
+
+    private static let initialised: Void = { xmlInitParser() }()
+
+    init(delegate: XMLPushParserDelegate) {
+        _ = Self.initialised
+        self.delegate = delegate
+    }
+
+    deinit {
+        release()
+    }
+
+    /// False once parsing has stopped (libxml2 gave up, a limit was passed, or `finish`): further
+    /// bytes are ignored.
+    var isParsing: Bool {
+        guard !finished, stoppedBy == nil else { return false }
+        return context.map { $0.pointee.instate != XML_PARSER_EOF } ?? true
+    }
+
+    /// Why the document could not be read to its end, or nil while it can (or could).
+    var failure: Failure? {
+        if let stoppedBy { return Failure(line: currentLine, reason: stoppedBy) }
+        if finished && bytesFed == 0 { return Failure(line: 1, reason: "the document is empty") }
+        if let context, context.pointee.wellFormed == 0 {
+            if let firstFatal { return Failure(line: firstFatal.line, reason: Self.plainReason(firstFatal.message, code: firstFatal.code)) }
+            let error = context.pointee.lastError
+            let message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+            return Failure(line: Int(error.line), reason: Self.plainReason(message, code: Int32(error.code)))
+        }
+        return nil
+    }
+
+    /// The line libxml2 has read to.
+    var currentLine: Int {
+        guard let context else { return 1 }
+        return Int(xmlSAX2GetLineNumber(context))
+    }
+
+    /// Parses the next piece of the document. Returns false when parsing has stopped (the caller
+    /// may stop reading).
+    @discardableResult
+    func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard isParsing else { return false }
+        var remaining = UnsafeRawBufferPointer(rebasing: bytes[...])
+        if context == nil {
+            let needed = 4 - head.count
+            head.append(contentsOf: remaining.prefix(needed))
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(needed))
+            guard head.count >= 4 else { return true }
+            createContext()
+            guard context != nil else { return false }
+        }
+        while !remaining.isEmpty && isParsing {
+            let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(Self.maxPushBytes))
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(piece.count))
+            push(piece, terminate: false)
+        }
+        return isParsing
+    }
+
+    @discardableResult
+    func feed(_ data: Data) -> Bool {
+        data.withUnsafeBytes { feed($0) }
+    }
+
+    /// Ends the document: what libxml2 still holds is parsed, and an unfinished document is an error.
+    func finish() {
+        guard !finished else { return }
+        if isParsing {
+            if context == nil { createContext() }
+            if context != nil { push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+        }
+        finished = true
+    }
+
+    // MARK: libxml2
+
+    private func createContext() {
+        var handler = xmlSAXHandler()
+        xmlSAXVersion(&handler, 2)
+        // The document, DTD and entity declarations keep libxml2's own handlers (they record
+        // entities for lookup); everything that would build a tree or load something does not.
+        handler.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
+            guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
+            parser.delegate.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
+                                                      attributes: attributes, attributeCount: Int(attributeCount)))
+        }
+        handler.endElementNs = { ctx, localName, _, uri in
+            guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
+            parser.delegate.endElement(localName: localName, namespaceURI: uri)
+        }
+        handler.characters = { ctx, bytes, count in XMLPushParser.from(ctx)?.text(ctx, bytes, count) }
+        handler.ignorableWhitespace = handler.characters
+        handler.cdataBlock = { ctx, bytes, count in XMLPushParser.from(ctx)?.text(ctx, bytes, count) }
+        handler.getEntity = { ctx, name in
+            guard let parser = XMLPushParser.from(ctx) else { return nil }
+            if parser.stoppedBy != nil {
+                parser.stop(ctx, because: "")
+                return nil
+            }
+            parser.entityReferences += 1
+            if parser.entityReferences > XMLPushParser.entityReferenceAllowance + parser.bytesFed / 4 {
+                parser.stop(ctx, because: "its entities expand too far (more than \(parser.entityReferences - 1) entity references); it was not read further")
+                return nil
+            }
+            // With entity substitution off and no validation, this only looks the name up: an
+            // external entity is returned undeclared-content and never loaded.
+            return xmlSAX2GetEntity(ctx, name)
+        }
+        handler.externalSubset = nil
+        handler.resolveEntity = { _, _, _ in nil }
+        handler.reference = nil
+        handler.comment = nil
+        handler.processingInstruction = nil
+        handler.startElement = nil
+        handler.endElement = nil
+        handler.warning = nil
+        handler.error = nil
+        handler.fatalError = nil
+        handler.serror = { userData, error in
+            guard let error, error.pointee.level == XML_ERR_FATAL, let parser = XMLPushParser.from(userData),
+                  parser.firstFatal == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+            parser.firstFatal = (Int(error.pointee.line), message, error.pointee.code)
+        }
+
+        let created: xmlParserCtxtPtr? = head.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                xmlCreatePushParserCtxt(&handler, nil, chars.baseAddress, Int32(chars.count), nil)
+            }
+        }
+        guard let created else {
+            stoppedBy = "libxml2 could not start a parser (out of memory?)"
+            return
+        }
+        context = created
+        created.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        xmlCtxtUseOptions(created, Int32(options))
+        bytesFed += head.count
+        head = []
+        noteBuffered()
+    }
+
+    private func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) {
+        guard let context else { return }
+        bytesFed += bytes.count
+        // libxml2 appends the piece to what it holds unparsed, then parses.
+        noteBuffered(adding: bytes.count)
+        let chars = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        xmlParseChunk(context, chars, Int32(bytes.count), terminate ? 1 : 0)
+        noteBuffered()
+    }
+
+    /// Records libxml2's unparsed input (plus `adding` bytes about to be pushed) in the high-water mark.
+    private func noteBuffered(adding: Int = 0) {
+        guard let input = context?.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return }
+        highWaterBufferedBytes = max(highWaterBufferedBytes, end - base + adding)
+    }
+
+    private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) {
+        guard stoppedBy == nil, let bytes, count > 0 else { return }
+        textBytes += Int(count)
+        if textBytes > Self.textAllowance + Self.textAmplification * bytesFed {
+            stop(ctx, because: "its entities expand to more than \(Self.textAmplification) times its size; it was not read further")
+            return
+        }
+        delegate.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
+    /// parses an entity's content with a context of its own). Marking them not well-formed keeps
+    /// libxml2 from looking entities up again or expanding any further.
+    private func stop(_ ctx: UnsafeMutableRawPointer?, because reason: String) {
+        if stoppedBy == nil { stoppedBy = reason }
+        for target in [ctx?.assumingMemoryBound(to: xmlParserCtxt.self), context] {
+            guard let target else { continue }
+            xmlStopParser(target)
+            target.pointee.wellFormed = 0
+        }
+    }
+
+    private func release() {
+        guard let context else { return }
+        if let document = context.pointee.myDoc {
+            context.pointee.myDoc = nil
+            xmlFreeDoc(document)
+        }
+        xmlFreeParserCtxt(context)
+        self.context = nil
+    }
+
+    /// The parser behind a libxml2 callback: the callback's context (the document's, or the one
+    /// libxml2 makes for an entity's content) carries it in `_private`.
+    private static func from(_ ctx: UnsafeMutableRawPointer?) -> XMLPushParser? {
+        guard let ctx, let owner = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+        return Unmanaged<XMLPushParser>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    /// libxml2's message as a clause: one line, without its trailing newline, with the commonest
+    /// codes said plainly.
+    static func plainReason(_ message: String, code: Int32) -> String {
+        let text = message.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        switch xmlParserErrors(UInt32(bitPattern: code)) {
+        case XML_ERR_ENTITY_LOOP:
+            return "its entities refer to each other in a loop or expand too far; it was not read further"
+        case XML_ERR_DOCUMENT_EMPTY:
+            return "the document is empty"
+        default:
+            if text.hasPrefix("Input is not proper UTF-8") {
+                return "its bytes are not UTF-8 and it declares no other encoding" + (text.range(of: "Bytes:").map { " (" + text[$0.lowerBound...] + ")" } ?? "")
+            }
+            return text
+        }
+    }
+}
