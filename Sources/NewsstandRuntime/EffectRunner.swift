@@ -53,7 +53,7 @@ public final class EffectRunner: @unchecked Sendable {
         self.credentialStore = credentialStore
         credentials = SessionCredentials(over: credentialStore)
         loader = LibraryLoader(store: store)
-        let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
+        let policy = DownloadPolicy(configuration: configuration)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { send(.coverReported($0)) }
     }
