@@ -40,10 +40,10 @@ struct TransferFailure: Error, Equatable {
 /// http and https go through ``HTTPClient`` (libcurl on the client's network thread), asking for
 /// `Accept-Encoding: identity` so byte offsets are file offsets. The transfer is its own body sink: it
 /// copies each network chunk into a block held in memory and hands full blocks (1 MiB) to a serial queue
-/// of its own that writes them; the network thread never waits for the disk. With one block being
-/// written and the next one full, the sink answers `.full` and the client pauses the transfer until the
-/// write is done, so a disk slower than the network holds back the server instead of filling memory:
-/// at most two blocks per transfer. The sidecar, the partial file's opening, every write and the end
+/// of its own that writes them; the network thread never waits for the disk. With `queuedBlocks` full
+/// blocks waiting for the disk (one by default) and the next one full too, the sink answers `.full` and
+/// the client pauses the transfer until a write is done, so a disk slower than the network holds back the
+/// server instead of filling memory: at most `queuedBlocks + 1` blocks per transfer (2 MiB). The sidecar, the partial file's opening, every write and the end
 /// of each request happen on that queue, in order; file URLs are copied in chunks on a background queue.
 /// Every file operation happens under `lock` after checking for cancellation, so once `cancel()`
 /// returns this transfer never touches the partial again. Callbacks arrive on a background queue.
@@ -83,6 +83,9 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         var connectTimeout: TimeInterval = 15
         /// Bytes gathered in memory before they are written (tests make it small).
         var blockSize: Int = AssetTransfer.writeBufferSize
+        /// Full blocks that may wait for (or be in) a write while the next one fills; one more and the sink
+        /// pauses the transfer. A transfer holds at most this many blocks plus the one filling.
+        var queuedBlocks: Int = AssetTransfer.queuedBlocks
         /// Called on the writing queue before each block of a response body is written (tests: a slow disk).
         var beforeWrite: @Sendable (Int) -> Void = { _ in }
     }
@@ -178,10 +181,11 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     private var current: Attempt?
     /// Bytes of the asset taken so far: in the partial file or held in memory.
     private var received: Int64 = 0
-    /// The block the sink fills, the one being written, and a written one kept for reuse.
+    /// The block the sink fills, the full ones handed to `work` (oldest first, the first being written), and
+    /// written ones kept for reuse.
     private var filling: HeldBlock?
-    private var inFlight: HeldBlock?
-    private var spare: HeldBlock?
+    private var queued: [HeldBlock] = []
+    private var spares: [HeldBlock] = []
     /// The transfer the sink paused (`.full`) until the block being written is done.
     private var pausedTransfer: HTTPTransfer?
     private var peakHeld = 0
@@ -198,6 +202,10 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// held is also written whenever progress is due, and at the end (see `syncUnlessChecked` for when it
     /// is forced to disk).
     static let writeBufferSize = 1 << 20
+    /// Full blocks a transfer lets wait for the disk before it pauses. One (two blocks in memory with the one
+    /// filling) pauses a 200 MB download from loopback some 50–150 times, three some 10–20 times, and the
+    /// benchmark could not tell them apart on a shared 2-core machine: the smaller bound stays.
+    static let queuedBlocks = 1
 
     init(url: URL, destination: URL, environment: Environment, isCheckedBeforeInstall: Bool = false, sizeBound: SizeBound = .unbounded,
          onProgress: @escaping Progress, onCompletion: @escaping Completion) {
@@ -440,7 +448,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 self.metadata = metadata
                 received = append ? attempt.offset : 0
                 progressThrottle = ProgressThrottle()
-                if filling == nil { filling = spare ?? HeldBlock(capacity: environment.blockSize); spare = nil }
+                if filling == nil { filling = takeSpare() }
                 return true
             }
             if accepted { work.async { self.prepare(attempt, metadata: metadata, append: append, remaining: remaining) } }
@@ -559,17 +567,17 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 failure = .permanent(sizeBound.message)
                 return .failed(sizeBound.message)
             }
+            let depth = max(1, environment.queuedBlocks)
             if count > block.room {
-                guard inFlight == nil else {
+                guard queued.count < depth else {
                     if pausedTransfer == nil { pauses += 1 }
                     pausedTransfer = transfer
                     return .full
                 }
                 let room = block.room
                 block.append(UnsafeRawBufferPointer(rebasing: bytes[..<room]))
-                inFlight = block
-                block = spare ?? HeldBlock(capacity: environment.blockSize)
-                spare = nil
+                queued.append(block)
+                block = takeSpare()
                 filling = block
                 block.append(UnsafeRawBufferPointer(rebasing: bytes[room...]))
                 handedOff = true
@@ -581,24 +589,34 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             if wait > 0 { pacedUntil = .now() + wait }
             let expected = metadata?.length
             if handedOff {
+                // Once the block is written, everything but what fills the next one is in the file.
                 let onDisk = received - Int64(block.count)
                 if shouldReport(onDisk, of: expected) { report = (onDisk, expected) }
-            } else if inFlight == nil, block.count > 0 {
-                let due = shouldReport(received, of: expected)
-                if due || block.isFull {
-                    if due { report = (received, expected) }
-                    inFlight = block
-                    filling = spare ?? HeldBlock(capacity: environment.blockSize)
-                    spare = nil
+            } else if block.count > 0 {
+                // A full block goes as soon as there is room in the queue; a partial one only when the disk is
+                // idle and progress is due, so every byte count reported is in the file.
+                let goes: Bool
+                if block.isFull && queued.count < depth {
+                    goes = true
+                    if shouldReport(received, of: expected) { report = (received, expected) }
+                } else if queued.isEmpty, shouldReport(received, of: expected) {
+                    goes = true
+                    report = (received, expected)
+                } else {
+                    goes = false
+                }
+                if goes {
+                    queued.append(block)
+                    filling = takeSpare()
                     handedOff = true
                 }
             }
-            peakHeld = max(peakHeld, (filling?.count ?? 0) + (inFlight?.count ?? 0))
+            peakHeld = max(peakHeld, (filling?.count ?? 0) + queued.reduce(0) { $0 + $1.count })
             return .accepted
         }
         if handedOff {
             let report = report
-            work.async { self.writeInFlight(report: report) }
+            work.async { self.writeQueued(report: report) }
         }
         if let resumeAt { work.asyncAfter(deadline: resumeAt) { self.resumeAfterPacing() } }
         return verdict
@@ -615,13 +633,13 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         paused?.resume()
     }
 
-    /// Writes the block handed off by the sink, then lets a paused transfer go on and reports the bytes now
-    /// in the file. On `work`.
-    private func writeInFlight(report: (received: Int64, expected: Int64?)?) {
+    /// Writes the oldest block the sink handed off (one call per block handed off), then lets a paused
+    /// transfer go on and reports the bytes now in the file. On `work`.
+    private func writeQueued(report: (received: Int64, expected: Int64?)?) {
         var failed: TransferFailure?
         var wrote = false
         let paused: HTTPTransfer? = lock.withLock {
-            let (block, cancelled, failedBefore) = state.withLock { (inFlight, isCancelled, failure != nil) }
+            let (block, cancelled, failedBefore) = state.withLock { (queued.first, isCancelled, failure != nil) }
             // After a cancel, `cancel()` has written what was held.
             guard let block, !cancelled else { return nil }
             if !failedBefore, let writer {
@@ -633,7 +651,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 }
             }
             return state.withLock { () -> HTTPTransfer? in
-                inFlight = nil
+                queued.removeFirst()
                 recycle([block])
                 if let failed, failure == nil { failure = failed }
                 let paused = pausedTransfer
@@ -661,18 +679,30 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     /// The blocks still held, oldest first. Called with `state` held.
     private func takeHeldBlocks() -> [HeldBlock] {
-        let held = [inFlight, filling].compactMap { $0 }.filter { $0.count > 0 }
-        inFlight = nil
-        if let filling, filling.count > 0 { self.filling = nil }
+        var held = queued
+        queued = []
+        if let filling, filling.count > 0 {
+            held.append(filling)
+            self.filling = nil
+        }
         return held
     }
 
-    /// Keeps one written block for reuse. Called with `state` held.
+    /// Keeps written blocks for reuse (no more than a full queue's worth). Called with `state` held.
     private func recycle(_ blocks: [HeldBlock]) {
         for block in blocks {
             block.count = 0
-            if filling == nil { filling = block } else if spare == nil { spare = block }
+            if filling == nil {
+                filling = block
+            } else if spares.count < max(1, environment.queuedBlocks) {
+                spares.append(block)
+            }
         }
+    }
+
+    /// A block to fill: a written one, else a new one. Called with `state` held.
+    private func takeSpare() -> HeldBlock {
+        spares.popLast() ?? HeldBlock(capacity: environment.blockSize)
     }
 
     // MARK: http and https: the end of a request
