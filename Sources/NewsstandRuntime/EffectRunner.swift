@@ -56,7 +56,7 @@ public final class EffectRunner: @unchecked Sendable {
         credentials = SessionCredentials(over: credentialStore)
         client = HTTPClient(credentials: credentials)
         loader = LibraryLoader(store: store)
-        let policy = DownloadPolicy(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit)
+        let policy = DownloadPolicy(configuration: configuration)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client) { send(.coverReported($0)) }
     }

@@ -5,13 +5,13 @@ import FoundationNetworking
 
 /// The least any URLSession-based download can cost: data tasks whose delegate drops every chunk.
 ///
-/// `DownloadQueue` fetches through URLSession (issue #2), so this row separates what URLSession itself
-/// costs on this platform from what Newsstand adds on top (writing, verifying, reporting progress).
+/// `DownloadQueue` fetched through URLSession until issue #11 moved it onto `HTTPClient` (libcurl driven
+/// directly); this row keeps the floor it had, next to `HTTPClientFloor`'s and curl's.
 final class URLSessionFloor: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var failure: Error?
 
-    /// Seconds to fetch `urls` at once, each on its own session as `DownloadQueue` does, with the bytes
+    /// Seconds to fetch `urls` at once, each on its own session as `DownloadQueue` did, with the bytes
     /// dropped as they arrive.
     static func fetch(_ urls: [URL]) throws -> Double {
         let floors = urls.map { _ in URLSessionFloor() }

@@ -28,7 +28,7 @@ enum DownloadCommand {
         // Carriage-return progress only makes sense for one issue on a terminal; otherwise a line per 10%.
         let inPlace = isatty(STDERR_FILENO) == 1 && wanted.count == 1
         let outcomes = OutcomeBox()
-        let policy = DownloadPolicy(maxConcurrent: context.configuration.maxDownloads, bytesPerSecondLimit: context.configuration.rateLimit)
+        let policy = DownloadPolicy(configuration: context.configuration)
         let queue = DownloadQueue(store: context.store, paths: context.paths, policy: policy) { event in
             func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
             switch event {

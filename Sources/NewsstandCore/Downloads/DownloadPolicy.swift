@@ -1,6 +1,7 @@
 import Foundation
 
-/// How the download queue behaves: concurrency, retries with backoff, and an optional rate limit.
+/// How the download queue behaves: concurrency, retries with backoff, an optional rate limit, and the bounds
+/// every transfer keeps to while data arrives (size, free disk space, silence).
 public struct DownloadPolicy: Sendable, Equatable {
     /// Transfers that run at once (at least 1).
     public var maxConcurrent: Int = 3
@@ -14,15 +15,44 @@ public struct DownloadPolicy: Sendable, Equatable {
     public var bytesPerSecondLimit: Int? = nil
     /// Seconds between looks at an issue another process is downloading (its lock file is held).
     public var lockRetryInterval: TimeInterval = 2
+    /// The most bytes an issue may download when its catalog gives no size (`max-download-size`). With a size,
+    /// the bound is that size plus ``sizeMargin(for:)``.
+    public var maxDownloadSize: Int64 = DownloadPolicy.defaultMaxDownloadSize
+    /// Free bytes kept on the disk while writing (`disk-reserve`): a transfer stops before going below it.
+    public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
+    /// Seconds without a byte before an attempt fails as transient and is retried (`stall-timeout`).
+    public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
+
+    public static let defaultMaxDownloadSize: Int64 = 4 << 30
+    public static let defaultDiskReserve: Int64 = 1 << 30
+    public static let defaultStallTimeout = 30
 
     public init(maxConcurrent: Int = 3, maxAttempts: Int = 5, backoffBase: TimeInterval = 1, backoffCap: TimeInterval = 60,
-                bytesPerSecondLimit: Int? = nil, lockRetryInterval: TimeInterval = 2) {
+                bytesPerSecondLimit: Int? = nil, lockRetryInterval: TimeInterval = 2,
+                maxDownloadSize: Int64 = DownloadPolicy.defaultMaxDownloadSize, diskReserve: Int64 = DownloadPolicy.defaultDiskReserve,
+                stallTimeout: Int = DownloadPolicy.defaultStallTimeout) {
         self.lockRetryInterval = lockRetryInterval
+        self.maxDownloadSize = maxDownloadSize
+        self.diskReserve = diskReserve
+        self.stallTimeout = stallTimeout
         self.maxConcurrent = maxConcurrent
         self.maxAttempts = maxAttempts
         self.backoffBase = backoffBase
         self.backoffCap = backoffCap
         self.bytesPerSecondLimit = bytesPerSecondLimit
+    }
+
+    /// The policy the user's settings give: transfers at once, rate limit, size bound, disk reserve and stall timeout.
+    public init(configuration: Configuration) {
+        self.init(maxConcurrent: configuration.maxDownloads, bytesPerSecondLimit: configuration.rateLimit,
+                  maxDownloadSize: configuration.maxDownloadSize, diskReserve: configuration.diskReserve,
+                  stallTimeout: configuration.stallTimeout)
+    }
+
+    /// What an issue of `size` bytes (the catalog's) may download beyond it before it is stopped: 1% or 1 MiB,
+    /// whichever is more (a catalog's figure may be a little off; an endless body is not).
+    public static func sizeMargin(for size: Int64) -> Int64 {
+        max(1 << 20, size / 100)
     }
 
     /// The wait before attempt `failures + 1`, after `failures` failed attempts (full jitter).

@@ -44,6 +44,7 @@ public final class DownloadQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "newsstand.downloads")
     private let installQueue = DispatchQueue(label: "newsstand.install")
     private let limiter: RateLimiter
+    private let client: HTTPClient
     private let environment: AssetTransfer.Environment
     private var policy: DownloadPolicy
     private var active: [Int64: Job] = [:]
@@ -53,24 +54,33 @@ public final class DownloadQueue: @unchecked Sendable {
     private var blocked: [Int64: Job] = [:]
     private var idleWaiters: [DispatchSemaphore] = []
 
-    public convenience init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy = DownloadPolicy(),
+    /// `client` carries every http(s) request, with its logins; the queue owns its rate limit (for downloads:
+    /// requests marked rate-limited) and sets it to the policy's.
+    public convenience init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy = DownloadPolicy(), client: HTTPClient = .shared,
                             onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
-        self.init(store: store, paths: paths, policy: policy, freeSpace: FreeSpace.available(at:), onEvent: onEvent)
+        self.init(store: store, paths: paths, policy: policy, client: client, freeSpace: FreeSpace.available(at:), onEvent: onEvent)
     }
 
     /// `freeSpace` tells the free bytes of the file system holding a folder (statvfs unless a test says
-    /// otherwise); `diskSync` forces files to disk (fsync unless a test records the calls).
-    init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy, freeSpace: @escaping @Sendable (URL) -> Int64?,
-         diskSync: DiskSync = .fsync, onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+    /// otherwise); `diskSync` forces files to disk (fsync unless a test records the calls); `beforeWrite` runs
+    /// before each block of a response body is written (tests: a slow disk).
+    init(store: LibraryStore, paths: LibraryPaths, policy: DownloadPolicy, client: HTTPClient = .shared,
+         freeSpace: @escaping @Sendable (URL) -> Int64?, diskSync: DiskSync = .fsync, blockSize: Int = AssetTransfer.writeBufferSize,
+         beforeWrite: @escaping @Sendable (Int) -> Void = { _ in }, onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
         self.store = store
         self.paths = paths
         var policy = policy
         policy.maxConcurrent = max(1, policy.maxConcurrent)
         policy.maxAttempts = max(1, policy.maxAttempts)
+        policy.stallTimeout = max(1, policy.stallTimeout)
         self.policy = policy
         self.onEvent = onEvent
+        self.client = client
         limiter = RateLimiter(bytesPerSecond: policy.bytesPerSecondLimit)
-        environment = AssetTransfer.Environment(limiter: limiter, freeSpace: freeSpace, diskSync: diskSync)
+        environment = AssetTransfer.Environment(limiter: limiter, freeSpace: freeSpace, diskSync: diskSync, client: client,
+                                                diskReserve: max(0, policy.diskReserve), stallTimeout: policy.stallTimeout,
+                                                blockSize: blockSize, beforeWrite: beforeWrite)
+        client.setRateLimit(bytesPerSecond: policy.bytesPerSecondLimit)
     }
 
     /// Queues an issue for download: a new one, a failed one again, or a paused one from where it stopped.
@@ -163,11 +173,13 @@ public final class DownloadQueue: @unchecked Sendable {
         }
     }
 
-    /// Limits all transfers together to about this many bytes per second (nil: no limit); takes effect immediately.
+    /// Limits all transfers together to about this many bytes per second (nil: no limit); takes effect immediately:
+    /// at the client's sockets, and running requests for the whole rest of a file continue in slices.
     public func setRateLimit(bytesPerSecond: Int?) {
         queue.async {
             self.policy.bytesPerSecondLimit = bytesPerSecond
             self.limiter.setRate(bytesPerSecond)
+            self.client.setRateLimit(bytesPerSecond: bytesPerSecond)
             if bytesPerSecond != nil { self.active.values.forEach { $0.transfer?.rateLimitWasSet() } }
         }
     }
@@ -285,6 +297,7 @@ public final class DownloadQueue: @unchecked Sendable {
         let transfer = AssetTransfer(
             url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index), environment: environment,
             isCheckedBeforeInstall: job.issue.expectedSHA256 != nil && urls.count == 1,
+            sizeBound: sizeBound(of: job.issue, before: job.completedBytes),
             onProgress: { [weak self] received, expected in
                 guard let self else { return }
                 self.queue.async { self.assetProgressed(issueID: issueID, runID: runID, asset: index, received: received, expected: expected) }
@@ -297,6 +310,19 @@ public final class DownloadQueue: @unchecked Sendable {
         job.phase = .transferring
         active[issueID] = job
         transfer.start()
+    }
+
+    /// The most bytes an asset may download after `completed` bytes of the issue's earlier assets: the
+    /// catalog's size plus a margin, or with no size `max-download-size`.
+    private func sizeBound(of issue: Issue, before completed: Int64) -> AssetTransfer.SizeBound {
+        if let size = issue.expectedSize, size > 0 {
+            let allowed = size + DownloadPolicy.sizeMargin(for: size)
+            return AssetTransfer.SizeBound(bytes: max(0, allowed - completed),
+                                           message: "the server sent more than the catalog's size of the issue (\(HTTPError.size(size))): stopped at \(HTTPError.size(allowed))")
+        }
+        let limit = max(1, policy.maxDownloadSize)
+        return AssetTransfer.SizeBound(bytes: max(0, limit - completed),
+                                       message: "the issue is larger than \(HTTPError.size(limit)) (max-download-size); raise max-download-size in the config file to download it")
     }
 
     private func assetProgressed(issueID: Int64, runID: UUID, asset: Int, received: Int64, expected: Int64?) {
@@ -342,7 +368,7 @@ public final class DownloadQueue: @unchecked Sendable {
                 // Pause and cancel take the job off first, so this is not expected; end the run rather than hang.
                 fail(job, reason: "the transfer stopped", keepPartials: true)
             case .permanent:
-                fail(job, reason: failure.reason, keepPartials: false)
+                fail(job, reason: failure.reason, keepPartials: failure.keepsPartial)
             case .transient(let retryAfter):
                 job.failures += 1
                 guard job.failures < policy.maxAttempts else {

@@ -10,6 +10,9 @@ import NewsstandImaging
 ///     storage-budget 2G
 ///     refresh-interval 60
 ///     rate-limit 1M
+///     max-download-size 4G
+///     disk-reserve 1G
+///     stall-timeout 30
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -27,12 +30,20 @@ public struct Configuration: Equatable, Sendable {
     public var coverMode: CoverArtMode?
     /// Bytes per second for all downloads together; nil (`off`, the default) for no limit.
     public var rateLimit: Int?
+    /// The most bytes one issue may download when its catalog gives no size (with a size, that size and a
+    /// small margin bound it): a server that sends without end is stopped there.
+    public var maxDownloadSize: Int64 = DownloadPolicy.defaultMaxDownloadSize
+    /// Free bytes downloads leave on the disk: writing stops before the free space would go below it.
+    public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
+    /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
+    public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
 
     public init() {}
 
     /// Every setting the file may hold, in the order the README lists them.
     public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
-                                      "daily-download-cap", "measure", "cover-mode", "rate-limit"]
+                                      "daily-download-cap", "measure", "cover-mode", "rate-limit",
+                                      "max-download-size", "disk-reserve", "stall-timeout"]
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -105,6 +116,24 @@ public struct Configuration: Equatable, Sendable {
                     configuration.rateLimit = Int(bytes)
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): rate-limit takes bytes per second such as 512K or 2M, or off")
+                }
+            case "max-download-size":
+                if let bytes = parseSize(value), bytes >= 1 << 20 {
+                    configuration.maxDownloadSize = bytes
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): max-download-size takes a size of at least 1M, such as 500M or 8G")
+                }
+            case "disk-reserve":
+                if let bytes = parseSize(value) {
+                    configuration.diskReserve = bytes
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): disk-reserve takes a size such as 500M or 2G, or 0")
+                }
+            case "stall-timeout":
+                if let seconds = Int(value), (1...3600).contains(seconds) {
+                    configuration.stallTimeout = seconds
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): stall-timeout takes seconds from 1 to 3600")
                 }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")

@@ -302,14 +302,15 @@ final class CurlTransfer {
 
     // MARK: The response
 
-    /// Reports a success (2xx, 304) as `.response`; anything else is why the transfer stops.
+    /// Reports a success (2xx, 304) as `.response`; anything else is why the transfer stops. A 401 without a
+    /// challenge (`WWW-Authenticate`) names no way to log in, so no login can answer it: it is a plain status.
     private func checkResponse() -> Stop? {
         let head = currentHead()
         switch head.status {
         case 200..<300, 304:
             emit(.response(head))
             return nil
-        case 401:
+        case 401 where head.header("WWW-Authenticate") != nil:
             return .unauthorized(head)
         case 407:
             return .failure(.proxyLoginRequired)

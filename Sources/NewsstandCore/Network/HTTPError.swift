@@ -5,7 +5,7 @@ import Foundation
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The body passed a size limit: as decoded (`isDecoded`, what it unpacks to) or as received.
     case tooLarge(subject: String, limit: Int64, limitName: String, remedy: String?, isDecoded: Bool)
-    /// 401 and no login to offer (none in the credential source or `.netrc`).
+    /// 401 with a challenge (`WWW-Authenticate`) and no login to offer (none in the credential source or `.netrc`).
     case loginRequired(host: String, realm: String?)
     /// 401 again after a login was offered: the server does not accept it.
     case loginRejected(host: String, realm: String?, user: String)
@@ -28,7 +28,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case secureConnection(host: String, detail: String)
     /// Name resolution or connecting failed.
     case cannotConnect(host: String, detail: String)
-    /// The final response was not a success (2xx) or 304, nor a 401 or 407 (which have their own cases).
+    /// The final response was not a success (2xx) or 304, nor a 401 with a challenge or a 407 (which have their
+    /// own cases).
     case status(HTTPResponseHead)
     /// The connection closed before the announced length arrived.
     case truncated(host: String, received: Int64, expected: Int64?)
