@@ -9,8 +9,7 @@ BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 TEST_PACKAGES := calibre
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
-# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). The network layer
-# (the CCurl target) drives libcurl directly, and static FoundationNetworking links it too: libcurl4-openssl-dev above.
+# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).
 RELEASE := swift build -c release --static-swift-stdlib
 
 # Installs the Debian packages named in $(1) that are missing.

@@ -57,7 +57,7 @@ public final class EffectRunner: @unchecked Sendable {
         client = HTTPClient(credentials: credentials)
         loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(configuration: configuration)
-        downloads = DownloadQueue(store: store, paths: paths, policy: policy) { send(.downloadReported($0)) }
+        downloads = DownloadQueue(store: store, paths: paths, policy: policy, client: client) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client) { send(.coverReported($0)) }
     }
 

@@ -29,7 +29,7 @@ enum DownloadCommand {
         let inPlace = isatty(STDERR_FILENO) == 1 && wanted.count == 1
         let outcomes = OutcomeBox()
         let policy = DownloadPolicy(configuration: context.configuration)
-        let queue = DownloadQueue(store: context.store, paths: context.paths, policy: policy) { event in
+        let queue = DownloadQueue(store: context.store, paths: context.paths, policy: policy, client: context.client) { event in
             func say(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
             switch event {
             case .started(let issueID, let resumedAt?):

@@ -9,7 +9,8 @@ enum SyncCommand {
         try arguments.finish()
         let context = try LibraryContext.open()
         let failures = FailureLog()
-        let downloads = DownloadQueue(store: context.store, paths: context.paths, policy: DownloadPolicy(configuration: context.configuration)) { event in
+        let downloads = DownloadQueue(store: context.store, paths: context.paths, policy: DownloadPolicy(configuration: context.configuration),
+                                      client: context.client) { event in
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,

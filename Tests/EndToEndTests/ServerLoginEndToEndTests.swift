@@ -65,5 +65,15 @@ final class ServerLoginEndToEndTests: EndToEndTestCase {
         let list = try TestEnvironment.run(["list", "--json"], environment: environment)
         XCTAssertEqual(list.status, 0, list.errors)
         XCTAssertFalse(list.output.contains(password))
+
+        // An issue downloads from behind the login too, and installs.
+        let issues = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]], list.output)
+        let name = try XCTUnwrap(issues.first?["name"] as? String)
+        let download = try TestEnvironment.run(["download", name], environment: environment)
+        XCTAssertEqual(download.status, 0, download.errors)
+        let after = try TestEnvironment.run(["list", "--json"], environment: environment)
+        let states = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])
+        XCTAssertEqual(states.first { $0["name"] as? String == name }?["state"] as? String, "available", after.output)
+        XCTAssertFalse(download.output.contains(password) || download.errors.contains(password))
     }
 }
