@@ -16,7 +16,7 @@ extension LibraryStore {
         Self.cleanInstallLeftovers(in: paths.issuesDirectory, olderThan: leftoverAge, now: now)
         let publications = Dictionary(uniqueKeysWithValues: try publications().map { ($0.id, $0) })
         var reset: [Int64] = []
-        for issue in try issues(storedState: IssueState.available.storedName) {
+        for issue in try downloadedIssues() {
             guard let publication = publications[issue.publicationID] else { continue }
             var isDirectory: ObjCBool = false
             let folder = paths.folder(for: issue, of: publication)

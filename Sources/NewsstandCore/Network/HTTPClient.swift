@@ -54,12 +54,14 @@ public final class HTTPClient: Sendable {
     public static let defaultFetchCapacity = 64 << 20
 
     public let configuration: Configuration
-    private let loop: NetworkLoop
+    /// The network thread, started with the first request (so making a client costs nothing at launch).
+    private let lazyLoop: LazyNetworkLoop
+    private var loop: NetworkLoop { lazyLoop.loop }
     private let counter = TransferCounter()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = NetworkLoop(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
+        lazyLoop = LazyNetworkLoop(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
     }
 
     public convenience init(credentials: (any CredentialSource)?) {
@@ -67,7 +69,7 @@ public final class HTTPClient: Sendable {
     }
 
     deinit {
-        loop.submit(.shutdown)
+        lazyLoop.started?.submit(.shutdown)
     }
 
     /// Starts a transfer: the body goes to `sink` as it arrives and `events` hears how it goes (on the network
@@ -104,7 +106,7 @@ public final class HTTPClient: Sendable {
     /// Limits the receiving speed of every rate-limited request (``HTTPRequest/isRateLimited``) together, at the
     /// socket: the running ones share it equally, re-shared as they start and end, from now on. nil = no limit.
     public func setRateLimit(bytesPerSecond: Int?) {
-        loop.submit(.setRateLimit(bytesPerSecond))
+        lazyLoop.setRateLimit(bytesPerSecond)
     }
 
     /// The receive-speed limits libcurl has for the running rate-limited transfers, smallest first (tests).
@@ -112,6 +114,35 @@ public final class HTTPClient: Sendable {
         let reply = FetchOutcome.Box<[Int64]>()
         guard loop.submit(.inspectReceiveSpeeds { reply.set($0) }) else { return [] }
         return reply.wait()
+    }
+}
+
+/// The client's network loop, made (libcurl initialised, its thread started) when first needed; a rate limit
+/// set before then is handed to it first.
+private final class LazyNetworkLoop: @unchecked Sendable {
+    private let lock = NSLock()
+    private let maxConnectionsPerHost: Int
+    private var made: NetworkLoop?
+    private var rateLimit: Int??
+
+    init(maxConnectionsPerHost: Int) { self.maxConnectionsPerHost = maxConnectionsPerHost }
+
+    var started: NetworkLoop? { lock.withLock { made } }
+
+    var loop: NetworkLoop {
+        lock.withLock {
+            if let made { return made }
+            let loop = NetworkLoop(maxConnectionsPerHost: maxConnectionsPerHost)
+            if let rateLimit { loop.submit(.setRateLimit(rateLimit)) }
+            made = loop
+            return loop
+        }
+    }
+
+    func setRateLimit(_ bytesPerSecond: Int?) {
+        lock.withLock {
+            if let made { made.submit(.setRateLimit(bytesPerSecond)) } else { rateLimit = .some(bytesPerSecond) }
+        }
     }
 }
 
