@@ -19,12 +19,14 @@ public final class TerminalApp: @unchecked Sendable {
     private var runner: EffectRunner!
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
-    /// The first catalog refresh starts once the first complete shelf is drawn, so it never delays it.
+    /// The first catalog refresh starts a moment after the first complete shelf is drawn (`firstRefreshDelay`), so
+    /// its eight fetching threads never compete with drawing it or with the first keys.
     private var hasStartedBackgroundWork = false
     /// Until the library's first answers are in, frames are held back (for at most `firstFrameWait`), so the first
     /// frame drawn is the complete shelf rather than "Opening the library…" and rows of "…" a moment before it.
     private var isShelfComplete = false
     private static let firstFrameWait: DispatchTimeInterval = .milliseconds(150)
+    private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
 
@@ -122,7 +124,7 @@ public final class TerminalApp: @unchecked Sendable {
         scheduleRender()
         if !hasStartedBackgroundWork, state.library.hasLoaded, state.library.requestedWindows.isEmpty {
             hasStartedBackgroundWork = true
-            DispatchQueue.main.async { [unowned self] in runner.perform(.refreshPublications) }
+            DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstRefreshDelay) { [unowned self] in runner.perform(.refreshPublications) }
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 ///     newsstand-bench covers          cover rendering only
 ///     newsstand-bench feeds           feed parsing only (10,000-entry Atom and RSS; Python's feedparser when installed)
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
-///     newsstand-bench sync            a full sync of 200 subscriptions from a local server, then a conditional one
+///     newsstand-bench sync            a sync of 1,000 subscriptions from a local server, cold and unchanged (304), vs curl and newsboat
 ///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:

@@ -48,13 +48,16 @@ public struct SyncService: Sendable {
         // Threads of their own: fetches block, and Dispatch's global queues add threads for blocked work only slowly.
         for _ in 0..<min(Self.concurrentRefreshes, publications.count) {
             done.enter()
-            Thread.detachNewThread {
+            let worker = Thread {
                 while let index = reports.nextIndex() {
                     let outcome = refresh(publications[index])
                     reports.planning { reports.set(index, queue(outcome, for: publications[index], into: downloads)) }
                 }
                 done.leave()
             }
+            // Background work: the interface (and whoever else uses the machine) comes first.
+            worker.qualityOfService = .utility
+            worker.start()
         }
         done.wait()
         return reports.all
