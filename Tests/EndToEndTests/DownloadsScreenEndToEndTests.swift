@@ -39,11 +39,12 @@ final class DownloadsScreenEndToEndTests: EndToEndTestCase {
         let paused = try session.waitFor(text: "PAUSED")
         XCTAssertTrue(paused.contains("Paused “Maps & Margins”; p resumes it."), paused)
         Thread.sleep(forTimeInterval: 0.5) // the stopped response is logged when its connection closes
-        let requestsWhenPaused = server.requestLog.count
+        let requestsWhenPaused = issueRequests.count
         let bytesWhenPaused = partialBytes
         XCTAssertGreaterThan(bytesWhenPaused, 0, "the partial download is kept")
         Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertEqual(server.requestLog.count, requestsWhenPaused, "nothing is asked of the server while paused")
+        // (The catalog's own refresh, two seconds after launch, may come in meanwhile: only the issue counts.)
+        XCTAssertEqual(issueRequests.count, requestsWhenPaused, "nothing is asked of the server for the issue while paused")
         XCTAssertEqual(partialBytes, bytesWhenPaused, "and nothing more arrives")
         XCTAssertEqual(issueRequests.count, 1)
 
