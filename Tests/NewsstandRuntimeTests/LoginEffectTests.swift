@@ -7,22 +7,9 @@ import NewsstandUI
 
 /// The runner's side of logins: `.saveLogin` (saved, or kept for the session) and a login typed in a feed URL.
 final class LoginEffectTests: XCTestCase {
-    /// Messages the runner sent, in order.
-    final class Inbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var messages: [Message] = []
-        func append(_ message: Message) { lock.withLock { messages.append(message) } }
-        var reports: [StatusMessage] {
-            lock.withLock { messages.compactMap { if case .reported(let status) = $0 { status } else { nil } } }
-        }
-        var subscriptions: [Result<String, ReaderFailure>] {
-            lock.withLock { messages.compactMap { if case .subscriptionAdded(let result) = $0 { result } else { nil } } }
-        }
-    }
-
     var paths: LibraryPaths!
     var store: LibraryStore!
-    let inbox = Inbox()
+    let inbox = MessageInbox()
 
     override func setUpWithError() throws {
         try super.setUpWithError()

@@ -10,21 +10,6 @@ import NewsstandUI
 /// `.loginRequired` (never a hang, never a failure message first), and after `.saveLogin` the retried
 /// work succeeds with it; a refresh that meets a 401 asks too.
 final class ServerLoginTests: XCTestCase {
-    private final class Inbox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var messages: [Message] = []
-        func append(_ message: Message) { lock.withLock { messages.append(message) } }
-        var logins: [(host: String, realm: String?, retry: Effect)] {
-            lock.withLock { messages.compactMap { if case .loginRequired(let host, let realm, let retry) = $0 { (host, realm, retry) } else { nil } } }
-        }
-        var subscriptions: [Result<String, ReaderFailure>] {
-            lock.withLock { messages.compactMap { if case .subscriptionAdded(let result) = $0 { result } else { nil } } }
-        }
-        var refreshes: [[PublicationRefresher.Outcome]] {
-            lock.withLock { messages.compactMap { if case .publicationsRefreshed(let outcomes) = $0 { outcomes } else { nil } } }
-        }
-    }
-
     private func wait(until description: String, _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(20)
         while !condition() && Date() < deadline { usleep(20_000) }
@@ -39,7 +24,7 @@ final class ServerLoginTests: XCTestCase {
         addTeardownBlock { server.stop() }
         let login = Credentials(user: "reader", password: "s3cret-for-tests")
         server.faults.requiredLogin = RequiredLogin(scheme: .basic, realm: "Members", user: login.user, password: login.password)
-        let inbox = Inbox()
+        let inbox = MessageInbox()
         let runner = EffectRunner(store: store, paths: paths) { inbox.append($0) }
         let feed = server.url(for: "catalog.plist")
 
@@ -56,7 +41,7 @@ final class ServerLoginTests: XCTestCase {
         XCTAssertEqual(inbox.subscriptions.first, .success("Kettle & Compass"))
 
         // Without the login (a new session), a refresh of that feed asks for it again, naming the publication to retry.
-        let secondInbox = Inbox()
+        let secondInbox = MessageInbox()
         let second = EffectRunner(store: store, paths: paths) { secondInbox.append($0) }
         let publication = try XCTUnwrap(try store.publications().first)
         second.perform(.refreshPublication(publicationID: publication.id))

@@ -1,0 +1,27 @@
+import Foundation
+import NewsstandCore
+import NewsstandUI
+
+/// The messages an `EffectRunner` sent in a test, in order, safe to read from the test's thread.
+final class MessageInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [Message] = []
+
+    func append(_ message: Message) { lock.withLock { messages.append(message) } }
+
+    var reports: [StatusMessage] {
+        lock.withLock { messages.compactMap { if case .reported(let status) = $0 { status } else { nil } } }
+    }
+
+    var subscriptions: [Result<String, ReaderFailure>] {
+        lock.withLock { messages.compactMap { if case .subscriptionAdded(let result) = $0 { result } else { nil } } }
+    }
+
+    var logins: [(host: String, realm: String?, retry: Effect)] {
+        lock.withLock { messages.compactMap { if case .loginRequired(let host, let realm, let retry) = $0 { (host, realm, retry) } else { nil } } }
+    }
+
+    var refreshes: [[PublicationRefresher.Outcome]] {
+        lock.withLock { messages.compactMap { if case .publicationsRefreshed(let outcomes) = $0 { outcomes } else { nil } } }
+    }
+}
