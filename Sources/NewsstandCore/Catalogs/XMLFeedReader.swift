@@ -76,6 +76,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var textHighWater = 0
     @exclusivity(unchecked) private var item: FeedDocument.Item?
+    /// Buffers `FeedText.html` works in, kept from one text to the next.
+    @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
+    @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
     @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
@@ -446,7 +449,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func readText(_ frame: Frame) -> String {
         switch frame.kind {
         case .plain, .xhtml: return text.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
-        case .html: return text.withUnsafeBufferPointer(FeedText.html(utf8:))
+        case .html:
+            defer {
+                // A huge text's buffers are not kept for the small ones after it.
+                if htmlScratch.capacity > 64 << 10 { htmlScratch = [] }
+                if htmlScratch2.capacity > 64 << 10 { htmlScratch2 = [] }
+            }
+            return text.withUnsafeBufferPointer { FeedText.html(utf8: $0, scratch: &htmlScratch, &htmlScratch2) }
         case .base64(let html):
             let raw = rawText
             let compact = raw.filter { !$0.isWhitespace }
