@@ -145,7 +145,12 @@ public enum FeedParser {
         }
         var start = head.startIndex
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
-        return String(decoding: head[start...].map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        return head[start...].withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { text in
+                for index in 0..<bytes.count { text[index] = bytes[index] < 0x80 ? bytes[index] : 0x3F }
+                return bytes.count
+            }
+        }
     }
 
     private static func detectJSON(_ data: Data) -> FeedFormat? {
