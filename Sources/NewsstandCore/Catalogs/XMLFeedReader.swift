@@ -79,6 +79,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
+    /// The last attribute values `interned` gave, and the one to replace next.
+    @exclusivity(unchecked) private var internedValues: [(bytes: [UInt8], value: String)] = []
+    @exclusivity(unchecked) private var internedNext = 0
+    private static let internedCount = 8
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
     @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
@@ -88,7 +92,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
     /// the dictionary. (`names` keeps the infos alive.)
     @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
-    private static let recentSlots = 64
+    private static let recentSlotBits = 6
+    private static let recentSlots = 1 << recentSlotBits
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
     @exclusivity(unchecked) private var isAtomFamily = false
     private var parser: XMLPushParser!
@@ -190,7 +195,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// gives names from its dictionary (one pointer per distinct name), so the pointers find the
     /// entry; its bytes are compared too, so a reused pointer can never give a wrong answer.
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
-        let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
+        // Names sit a few bytes apart in libxml2's dictionary: the pointers are mixed (Fibonacci
+        // hashing, the top bits of a product) so that neighbours do not share a slot.
+        let mixed = UInt(bitPattern: Int(bitPattern: localName) &+ Int(bitPattern: namespaceURI) &* 31) &* 0x9E37_79B9_7F4A_7C15
+        let slot = Int(mixed >> UInt(UInt.bitWidth - Self.recentSlotBits))
         if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
             let info = recent.info.takeUnretainedValue()
             if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
@@ -254,7 +262,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             return
         }
         var baseIndex = stack.last?.baseIndex ?? 0
-        if let xmlBase = tag.attribute("base", prefix: "xml") ?? tag.attribute("base"),
+        if let xmlBase = tag.xmlBase,
            let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
             bases.append(url)
             baseIndex = bases.count - 1
@@ -286,8 +294,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
             acquisitionIndex = nil
         case .link:
             guard let href, let url = resolve(href, base: base) else { break }
-            let rel = FeedText.trimmed(tag.attribute("rel") ?? "alternate", newlines: false)
-            let type = tag.attribute("type")
+            let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
+            let type = interned(tag, "type")
             if rel.hasPrefix("http://opds-spec.org/") || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
             let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
             if item != nil, parent == .item {
@@ -303,11 +311,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
             }
         case .enclosure:
             if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: base) {
-                item?.enclosures.append(.init(url: url, type: tag.attribute("type"), medium: nil, length: tag.attribute("length")))
+                item?.enclosures.append(.init(url: url, type: interned(tag, "type"), medium: nil, length: tag.attribute("length")))
             }
         case .mediaContent:
             if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: base) {
-                item?.mediaContents.append(.init(url: url, type: tag.attribute("type"), medium: tag.attribute("medium"), length: tag.attribute("fileSize")))
+                item?.mediaContents.append(.init(url: url, type: interned(tag, "type"), medium: interned(tag, "medium"), length: tag.attribute("fileSize")))
             }
         case .mediaThumbnail:
             if let href = tag.attribute("url"), let url = resolve(href, base: base) {
@@ -335,12 +343,21 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
         if info.key == "xhtml:body" { return .xhtml }
         guard isAtomFamily else { return .html }
-        let typeAttribute = tag.attribute("type")
+        let typeAttribute = interned(tag, "type")
         let mode = tag.attribute("mode")
+        if mode == nil, let typeAttribute {
+            // The three types Atom names, as the general reading below takes them.
+            switch typeAttribute {
+            case "text": return .plain
+            case "html": return .html
+            case "xhtml": return .xhtml
+            default: break
+            }
+        }
         if typeAttribute == nil && mode == nil { return .plain } // Atom's default, type="text"
         let type = (typeAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
         let html = type == "html" || type == "text/html" || mode == "escaped"
-        let textual = ["text", "html", "xhtml"].contains(type) || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
+        let textual = type == "text" || type == "html" || type == "xhtml" || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
         if mode == "base64" || (!textual && mode == nil && tag.attribute("src") == nil) {
             return .base64(html: html || type.contains("html"))
         } else if html {
@@ -438,6 +455,29 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     // MARK: Helpers
+
+    /// `tag.attribute(local)`, the same String as last time when the value is one of the last few
+    /// seen: a `rel`, a `type` or a `medium` takes a handful of values over thousands of elements,
+    /// so they are neither decoded nor stored again for each.
+    private func interned(_ tag: XMLStartTag, _ local: StaticString) -> String? {
+        guard let bytes = tag.attributeBytes(local) else { return nil }
+        // A value with an ampersand is not its own text (`&#38;`): decoded, never kept.
+        if bytes.contains(UInt8(ascii: "&")) { return XMLBytes.attributeValue(bytes) }
+        for index in internedValues.indices {
+            let same = internedValues[index].bytes.withUnsafeBufferPointer {
+                $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+            if same { return internedValues[index].value }
+        }
+        let value = XMLBytes.attributeValue(bytes)
+        if internedValues.count < Self.internedCount {
+            internedValues.append((Array(bytes), value))
+        } else {
+            internedValues[internedNext] = (Array(bytes), value)
+            internedNext = (internedNext + 1) % Self.internedCount
+        }
+        return value
+    }
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
     private var rawText: String { String(decoding: text, as: UTF8.self) }

@@ -22,8 +22,13 @@ struct XMLStartTag {
     /// The value of the attribute written `prefix:local` (or `local` when `prefix` is nil), as
     /// `XMLParser` keyed them: by the prefix the document uses, not by namespace.
     func attribute(_ local: StaticString, prefix: StaticString? = nil) -> String? {
+        attributeBytes(local, prefix: prefix).map(XMLBytes.attributeValue)
+    }
+
+    /// `attribute`'s value as libxml2 gives it (an ampersand as `&#38;`), valid during the callback.
+    func attributeBytes(_ local: StaticString, prefix: StaticString? = nil) -> UnsafeBufferPointer<UInt8>? {
         guard let attributes else { return nil }
-        var found: String? = nil
+        var found: UnsafeBufferPointer<UInt8>? = nil
         for index in 0..<attributeCount {
             let base = index * 5
             guard let name = attributes[base], XMLBytes.equal(name, local) else { continue }
@@ -34,9 +39,27 @@ struct XMLStartTag {
                 continue
             }
             guard let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-            found = XMLBytes.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
+            found = UnsafeBufferPointer(start: start, count: end - start)
         }
         return found
+    }
+
+    /// `attribute("base", prefix: "xml") ?? attribute("base")`, in one pass over the attributes.
+    var xmlBase: String? {
+        guard let attributes, attributeCount > 0 else { return nil }
+        var prefixed: UnsafeBufferPointer<UInt8>? = nil, bare: UnsafeBufferPointer<UInt8>? = nil
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], XMLBytes.equal(name, "base"),
+                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            let value = UnsafeBufferPointer(start: start, count: end - start)
+            if let attributePrefix = attributes[base + 1], attributePrefix[0] != 0 {
+                if XMLBytes.equal(attributePrefix, "xml") { prefixed = value }
+            } else {
+                bare = value
+            }
+        }
+        return (prefixed ?? bare).map(XMLBytes.attributeValue)
     }
 }
 
