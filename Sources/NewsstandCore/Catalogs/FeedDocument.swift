@@ -2,6 +2,7 @@ import Foundation
 
 /// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
 /// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
+/// An item's links are `LazyURL`s, parsed only when used.
 struct FeedDocument {
     var rootName = ""
     var title: String?
@@ -16,7 +17,7 @@ struct FeedDocument {
     var sawNewsstand = false
 
     struct Link: Equatable {
-        var url: URL
+        var url: LazyURL
         var rel: String
         var type: String?
         var length: String?
@@ -26,7 +27,7 @@ struct FeedDocument {
     }
 
     struct MediaContent: Equatable {
-        var url: URL
+        var url: LazyURL
         var type: String?
         var medium: String?
         var length: String?
@@ -38,8 +39,8 @@ struct FeedDocument {
         var about: String?
         var title: String?
         var alternateTitle: String?
-        var link: URL?
-        var guidLink: URL?
+        var link: LazyURL?
+        var guidLink: LazyURL?
         var published: Date?
         var updated: Date?
         var created: Date?
@@ -53,9 +54,9 @@ struct FeedDocument {
         var links: [Link] = []
         var enclosures: [MediaContent] = []
         var mediaContents: [MediaContent] = []
-        var thumbnails: [URL] = []
-        var itunesImage: URL?
+        var thumbnails: [LazyURL] = []
+        var itunesImage: LazyURL?
         /// `news:cover_art_icon`: size and URL.
-        var coverIcons: [(size: String, url: URL)] = []
+        var coverIcons: [(size: String, url: LazyURL)] = []
     }
 }

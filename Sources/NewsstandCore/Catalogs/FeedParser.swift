@@ -210,15 +210,15 @@ public enum FeedParser {
                 }
                 feed.entries.append(CatalogEntry(
                     name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
-                    coverURL: cover(item) ?? document.image, contentURLs: assets.map(\.url),
+                    coverLink: cover(item, assets: assets) ?? document.image.map(LazyURL.init), contentLinks: assets.map(\.url),
                     contentTypes: assets.allSatisfy { $0.type != nil } ? assets.compactMap(\.type) : []))
             } else if let navigation = navigationLink(item) {
                 feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
-                                                      url: navigation.url, summary: summary))
+                                                      url: navigation.url.url, summary: summary))
             } else {
                 let link = item.link ?? alternateLink(item) ?? item.guidLink
                 if let title = title ?? link?.absoluteString {
-                    feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
+                    feed.headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary))
                 } else if !summary.isEmpty {
                     feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
                 }
@@ -233,25 +233,25 @@ public enum FeedParser {
         return name.utf8.count <= 200 ? name : String(name.prefix(200))
     }
 
-    private static func alternateLink(_ item: FeedDocument.Item) -> URL? {
+    private static func alternateLink(_ item: FeedDocument.Item) -> LazyURL? {
         item.links.first { $0.rel == "alternate" && !isCatalogType($0.type) }?.url
     }
 
-    struct Asset { var url: URL; var type: String? }
+    struct Asset { var url: LazyURL; var type: String? }
 
     /// Downloadable content: RSS enclosures, Atom `rel="enclosure"`, the best OPDS acquisition link,
     /// and Media RSS content that is not an image (images are covers unless nothing else is there).
     static func contentAssets(_ item: FeedDocument.Item) -> [Asset] {
-        var assets = item.enclosures.map { Asset(url: $0.url, type: $0.type) }
-        assets += item.links.filter { $0.rel == "enclosure" }.map { Asset(url: $0.url, type: $0.type) }
+        var assets: [Asset] = []
+        for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type)) }
+        for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type)) }
         if let acquisition = bestAcquisition(item.links) {
             assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type))
         }
-        let media = item.mediaContents.filter { !isImage($0) }
-        assets += media.map { Asset(url: $0.url, type: $0.type) }
+        for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type)) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
         guard assets.count > 1 else { return assets }
-        var seen: Set<URL> = []
+        var seen: Set<LazyURL> = []
         return assets.filter { seen.insert($0.url).inserted }
     }
 
@@ -262,6 +262,7 @@ public enum FeedParser {
     /// The acquisition link to download: open access and plain acquisition before sample, then borrow,
     /// subscribe and buy; EPUB before PDF before anything else. HTML pages (a shop) are not content.
     static func bestAcquisition(_ links: [FeedDocument.Link]) -> FeedDocument.Link? {
+        guard links.contains(where: { $0.rel.hasPrefix("http://opds-spec.org/acquisition") }) else { return nil }
         let candidates = links.filter { link in
             guard link.rel.hasPrefix("http://opds-spec.org/acquisition") else { return false }
             let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
@@ -290,20 +291,26 @@ public enum FeedParser {
     }
 
     /// The cover: Newsstand's SOURCE icon (else the largest listed), the OPDS image (before its
-    /// thumbnail), iTunes image, a Media RSS image, then a Media RSS thumbnail.
-    static func cover(_ item: FeedDocument.Item) -> URL? {
+    /// thumbnail), iTunes image, a Media RSS image, then a Media RSS thumbnail. `assets` are the
+    /// item's `contentAssets`.
+    static func cover(_ item: FeedDocument.Item, assets: [Asset]) -> LazyURL? {
         if let icon = item.coverIcons.first(where: { $0.size == "SOURCE" }) ?? item.coverIcons.max(by: { iconWidth($0.size) < iconWidth($1.size) }) {
             return icon.url
         }
-        for rel in ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",
-                    "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail"] {
-            if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
+        // Only links whose rel starts like one of these are compared with each.
+        if item.links.contains(where: { $0.rel.utf8.first == UInt8(ascii: "h") || $0.rel.utf8.first == UInt8(ascii: "x") }) {
+            for rel in coverRels {
+                if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
+            }
         }
         if let image = item.itunesImage { return image }
-        if let image = item.mediaContents.first(where: isImage), !contentAssets(item).contains(where: { $0.url == image.url }) { return image.url }
+        if let image = item.mediaContents.first(where: isImage), !assets.contains(where: { $0.url == image.url }) { return image.url }
         if let thumbnail = item.thumbnails.first { return thumbnail }
         return item.enclosures.first { ($0.type ?? "").lowercased().hasPrefix("image/") }?.url
     }
+
+    private static let coverRels = ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",
+                                    "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail"]
 
     private static func iconWidth(_ size: String) -> Int {
         Int(size.split(separator: "X").first ?? "") ?? Int(size) ?? 0

@@ -71,7 +71,7 @@ enum OPDS2Parser {
                 if let type = first["type"] as? String { types.append(type) }
                 indirect = first["child"] as? [[String: Any]]
             }
-            return FeedDocument.Link(url: target, rel: rel, type: link["type"] as? String, indirectTypes: types)
+            return FeedDocument.Link(url: LazyURL(target), rel: rel, type: link["type"] as? String, indirectTypes: types)
         }
         let images = publication["images"] as? [[String: Any]] ?? []
         let image = images.max { (($0["width"] as? NSNumber)?.intValue ?? 0) < (($1["width"] as? NSNumber)?.intValue ?? 0) }
@@ -86,7 +86,7 @@ enum OPDS2Parser {
             }
             let type = acquisition.indirectTypes.last ?? acquisition.type
             feed.entries.append(CatalogEntry(name: name, title: title.isEmpty ? name : title, date: date ?? fallbackDate, summary: summary,
-                                             coverURL: cover, contentURLs: [acquisition.url], contentTypes: type.map { [$0] } ?? []))
+                                             coverLink: cover.map(LazyURL.init), contentLinks: [acquisition.url], contentTypes: type.map { [$0] } ?? []))
         } else {
             let link = links.first { rels($0).contains("alternate") || rels($0).contains("self") }.flatMap { resolve($0["href"], base) }
             guard !title.isEmpty || link != nil else {

@@ -302,8 +302,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 item?.links.append(link)
                 acquisitionIndex = rel.hasPrefix("http://opds-spec.org/acquisition") ? (item?.links.count ?? 1) - 1 : nil
             } else if item == nil, parent == .channel {
-                if rel == "next", document.nextPage == nil { document.nextPage = url }
-                if rel == "alternate", document.link == nil { document.link = url }
+                if rel == "next", document.nextPage == nil { document.nextPage = url.url }
+                if rel == "alternate", document.link == nil { document.link = url.url }
             }
         case .indirectAcquisition:
             if let index = acquisitionIndex, let type = tag.attribute("type"), item != nil {
@@ -319,15 +319,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
             }
         case .mediaThumbnail:
             if let href = tag.attribute("url"), let url = resolve(href, base: base) {
-                if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url }
+                if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
             }
         case .itunesLink where tag.attribute("rel")?.lowercased() == "image":
             if let href = tag.attribute("href"), let url = resolve(href, base: base) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
+                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .itunesImage:
             if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: base) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
+                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .coverArtIcon:
             if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: base) {
@@ -409,14 +409,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
             guard !frame.hasHref, let url = resolve(rawText, base: frameBase) else { break }
-            if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url }
+            if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
             guard !value.isEmpty else { break }
             if inItem {
                 if item?.id == nil { item?.id = value }
                 if frame.info.role == .guid, frame.isPermaLink?.lowercased() != "false",
-                   let url = resolve(value, base: frameBase), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
+                   let url = resolve(value, base: frameBase), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
+                   item?.guidLink == nil {
                     item?.guidLink = url
                 }
             } else if inFeed, document.id == nil {
@@ -448,7 +449,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .content:
             if inItem, item?.content == nil { item?.content = readText(frame) }
         case .url:
-            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase) }
+            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase)?.url }
         default:
             break
         }
@@ -505,7 +506,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
-    private func resolve(_ text: String, base: URL) -> URL? {
-        CatalogParser.resolve(text, against: base)
+    /// The link `text` gives against `base`, parsed only when used (see `LazyURL`).
+    private func resolve(_ text: String, base: URL) -> LazyURL? {
+        LazyURL(text, base: base)
     }
 }

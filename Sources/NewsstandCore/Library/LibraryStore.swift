@@ -171,8 +171,8 @@ public final class LibraryStore: @unchecked Sendable {
                     let values: [SQLiteValue] = [
                         .integer(publicationID), .text(entry.name), .text(TextSanitizer.singleLine(entry.title)),
                         .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
-                        entry.coverURL.map { .text($0.absoluteString) } ?? .null,
-                        .text(entry.contentURLs.map(\.absoluteString).joined(separator: "\n")),
+                        entry.coverURLText.map { .text($0) } ?? .null,
+                        .text(entry.contentURLTexts.joined(separator: "\n")),
                         entry.expectedSize.map { .integer($0) } ?? .null,
                         entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
                         .real(now), .integer(markingNewArrivals ? 1 : 0),
