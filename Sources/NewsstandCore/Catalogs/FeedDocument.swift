@@ -2,7 +2,8 @@ import Foundation
 
 /// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
 /// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
-/// An item's links are `LazyURL`s, parsed only when used.
+/// An item's links are `LazyURL`s, parsed only when used. When the reader hands each item to a
+/// `FeedAssembler` as it ends, `items` stays empty and only `itemCount` counts them.
 struct FeedDocument {
     var rootName = ""
     var title: String?
@@ -13,6 +14,8 @@ struct FeedDocument {
     var updated: Date?
     var nextPage: URL?
     var items: [Item] = []
+    /// Items read, whether kept in `items` or handed on.
+    var itemCount = 0
     var sawOPDS = false
     var sawNewsstand = false
 

@@ -21,7 +21,7 @@ public enum FeedParser {
         case .opds2:
             return try OPDS2Parser.parse(data, url: url)
         case .rss, .atom, .opds1, .newsstandAtom:
-            return try build(XMLFeedReader.read(data, feedURL: url), detected: format)
+            return try readXML(detected: format, url: url) { $0.feed(data) }
         }
     }
 
@@ -35,7 +35,7 @@ public enum FeedParser {
         switch format {
         case .rss, .atom, .opds1, .newsstandAtom:
             guard let stream = InputStream(url: file) else { throw CatalogError("cannot read \(file.path)") }
-            return try build(XMLFeedReader.read(stream, feedURL: url), detected: format)
+            return try readXML(detected: format, url: url) { try $0.read(stream) }
         default:
             return try parse(try Data(contentsOf: file), url: url)
         }
@@ -169,12 +169,15 @@ public enum FeedParser {
 
     /// The feed an XML reading gives, with the reader's problem; throws when nothing usable was read.
     static func build(_ read: (FeedDocument, problem: String?), detected: FeedFormat) throws -> Feed {
-        var feed = build(read.0, detected: detected)
-        if let problem = read.problem { feed.problems.append(problem) }
-        if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
-            throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
-        }
-        return feed
+        try FeedAssembler(detected: detected).finish(read)
+    }
+
+    /// Reads an XML feed with its items mapped as they are read (`FeedAssembler`), so they are never all held.
+    static func readXML(detected: FeedFormat, url: URL, _ read: (XMLFeedReader) throws -> Void) throws -> Feed {
+        let assembler = FeedAssembler(detected: detected)
+        let reader = XMLFeedReader(feedURL: url, assembler: assembler)
+        try read(reader)
+        return try assembler.finish(reader.finish())
     }
 
     static func format(of document: FeedDocument, detected: FeedFormat) -> FeedFormat {
@@ -184,47 +187,13 @@ public enum FeedParser {
         return detected == .rss ? .atom : detected
     }
 
-    /// Maps the items: downloadable ones become issues, OPDS catalog links navigation, the rest headlines.
+    /// Maps the items: downloadable ones become issues, OPDS catalog links navigation, the rest headlines
+    /// (`FeedAssembler`, given the whole document).
     static func build(_ document: FeedDocument, detected: FeedFormat) -> Feed {
-        let format = format(of: document, detected: detected)
-        var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, nextPage: document.nextPage)
-        var seen: Set<String> = []
-        let fallbackDate = document.updated ?? document.published ?? Date(timeIntervalSince1970: 0)
-        for (position, item) in document.items.enumerated() {
-            let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
-            let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
-                ?? item.alternateSummary ?? ""
-            let date = item.published ?? item.updated ?? item.issued ?? item.created
-            let assets = contentAssets(item)
-
-            if !assets.isEmpty || format == .newsstandAtom {
-                let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
-                let name = issueName(rawName)
-                guard !name.isEmpty else {
-                    feed.problems.append("item #\(position + 1) has no id and no content URL")
-                    continue
-                }
-                guard seen.insert(name).inserted else {
-                    feed.problems.append("issue '\(name)' is listed twice; the first is kept")
-                    continue
-                }
-                feed.entries.append(CatalogEntry(
-                    name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
-                    coverLink: cover(item, assets: assets) ?? document.image.map(LazyURL.init), contentLinks: assets.map(\.url),
-                    contentTypes: assets.allSatisfy { $0.type != nil } ? assets.compactMap(\.type) : []))
-            } else if let navigation = navigationLink(item) {
-                feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
-                                                      url: navigation.url.url, summary: summary))
-            } else {
-                let link = item.link ?? alternateLink(item) ?? item.guidLink
-                if let title = title ?? link?.absoluteString {
-                    feed.headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary))
-                } else if !summary.isEmpty {
-                    feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
-                }
-            }
-        }
-        return feed
+        let assembler = FeedAssembler(detected: detected)
+        let atomFamily = document.rootName == "feed" || document.rootName == "entry"
+        for item in document.items { assembler.add(item, atomFamily: atomFamily, sawNewsstand: document.sawNewsstand) }
+        return assembler.finish(document)
     }
 
     /// An issue's unique name from its guid/id (or enclosure URL): one sanitised line, at most 200 characters.
@@ -233,7 +202,7 @@ public enum FeedParser {
         return name.utf8.count <= 200 ? name : String(name.prefix(200))
     }
 
-    private static func alternateLink(_ item: FeedDocument.Item) -> LazyURL? {
+    static func alternateLink(_ item: FeedDocument.Item) -> LazyURL? {
         item.links.first { $0.rel == "alternate" && !isCatalogType($0.type) }?.url
     }
 
@@ -324,7 +293,7 @@ public enum FeedParser {
 
     /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any
     /// link typed as an OPDS/Atom feed).
-    private static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
+    static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
         item.links.first { isCatalogType($0.type) && !$0.rel.hasPrefix("http://opds-spec.org/acquisition") && $0.rel != "self" }
     }
 }

@@ -8,7 +8,8 @@ import NewsstandContent
 /// Bytes go in as they come (`feed(_:)`, pieces of any size) and `finish()` gives the document;
 /// `read(_:feedURL:)` does both from an `InputStream`. The reader keeps only the text of the one
 /// text construct it is inside (a title, a summary, a date), at most `maxTextBytes` of it, so its
-/// memory does not grow with the feed's size (only the document's items do).
+/// memory does not grow with the feed's size. Its items are kept in the document, or handed to a
+/// `FeedAssembler` as each ends (then only what that makes of them grows with the feed).
 final class XMLFeedReader: XMLPushParserDelegate {
     /// The most text kept for one element (a summary, a content body); the rest of it is dropped.
     static let maxTextBytes = 2 << 20
@@ -86,6 +87,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
     @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
+    /// Where finished items go instead of `document.items`.
+    private let assembler: FeedAssembler?
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
     @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
@@ -98,8 +101,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var isAtomFamily = false
     private var parser: XMLPushParser!
 
-    init(feedURL: URL) {
+    init(feedURL: URL, assembler: FeedAssembler? = nil) {
         self.feedURL = feedURL
+        self.assembler = assembler
         bases = [feedURL]
         parser = XMLPushParser(delegate: self)
     }
@@ -129,19 +133,25 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // A stream that stops inside the root element is truncated, even when libxml2 has no complaint.
         let line = failure?.line ?? parser.currentLine
         let reason = failure?.reason ?? "it ends before the root element is closed"
-        if document.items.isEmpty && document.title == nil {
+        if document.itemCount == 0 && document.title == nil {
             throw CatalogError("the feed is not well-formed XML (line \(line): \(reason))")
         }
-        return (document, "the feed is not well-formed XML (line \(line): \(reason)); \(document.items.count) items could be read")
+        return (document, "the feed is not well-formed XML (line \(line): \(reason)); \(document.itemCount) items could be read")
     }
 
     /// Parses `stream` to the end in pieces of `readChunkBytes`. Throws when the XML is not
     /// well-formed before any item was read, or when the stream cannot be read.
     static func read(_ stream: InputStream, feedURL: URL) throws -> (FeedDocument, problem: String?) {
         let reader = XMLFeedReader(feedURL: feedURL)
+        try reader.read(stream)
+        return try reader.finish()
+    }
+
+    /// Feeds `stream` to the end (or until reading stops), in pieces of `readChunkBytes`; `finish` follows.
+    func read(_ stream: InputStream) throws {
         stream.open()
         defer { stream.close() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkBytes, alignment: 1)
         defer { buffer.deallocate() }
         let bytes = buffer.bindMemory(to: UInt8.self)
         while true {
@@ -150,9 +160,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 throw CatalogError("the feed could not be read" + (stream.streamError.map { ": \($0.localizedDescription)" } ?? ""))
             }
             if count == 0 { break }
-            if !reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { break }
+            if !feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { break }
         }
-        return try reader.finish()
     }
 
     /// Parses `data` in pieces (libxml2 never holds it all at once).
@@ -400,7 +409,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
         switch frame.info.role {
         case .item:
-            if let finished = item.take() { document.items.append(finished) }
+            if let finished = item.take() {
+                document.itemCount += 1
+                if let assembler {
+                    assembler.add(finished, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                } else {
+                    document.items.append(finished)
+                }
+            }
             acquisitionIndex = nil
         case .title:
             if inItem, item?.title == nil { item?.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
