@@ -19,12 +19,14 @@ final class FeedAssembler {
     private var headlines: [Headline] = []
     private var navigation: [NavigationLink] = []
     private var problems: [String] = []
-    private var seen: Set<String> = []
+    private var seen = StringSet()
     /// Items mapped or held so far (for "item #N" in problems).
     private var position = 0
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
     private var undated: [Int] = []
     private var uncovered: [Int] = []
+    /// The last entry's content types with any.
+    private var lastTypes: [String] = []
     /// Items kept until the feed's format is known, in document order.
     private var held: [FeedDocument.Item] = []
 
@@ -83,7 +85,7 @@ final class FeedAssembler {
                 problems.append("item #\(position + 1) has no id and no content URL")
                 return
             }
-            guard seen.insert(name).inserted else {
+            guard seen.insert(name) else {
                 problems.append("issue '\(name)' is listed twice; the first is kept")
                 return
             }
@@ -91,8 +93,14 @@ final class FeedAssembler {
             let cover = FeedParser.cover(item, assets: assets)
             var types: [String] = []
             if assets.allSatisfy({ $0.type != nil }) {
-                types.reserveCapacity(assets.count)
-                for asset in assets { types.append(asset.type!) }
+                // Most entries have the types the one before had: that array is shared, not made again.
+                if lastTypes.count == assets.count && zip(lastTypes, assets).allSatisfy({ $0 == $1.type }) {
+                    types = lastTypes
+                } else {
+                    types.reserveCapacity(assets.count)
+                    for asset in assets { types.append(asset.type!) }
+                    lastTypes = types
+                }
             }
             var links: [LazyURL] = []
             links.reserveCapacity(assets.count)
