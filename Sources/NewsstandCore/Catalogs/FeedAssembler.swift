@@ -27,6 +27,8 @@ final class FeedAssembler {
     private var uncovered: [Int] = []
     /// The last entry's content types with any.
     private var lastTypes: [String] = []
+    /// The content assets of the item being mapped (kept from one item to the next).
+    private var assets: [FeedParser.Asset] = []
     /// Items kept until the feed's format is known, in document order.
     private var held: [FeedDocument.Item] = []
 
@@ -55,23 +57,26 @@ final class FeedAssembler {
             }
             release(format: format)
         }
-        let assets = FeedParser.contentAssets(item)
+        FeedParser.contentAssets(item, into: &assets)
         if assets.isEmpty && format == nil {
             held.append(item)
             return
         }
-        place(item, assets: assets, format: format)
+        place(item, format: format)
     }
 
     /// Maps the held items now that `format` is certain.
     private func release(format: FeedFormat) {
         let items = held
         held = []
-        for item in items { place(item, assets: FeedParser.contentAssets(item), format: format) }
+        for item in items {
+            FeedParser.contentAssets(item, into: &assets)
+            place(item, format: format)
+        }
     }
 
-    /// One item onto the feed. `format` may be nil only when the item has content.
-    private func place(_ item: FeedDocument.Item, assets: [FeedParser.Asset], format: FeedFormat?) {
+    /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
+    private func place(_ item: FeedDocument.Item, format: FeedFormat?) {
         defer { position += 1 }
         let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
         let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }

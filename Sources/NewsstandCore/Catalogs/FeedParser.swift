@@ -212,6 +212,13 @@ public enum FeedParser {
     /// and Media RSS content that is not an image (images are covers unless nothing else is there).
     static func contentAssets(_ item: FeedDocument.Item) -> [Asset] {
         var assets: [Asset] = []
+        contentAssets(item, into: &assets)
+        return assets
+    }
+
+    /// `contentAssets` into `assets` (emptied first), an array the caller keeps for the next item.
+    static func contentAssets(_ item: FeedDocument.Item, into assets: inout [Asset]) {
+        assets.removeAll(keepingCapacity: true)
         for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type)) }
         for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type)) }
         if let acquisition = bestAcquisition(item.links) {
@@ -219,9 +226,15 @@ public enum FeedParser {
         }
         for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type)) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
-        guard assets.count > 1 else { return assets }
+        guard assets.count > 1 else { return }
+        // The first of each URL, in order.
         var seen: Set<LazyURL> = []
-        return assets.filter { seen.insert($0.url).inserted }
+        var kept = 0
+        for index in assets.indices where seen.insert(assets[index].url).inserted {
+            assets.swapAt(kept, index)
+            kept += 1
+        }
+        assets.removeLast(assets.count - kept)
     }
 
     private static func isImage(_ content: FeedDocument.MediaContent) -> Bool {
@@ -231,9 +244,9 @@ public enum FeedParser {
     /// The acquisition link to download: open access and plain acquisition before sample, then borrow,
     /// subscribe and buy; EPUB before PDF before anything else. HTML pages (a shop) are not content.
     static func bestAcquisition(_ links: [FeedDocument.Link]) -> FeedDocument.Link? {
-        guard links.contains(where: { $0.rel.hasPrefix("http://opds-spec.org/acquisition") }) else { return nil }
+        guard links.contains(where: { isAcquisition($0.rel) }) else { return nil }
         let candidates = links.filter { link in
-            guard link.rel.hasPrefix("http://opds-spec.org/acquisition") else { return false }
+            guard isAcquisition(link.rel) else { return false }
             let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
             return !type.hasPrefix("text/html") && !type.hasPrefix("application/xhtml")
         }
@@ -294,6 +307,12 @@ public enum FeedParser {
     /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any
     /// link typed as an OPDS/Atom feed).
     static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
-        item.links.first { isCatalogType($0.type) && !$0.rel.hasPrefix("http://opds-spec.org/acquisition") && $0.rel != "self" }
+        item.links.first { isCatalogType($0.type) && !isAcquisition($0.rel) && $0.rel != "self" }
+    }
+
+    /// Whether `rel` is an OPDS acquisition relation (`http://opds-spec.org/acquisition…`). Most
+    /// rels (`alternate`, `enclosure`) are told apart by their first byte before `hasPrefix`.
+    static func isAcquisition(_ rel: String) -> Bool {
+        rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/acquisition")
     }
 }

@@ -8,6 +8,12 @@ enum FeedText {
     /// `text.trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces` when `newlines` is
     /// false), with ASCII white space trimmed here and Foundation asked only when an end is not ASCII.
     static func trimmed(_ text: String, newlines: Bool = true) -> String {
+        // Most text starts and ends with a visible ASCII character: read those two bytes in place.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
+        }
+        if plain == true { return text }
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last else { return text }
         func isSpace(_ byte: UInt8) -> Bool { newlines ? isASCIIWhitespace(byte) : byte == 0x20 || byte == 0x09 }

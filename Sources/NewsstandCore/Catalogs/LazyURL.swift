@@ -23,12 +23,12 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `text` (trimmed) resolved against `base` as `CatalogParser.resolve` resolves it, or nil when
-    /// that gives no URL.
-    init?(_ text: String, base: URL) {
+    /// that gives no URL. `base` is evaluated only for a link that is not kept as text.
+    init?(_ text: String, base: @autoclosure () -> URL) {
         let trimmed = FeedText.trimmed(text)
         if CatalogParser.isCertainWebURL(trimmed) {
             storage = .plain(trimmed)
-        } else if let url = CatalogParser.resolve(trimmed, against: base) {
+        } else if let url = CatalogParser.resolve(trimmed, against: base()) {
             storage = .resolved(url)
         } else {
             return nil

@@ -32,11 +32,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let isXHTMLBlock: Bool
         let marksNewsstand: Bool
         let marksOPDS: Bool
-        /// The names it was made for, to check a cache hit.
-        let localName: [CChar]
-        let namespaceURI: [CChar]?
+        /// Copies of the names it was made for, to check a cache hit (freed with it).
+        let localName: UnsafeMutablePointer<CChar>
+        let namespaceURI: UnsafeMutablePointer<CChar>?
 
-        init(key: String, localName: [CChar], namespaceURI: [CChar]?, lowercasedLocalName: String) {
+        init(key: String, localName: UnsafeMutablePointer<CChar>, namespaceURI: UnsafeMutablePointer<CChar>?, lowercasedLocalName: String) {
             self.key = key
             role = XMLFeedReader.roles[key] ?? .other
             isTextConstruct = XMLFeedReader.textConstructs.contains(key)
@@ -45,6 +45,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
             marksOPDS = key.hasPrefix("opds:")
             self.localName = localName
             self.namespaceURI = namespaceURI
+        }
+
+        deinit {
+            free(localName)
+            free(namespaceURI)
         }
     }
 
@@ -61,8 +66,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         var kind: TextKind
         /// A `link` with `href` (its text is not a URL).
         var hasHref = false
-        /// A `guid`'s `isPermaLink`.
-        var isPermaLink: String?
     }
 
     // The parse state below is touched on every element, on one thread, never by overlapping
@@ -76,6 +79,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The text of the text construct being read (the top frame), as UTF-8.
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var textHighWater = 0
+    /// The open `guid`'s `isPermaLink`. (A guid is a text construct: no element inside it opens a
+    /// frame, so the one being read is the one that set this. Kept here, frames hold no String and
+    /// are pushed and popped as plain bytes.)
+    @exclusivity(unchecked) private var guidIsPermaLink: String?
     @exclusivity(unchecked) private var item: FeedDocument.Item?
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
@@ -94,7 +101,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
     /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
     /// the dictionary. (`names` keeps the infos alive.)
-    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
+    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: 2 * recentSlots)
     private static let recentSlotBits = 6
     private static let recentSlots = 1 << recentSlotBits
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
@@ -208,13 +215,16 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // hashing, the top bits of a product) so that neighbours do not share a slot.
         let mixed = UInt(bitPattern: Int(bitPattern: localName) &+ Int(bitPattern: namespaceURI) &* 31) &* 0x9E37_79B9_7F4A_7C15
         let slot = Int(mixed >> UInt(UInt.bitWidth - Self.recentSlotBits))
-        if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
-            let info = recent.info.takeUnretainedValue()
-            if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+        // Two ways: the slot's last name and the one before it.
+        for way in (2 * slot)...(2 * slot + 1) {
+            if let recent = recentNames[way], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
+                let info = recent.info.takeUnretainedValue()
+                if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+            }
         }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
         if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
-            recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(cached))
+            remember(cached, localName: localName, namespaceURI: namespaceURI, slot: slot)
             return cached
         }
         let local = String(cString: localName)
@@ -222,18 +232,23 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
                                namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
         names[cacheKey] = info
-        recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
+        remember(info, localName: localName, namespaceURI: namespaceURI, slot: slot)
         return info
     }
 
-    private static func cString(_ bytes: UnsafePointer<UInt8>) -> [CChar] {
-        let count = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
-        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { Array(UnsafeBufferPointer(start: $0, count: count + 1)) }
+    /// Puts `info` first in its slot; the name that was first moves to second.
+    private func remember(_ info: ElementInfo, localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, slot: Int) {
+        recentNames[2 * slot + 1] = recentNames[2 * slot]
+        recentNames[2 * slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
     }
 
-    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: [CChar]?) -> Bool {
+    private static func cString(_ bytes: UnsafePointer<UInt8>) -> UnsafeMutablePointer<CChar> {
+        strdup(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))!
+    }
+
+    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: UnsafeMutablePointer<CChar>?) -> Bool {
         guard let bytes, let stored else { return bytes == nil && stored == nil }
-        return stored.withUnsafeBufferPointer { strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), $0.baseAddress!) == 0 }
+        return strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), stored) == 0
     }
 
     private static let textConstructs: Set<String> = [
@@ -276,7 +291,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
             bases.append(url)
             baseIndex = bases.count - 1
         }
-        let base = bases[baseIndex]
         let parent = stack.last?.info.role
         if stack.isEmpty {
             document.rootName = info.key
@@ -293,7 +307,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             captureDepth = 1
             text.removeAll(keepingCapacity: text.capacity <= 64 << 10)
         }
-        if info.role == .guid { frame.isPermaLink = tag.attribute("isPermaLink") }
+        if info.role == .guid { guidIsPermaLink = tag.attribute("isPermaLink") }
         stack.append(frame)
 
         switch info.role {
@@ -302,14 +316,17 @@ final class XMLFeedReader: XMLPushParserDelegate {
             item?.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
-            guard let href, let url = resolve(href, base: base) else { break }
+            guard let href, let url = resolve(href, base: baseIndex) else { break }
             let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
             let type = interned(tag, "type")
-            if rel.hasPrefix("http://opds-spec.org/") || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
+            let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
+            if opdsRel || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
             let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
             if item != nil, parent == .item {
+                // Room for the usual few links at once, not one and then two.
+                if item?.links.isEmpty == true { item?.links.reserveCapacity(4) }
                 item?.links.append(link)
-                acquisitionIndex = rel.hasPrefix("http://opds-spec.org/acquisition") ? (item?.links.count ?? 1) - 1 : nil
+                acquisitionIndex = opdsRel && FeedParser.isAcquisition(rel) ? (item?.links.count ?? 1) - 1 : nil
             } else if item == nil, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url.url }
                 if rel == "alternate", document.link == nil { document.link = url.url }
@@ -319,27 +336,27 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 item?.links[index].indirectTypes.append(type)
             }
         case .enclosure:
-            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: base) {
+            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: baseIndex) {
                 item?.enclosures.append(.init(url: url, type: interned(tag, "type"), medium: nil, length: tag.attribute("length")))
             }
         case .mediaContent:
-            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: base) {
+            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
                 item?.mediaContents.append(.init(url: url, type: interned(tag, "type"), medium: interned(tag, "medium"), length: tag.attribute("fileSize")))
             }
         case .mediaThumbnail:
-            if let href = tag.attribute("url"), let url = resolve(href, base: base) {
+            if let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
                 if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
             }
         case .itunesLink where tag.attribute("rel")?.lowercased() == "image":
-            if let href = tag.attribute("href"), let url = resolve(href, base: base) {
+            if let href = tag.attribute("href"), let url = resolve(href, base: baseIndex) {
                 if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .itunesImage:
-            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: base) {
+            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: baseIndex) {
                 if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .coverArtIcon:
-            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: base) {
+            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: baseIndex) {
                 item?.coverIcons.append((size: (tag.attribute("size") ?? "").uppercased(), url: url))
             }
         default:
@@ -401,7 +418,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if stack.isEmpty { rootClosed = true }
         defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
         guard captured || frame.info.role == .item else { return }
-        let frameBase = bases[frame.baseIndex]
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
         let inItem = item != nil && parent == .item
@@ -424,15 +440,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if item != nil, item?.alternateTitle == nil { item?.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
-            guard !frame.hasHref, let url = resolve(rawText, base: frameBase) else { break }
+            guard !frame.hasHref, let url = resolve(rawText, base: frame.baseIndex) else { break }
             if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
             guard !value.isEmpty else { break }
             if inItem {
                 if item?.id == nil { item?.id = value }
-                if frame.info.role == .guid, frame.isPermaLink?.lowercased() != "false",
-                   let url = resolve(value, base: frameBase), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
+                if frame.info.role == .guid, guidIsPermaLink?.lowercased() != "false",
+                   let url = resolve(value, base: frame.baseIndex), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
                    item?.guidLink == nil {
                     item?.guidLink = url
                 }
@@ -465,7 +481,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .content:
             if inItem, item?.content == nil { item?.content = readText(frame) }
         case .url:
-            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase)?.url }
+            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
         default:
             break
         }
@@ -522,8 +538,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
-    /// The link `text` gives against `base`, parsed only when used (see `LazyURL`).
-    private func resolve(_ text: String, base: URL) -> LazyURL? {
-        LazyURL(text, base: base)
+    /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
+    /// is read only for a link that needs it.
+    private func resolve(_ text: String, base: Int) -> LazyURL? {
+        LazyURL(text, base: bases[base])
     }
 }
