@@ -32,7 +32,7 @@ struct LibraryContext {
     /// On an empty library, subscribes the bundled sample publication (once: never again after it is removed).
     private func subscribeSampleOnFirstRun(environment: [String: String]) {
         guard (try? store.setting(Self.sampleOfferedSetting)) == nil,
-              (try? store.publications().isEmpty) == true,
+              (try? store.hasPublications()) == false,
               let sample = ResourceLocator.sampleLibrary(environment) else { return }
         let catalog = sample.appendingPathComponent("catalog.plist")
         do {

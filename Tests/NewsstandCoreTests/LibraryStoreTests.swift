@@ -143,13 +143,17 @@ final class LibraryStoreTests: XCTestCase {
         try store.upsertIssues([TestSupport.entry("1")], publicationID: kept.id)
         try store.saveReadingPosition(ReadingPosition(articleIndex: 1, blockIndex: 1), issueID: doomedIssues[0].id)
         try store.markOpened(issueID: doomedIssues[0].id)
+        XCTAssertTrue(try store.hasPublications())
         try store.removePublication(id: doomed.id)
+        XCTAssertTrue(try store.hasPublications())
         XCTAssertEqual(try store.publications().map(\.id), [kept.id])
         XCTAssertEqual(try store.issues(publicationID: doomed.id), [])
         XCTAssertEqual(try store.allIssues().map(\.publicationID), [kept.id])
         XCTAssertNil(try store.issue(id: doomedIssues[0].id))
         XCTAssertNil(try store.readingPosition(issueID: doomedIssues[0].id))
         XCTAssertNil(try store.currentlyReadingIssueID(), "the removed issue is no longer being read")
+        try store.removePublication(id: kept.id)
+        XCTAssertFalse(try store.hasPublications())
     }
 
     func testTitlesWithEscapeSequencesAreStoredSanitised() throws {

@@ -318,6 +318,18 @@ final class LibraryWindowQueryTests: XCTestCase {
         }
     }
 
+    func testDownloadedIssuesAreReadThroughTheirPartialIndexNotTheShelf() throws {
+        let library = try library
+        let text = try library.store.queryPlan(LibraryStore.downloadedIssuesSQL).joined(separator: "\n")
+        XCTAssertTrue(text.contains("USING INDEX issues_available"), text)
+        XCTAssertFalse(text.contains("issues_in_shelf_order"), text)
+        let downloaded = try library.store.downloadedIssues()
+        XCTAssertFalse(downloaded.isEmpty)
+        XCTAssertTrue(downloaded.allSatisfy { $0.state == .available })
+        let shelfOrder = downloaded.sorted { ($0.publicationID, $1.date, $1.id) < ($1.publicationID, $0.date, $0.id) }
+        XCTAssertEqual(downloaded.map(\.id), shelfOrder.map(\.id))
+    }
+
     func testOlderQueriesStillUseAnIndexAfterTheOldOneIsDropped() throws {
         let library = try library
         let store = library.store

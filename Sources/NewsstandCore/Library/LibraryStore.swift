@@ -113,6 +113,11 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Whether the library has any publication (without reading them).
+    public func hasPublications() throws -> Bool {
+        try locked { try database.query("SELECT EXISTS (SELECT 1 FROM publications)").first?.first?.int64 == 1 }
+    }
+
     public func publication(id: Int64) throws -> Publication? {
         try locked {
             try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE id = ?", [.integer(id)]).first.map(Self.publication(from:))
