@@ -23,8 +23,13 @@ struct LibraryContext {
         } catch {
             throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
         }
-        let context = LibraryContext(paths: paths, configuration: configuration, store: store,
-                                     client: HTTPClient(credentials: CredentialStore(paths: paths)))
+        let credentials = CredentialStore(paths: paths)
+        let context = LibraryContext(paths: paths, configuration: configuration, store: store, client: HTTPClient(credentials: credentials))
+        do {
+            for warning in try FeedURLLoginMigration.run(store: store, credentials: credentials) { Self.warn(warning) }
+        } catch {
+            Self.warn("the logins kept in feed URLs could not be moved to the credential store: \(error)")
+        }
         context.subscribeSampleOnFirstRun(environment: environment)
         return context
     }
@@ -39,8 +44,12 @@ struct LibraryContext {
             _ = try PublicationRefresher(store: store, client: client).subscribe(to: catalog)
             try store.setSetting(Self.sampleOfferedSetting, to: "yes")
         } catch {
-            FileHandle.standardError.write(Data("newsstand: the sample library at \(sample.path) could not be added: \(error)\n".utf8))
+            Self.warn("the sample library at \(sample.path) could not be added: \(error)")
         }
+    }
+
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("newsstand: \(message)\n".utf8))
     }
 
     /// Finds exactly one issue by `NAME` or `PUBLICATION/NAME`.
