@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport", "LocalHTTPServer"]),
+        .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport"]),

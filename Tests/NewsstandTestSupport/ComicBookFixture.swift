@@ -20,6 +20,26 @@ public enum ComicBookFixture {
         return try ImageEncoder.png(RasterImage(width: width, height: height, pixels: pixels))
     }
 
+    /// The start of a PNG claiming to be `width` × `height` (a valid signature and IHDR, then an empty IDAT):
+    /// a page a decoder must refuse by its size before it allocates anything.
+    public static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let bytes = Array(type.utf8) + body
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
+            let count = UInt32(body.count)
+            return bigEndian(count) + bytes + bigEndian(crc)
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return Data(signature + chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0])
+                    + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + chunk("IEND", []))
+    }
+
     /// Writes an archive at `file`: a PNG for each name in `pages` (in the order given), then `extra` entries.
     public static func write(_ file: URL, pages: [String], extra: [ArchiveWriter.Entry] = [],
                              format: ArchiveWriter.Format = .zip(stored: false)) throws {
