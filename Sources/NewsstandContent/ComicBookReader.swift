@@ -35,7 +35,7 @@ public enum ComicBookReader {
         guard !listing.pictures.isEmpty else {
             throw ComicBookError("the comic book has no page pictures (PNG or JPEG files)")
         }
-        let pictures = listing.pictures.sorted(by: NaturalOrder.pathsInIncreasingOrder)
+        let pictures = NaturalOrder.sortedPaths(listing.pictures)
         let info = listing.comicInfo.flatMap { ComicInfo.read(folder.appendingPathComponent($0)) }
 
         var labels: [Int: String] = [:]

@@ -25,5 +25,7 @@ final class NaturalOrderTests: XCTestCase {
         XCTAssertEqual(paths.sorted(by: NaturalOrder.pathsInIncreasingOrder),
                        ["chapter 1/A.png", "Chapter 1/b.png", "chapter 2/9.png", "chapter 2/10.png", "chapter 10/01.png", "cover.png"])
         XCTAssertTrue(NaturalOrder.pathsInIncreasingOrder("a", "a/b.png"), "a folder before what it holds")
+        XCTAssertEqual(NaturalOrder.sortedPaths(paths), paths.sorted(by: NaturalOrder.pathsInIncreasingOrder))
+        XCTAssertEqual(NaturalOrder.sortedPaths(["B/1.png", "b/1.png"]), ["B/1.png", "b/1.png"], "ties by plain order")
     }
 }

@@ -12,7 +12,7 @@ public enum IssueContent {
     /// folder has `META-INF/container.xml`; else its first PDF, as a book whose articles are its
     /// pages ("Page N", each pointing at the PDF, with a `page=N` contents entry); else, when it holds
     /// page pictures, a comic book whose articles are its pages ("Page N" or "Page N: Front cover",
-    /// each pointing at its picture, one contents entry per page); else whatever `EPUBReader` makes
+    /// each pointing at its picture, with a `page=N` contents entry); else whatever `EPUBReader` makes
     /// of it (which explains what is wrong). Runs `pdfinfo` for PDFs: call it off the UI thread.
     public static func openBook(folder: URL) throws -> EPUBBook {
         guard FileManager.default.fileExists(atPath: folder.path) else {
@@ -38,7 +38,7 @@ public enum IssueContent {
     public static func book(_ comic: ComicBook) -> EPUBBook {
         EPUBBook(title: comic.title, creator: nil, language: nil, version: "comic",
                  articles: comic.pages.map { EPUBArticle(title: $0.title, file: $0.file, mediaType: comicPageMediaType) },
-                 tableOfContents: comic.pages.map { EPUBTableOfContentsEntry(title: $0.title, file: $0.file, fragment: nil) },
+                 tableOfContents: comic.pages.map { EPUBTableOfContentsEntry(title: $0.title, file: $0.file, fragment: "page=\($0.number)") },
                  coverImage: comic.pages.first?.file)
     }
 
@@ -104,10 +104,10 @@ extension EPUBBook {
     /// Whether this is a comic book issue (CBZ, CB7, CBT), read a page picture at a time.
     public var isComicBook: Bool { articles.first?.mediaType == IssueContent.comicPageMediaType }
 
-    /// The article a contents entry opens: for a PDF the page its `page=N` names, else the first
-    /// article in the entry's file.
+    /// The article a contents entry opens: for a PDF or a comic book the page its `page=N` names (at once,
+    /// however many pages), else the first article in the entry's file.
     public func articleIndex(for entry: EPUBTableOfContentsEntry) -> Int? {
-        if isPDF, let fragment = entry.fragment, fragment.hasPrefix("page="), let page = Int(fragment.dropFirst(5)) {
+        if isPDF || isComicBook, let fragment = entry.fragment, fragment.hasPrefix("page="), let page = Int(fragment.dropFirst(5)) {
             return articles.indices.contains(page - 1) ? page - 1 : nil
         }
         guard let file = entry.file?.standardizedFileURL else { return nil }
