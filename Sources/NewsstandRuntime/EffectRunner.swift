@@ -24,6 +24,9 @@ public final class EffectRunner: @unchecked Sendable {
     /// Article pictures and PDF pages; `pictureCache` is used on it only.
     private let pictureQueue = DispatchQueue(label: "newsstand.pictures", qos: .userInitiated)
     private var pictureCache: [PictureRequest: TextArt] = [:]
+    /// Counts the pages asked to be drawn (`.renderPage`), so a page turned past before it was drawn is skipped.
+    private let pageRequestLock = NSLock()
+    private var pageRequests = 0
     /// Searches (an issue's articles, the library's index), so they never hold up loading articles.
     private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
@@ -58,7 +61,8 @@ public final class EffectRunner: @unchecked Sendable {
         loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(configuration: configuration)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy, client: client) { send(.downloadReported($0)) }
-        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client) { send(.coverReported($0)) }
+        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client,
+                                 issueFolder: CoverArtService.folders(of: store, in: paths)) { send(.coverReported($0)) }
     }
 
     public func perform(_ effects: [Effect]) {
@@ -238,11 +242,26 @@ public final class EffectRunner: @unchecked Sendable {
                 self.send(.issueSearched(issueID: issueID, query: query, result))
             }
         case .renderPage(let issueID, let articleIndex, let columns, let rows, let mode, let background):
-            pictureQueue.async {
-                let result = self.issueFolder(issueID).flatMap {
-                    ReaderWork.pdfPage(issueFolder: $0, page: articleIndex + 1, columns: columns, rows: rows, mode: mode, background: background)
+            let serial = pageRequestLock.withLock { () -> Int in
+                pageRequests += 1
+                return pageRequests
+            }
+            // The book (cached) comes from `work`; the drawing happens on `pictureQueue`.
+            work.async {
+                let book = try? self.openBook(issueID: issueID).get()
+                self.pictureQueue.async {
+                    // Pages turned faster than they are drawn: only the last one asked for is drawn.
+                    guard self.pageRequestLock.withLock({ self.pageRequests }) == serial else { return }
+                    let result = self.issueFolder(issueID).flatMap { folder in
+                        if let book, book.isComicBook {
+                            return ReaderWork.comicPage(book, index: articleIndex, issueFolder: folder, columns: columns, rows: rows, mode: mode,
+                                                        background: background)
+                        }
+                        return ReaderWork.pdfPage(issueFolder: folder, page: articleIndex + 1, columns: columns, rows: rows, mode: mode,
+                                                  background: background)
+                    }
+                    self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
                 }
-                self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
             }
         case .openLink(let url):
             DispatchQueue.global(qos: .utility).async {

@@ -26,6 +26,10 @@ public struct Issue: Sendable, Equatable, Identifiable {
     /// It arrived with a refresh after the publication was subscribed (not with the first catalog).
     public var arrivedNew: Bool
 
+    /// Whether a cover may be drawn: the catalog's, or once the issue is downloaded, its own (a comic
+    /// book's first page; see `CoverArtService`).
+    public var mayHaveCover: Bool { coverURL != nil || state == .available }
+
     public init(id: Int64, publicationID: Int64, name: String, title: String, date: Date, summary: String = "",
                 coverURL: URL? = nil, contentURLs: [URL], expectedSize: Int64? = nil, expectedSHA256: String? = nil,
                 state: IssueState = .notDownloaded, progress: Double = 0, addedAt: Date = Date(), openedAt: Date? = nil,

@@ -16,7 +16,7 @@ public enum AppUpdate {
             state.height = max(0, height)
             reflowReader(&state)
             keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state)
+            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
