@@ -85,6 +85,8 @@ public struct SyncService: Sendable {
         case .all: (try? store.issues(publicationID: publication.id)) ?? []
         }
         let wanted = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
+        // Nothing wanted (most publications, most syncs): no limits to apply, no day's count to read.
+        guard !wanted.isEmpty else { return PublicationReport(publication: current, outcome: outcome, queued: []) }
         let date = now()
         let components = Calendar.current.dateComponents([.hour, .minute], from: date)
         let day = Self.dayStamp(date)
