@@ -44,7 +44,6 @@ extension LibraryStore {
         }
     }
 
-    /// The publication's headlines, in the order its feed gave them.
     /// How many headlines a publication has.
     public func headlineCount(publicationID: Int64) throws -> Int {
         try locked {
@@ -52,6 +51,31 @@ extension LibraryStore {
         }
     }
 
+    /// How many issues and headlines a publication has, read together (what an unchanged feed's refresh reports).
+    public func issueAndHeadlineCounts(publicationID: Int64) throws -> (issues: Int, headlines: Int) {
+        try locked {
+            let row = try database.query("""
+                SELECT (SELECT total FROM issue_counts WHERE publication_id = ?1), (SELECT count(*) FROM headlines WHERE publication_id = ?1)
+                """, [.integer(publicationID)]).first
+            return (Int(row?[0].int64 ?? 0), Int(row?[1].int64 ?? 0))
+        }
+    }
+
+    /// Records refreshes that found their feeds unchanged (HTTP 304): only the time, in one transaction for all
+    /// of them. The title, last problem and validators stay as the last fetch that brought content left them.
+    public func recordUnchangedRefreshes(_ refreshes: [(publicationID: Int64, date: Date)]) throws {
+        guard !refreshes.isEmpty else { return }
+        try locked {
+            try database.transaction {
+                for refresh in refreshes {
+                    try database.query("UPDATE publications SET last_refresh = ? WHERE id = ?",
+                                       [.real(refresh.date.timeIntervalSince1970), .integer(refresh.publicationID)])
+                }
+            }
+        }
+    }
+
+    /// The publication's headlines, in the order its feed gave them.
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
             try database.query("SELECT title, link, date, summary FROM headlines WHERE publication_id = ? ORDER BY position",

@@ -65,17 +65,21 @@ public struct PublicationRefresher: Sendable {
         return feed
     }
 
-    /// Refreshes one publication.
+    /// Refreshes one publication. When its feed is unchanged (304), only the refresh time is written: at once, or
+    /// with `unchangedRefreshes` into that batch, saved with others' (a sync of many feeds passes one).
     @discardableResult
-    public func refresh(_ publication: Publication) -> Outcome {
+    public func refresh(_ publication: Publication, savingUnchangedIn unchangedRefreshes: UnchangedRefreshBatch? = nil) -> Outcome {
         do {
             let validators = try store.feedValidators(publicationID: publication.id)
             guard let (feed, newValidators) = try fetch(publication.feedURL, validators: validators) else {
-                let current = try store.publication(id: publication.id)
-                try store.recordRefresh(publicationID: publication.id, title: nil, error: current?.lastError)
-                return Outcome(publicationID: publication.id, issueCount: try store.issueCounts(publicationID: publication.id).total,
-                               newIssueNames: [], problem: nil, notModified: true,
-                               headlineCount: try store.headlineCount(publicationID: publication.id))
+                if let unchangedRefreshes {
+                    unchangedRefreshes.add(publicationID: publication.id)
+                } else {
+                    try store.recordUnchangedRefreshes([(publication.id, Date())])
+                }
+                let counts = try store.issueAndHeadlineCounts(publicationID: publication.id)
+                return Outcome(publicationID: publication.id, issueCount: counts.issues, newIssueNames: [], problem: nil,
+                               notModified: true, headlineCount: counts.headlines)
             }
             return try apply(feed, validators: newValidators, to: publication, markingNewArrivals: true)
         } catch {

@@ -50,10 +50,7 @@ final class CurlTransfer {
     private var isEnded = false
 
     // What the current attempt learnt.
-    private var status = 0
-    private var reason = ""
-    private var headers: [String: String] = [:]
-    private var lastHeaderName: String?
+    private var received = HTTPHeaderLines()
     private var isResponseChecked = false
     private var decodedBytes: Int64 = 0
     private var stop: Stop?
@@ -195,10 +192,7 @@ final class CurlTransfer {
     }
 
     private func resetAttempt() {
-        status = 0
-        reason = ""
-        headers = [:]
-        lastHeaderName = nil
+        received.reset()
         isResponseChecked = false
         decodedBytes = 0
         stop = nil
@@ -217,28 +211,7 @@ final class CurlTransfer {
             return 0
         }
         guard let pointer, count > 0 else { return count }
-        var bytes = UnsafeRawBufferPointer(start: pointer, count: count)[...]
-        while let last = bytes.last, last == 10 || last == 13 { bytes = bytes.dropLast() }
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            // A new response (after a redirect, a 401 answered with a login, a 100 Continue): start over.
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reason = parts.count > 2 ? String(parts[2]) : ""
-            headers = [:]
-            lastHeaderName = nil
-        } else if let first = line.first, first == " " || first == "\t", let name = lastHeaderName {
-            headers[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)  // obsolete line folding
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            if let existing = headers[name] {
-                headers[name] = existing + ", " + value
-            } else {
-                headers[name] = value
-            }
-            lastHeaderName = name
-        }
+        received.read(UnsafeRawBufferPointer(start: pointer, count: count))
         return count
     }
 
@@ -254,7 +227,7 @@ final class CurlTransfer {
         let limits = request.limits
         if let maxBody = limits.maxBodyBytes, decodedBytes + Int64(count) > maxBody {
             // "Unpacks to" only when there was something to unpack.
-            let encoding = headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let encoding = received.headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             stop = .failure(tooLarge(maxBody, isDecoded: !encoding.isEmpty && encoding != "identity"))
             return 0
         }
@@ -324,14 +297,14 @@ final class CurlTransfer {
 
     private func currentHead() -> HTTPResponseHead {
         var code = 0
-        if curl.info(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK, code != 0 { status = code }
+        if curl.info(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK, code != 0 { received.status = code }
         var effective: UnsafePointer<CChar>?
         var url = request.url
         if curl.info(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective,
            let parsed = URL(string: String(cString: effective)) {
             url = parsed
         }
-        return HTTPResponseHead(status: status, reason: reason, headers: headers, url: url)
+        return HTTPResponseHead(status: received.status, reason: received.reason, headers: received.headers, url: url)
     }
 
     private var receivedBytes: Int64 {
@@ -456,7 +429,7 @@ final class CurlTransfer {
             if scheme != "http" && scheme != "https" {
                 return .unsupportedURL(Self.withoutCredentials(request.url))
             }
-            if scheme == "https", (300..<400).contains(status), let location = headers["location"],
+            if scheme == "https", (300..<400).contains(received.status), let location = received.headers["location"],
                URL(string: location, relativeTo: request.url)?.scheme?.lowercased() == "http" {
                 return .insecureRedirect(host: host)
             }
