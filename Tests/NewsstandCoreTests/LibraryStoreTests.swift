@@ -54,6 +54,7 @@ final class LibraryStoreTests: XCTestCase {
         // Make it a version 5 library, as saved by the release before migration 6.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
         try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
+        try database.execute("DROP INDEX issues_by_handle; ALTER TABLE issues DROP COLUMN handle")  // migration 9's
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

@@ -1,7 +1,7 @@
 /// The library database's schema, as an ordered list of migrations.
 ///
-/// Migration `n` (counting from 1) brings a database from `PRAGMA user_version` n−1 to n.
-/// Append new steps; never edit a released one.
+/// Migration `n` (counting from 1) brings a database from `PRAGMA user_version` n−1 to n: its SQL, then its
+/// follow-up in Swift when it has one, in one transaction. Append new steps; never edit a released one.
 enum LibrarySchema {
     static let migrations: [String] = [
         """
@@ -144,6 +144,20 @@ enum LibrarySchema {
                 new = new + (new.arrived_new = 1 AND new.opened_at IS NULL) WHERE publication_id = new.publication_id;
         END;
         """,
+        // 9: handles — the name people see and type for an issue (`IssueHandle`), unique within its publication; the
+        // catalog's id (`name`) stays the key. Filled for the issues already there by the follow-up below, and set by
+        // `upsertIssues` when an issue is inserted, never when it is updated. The index's first column is the handle,
+        // so a command line's bare `HANDLE` is found without reading the table; `ON CONFLICT (publication_id, handle)`
+        // names it too.
+        """
+        ALTER TABLE issues ADD COLUMN handle TEXT;
+        CREATE UNIQUE INDEX IF NOT EXISTS issues_by_handle ON issues (handle, publication_id);
+        """,
+    ]
+
+    /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
+    static let followUps: [Int: @Sendable (SQLiteDatabase) throws -> Void] = [
+        9: IssueHandleBackfill.run,
     ]
 
     static var currentVersion: Int { migrations.count }

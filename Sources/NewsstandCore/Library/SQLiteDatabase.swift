@@ -129,6 +129,9 @@ final class SQLiteDatabase {
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// The rows the last INSERT, UPDATE or DELETE changed itself (not through triggers); 0 for an upsert that did nothing.
+    var changedRowCount: Int { Int(sqlite3_changes(handle)) }
+
     var userVersion: Int {
         get { (try? query("PRAGMA user_version").first?.first?.int64).flatMap { $0 }.map(Int.init) ?? 0 }
     }
