@@ -52,13 +52,18 @@ struct LibraryContext {
         FileHandle.standardError.write(Data("newsstand: \(message)\n".utf8))
     }
 
-    /// Finds exactly one issue by `NAME` or `PUBLICATION/NAME`.
+    /// Finds exactly one issue by `HANDLE` or `PUBLICATION/HANDLE` (or the catalog's id in their place).
     func issue(_ reference: String) throws -> Issue {
         let matches = try store.findIssues(reference)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw CommandFailure("no issue named '\(reference)' (see `newsstand list`)") }
-        let publications = try store.publications()
-        let names = matches.compactMap { issue in publications.first { $0.id == issue.publicationID }.map { "\($0.name)/\(issue.name)" } }
+        let names = try matches.map(reference(to:))
         throw CommandFailure("'\(reference)' names several issues; say which: \(names.joined(separator: ", "))")
+    }
+
+    /// What to type for an issue on the command line: `PUBLICATION/HANDLE`, as `newsstand list` prints it.
+    func reference(to issue: Issue) throws -> String {
+        guard let publication = try store.publication(id: issue.publicationID) else { return issue.handle }
+        return "\(publication.name)/\(issue.handle)"
     }
 }

@@ -31,16 +31,16 @@ enum SyncCommand {
                 line += arrived == 0 ? "up to date" : "\(arrived) new issue\(arrived == 1 ? "" : "s")"
             }
             let queued = report.queued.map { issue in
-                failures.reason(for: issue.id).map { "\(issue.name) failed (\($0))" } ?? "\(issue.name) downloaded"
+                failures.reason(for: issue.id).map { "\(issue.handle) failed (\($0))" } ?? "\(issue.handle) downloaded"
             }
             if !queued.isEmpty { line += "; " + queued.joined(separator: ", ") }
             if let reason = report.heldReason, !report.held.isEmpty {
-                line += "; \(report.held.map(\.name).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
+                line += "; \(report.held.map(\.handle).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
             }
             if !quiet || report.outcome.problem != nil { print(line) }
         }
         if !removed.isEmpty && !quiet {
-            print("Removed to keep within limits: " + removed.map(\.name).joined(separator: ", "))
+            print("Removed to keep within limits: " + removed.map(\.handle).joined(separator: ", "))
         }
         let failedDownloads = failures.count
         if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }

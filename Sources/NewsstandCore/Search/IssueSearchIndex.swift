@@ -15,6 +15,7 @@ public struct SnippetPart: Equatable, Sendable {
 /// One place in a downloaded issue where searched words occur.
 public struct SearchHit: Equatable, Sendable {
     public let issueID: Int64
+    /// The issue's handle (`Issue.handle`): what `newsstand read` takes after `publicationName/`.
     public let issueName: String
     public let issueTitle: String
     public let publicationName: String
@@ -154,7 +155,7 @@ extension LibraryStore {
         guard let expression = Self.matchExpression(text) else { return [] }
         let rows = try locked {
             try database.query("""
-                SELECT t.issue_id, i.name, i.title, p.name, t.article_index, t.article_title, t.block_index,
+                SELECT t.issue_id, coalesce(i.handle, i.name), i.title, p.name, t.article_index, t.article_title, t.block_index,
                        snippet(issue_text, 1, ?, ?, '…', 12)
                 FROM issue_text t JOIN issues i ON i.id = t.issue_id JOIN publications p ON p.id = i.publication_id
                 WHERE issue_text MATCH ? AND i.state = 'available'
