@@ -256,6 +256,23 @@ public final class EffectRunner: @unchecked Sendable {
                     self.send(.linkOpened(url, failure: "xdg-open could not be started"))
                 }
             }
+        case .playMedia(let url):
+            DispatchQueue.global(qos: .utility).async {
+                guard let player = self.configuration.player else {
+                    self.perform(.openLink(url))
+                    return
+                }
+                let (program, arguments) = player.invocation(for: url)
+                guard let executable = program.contains("/") ? URL(fileURLWithPath: program) : ReaderWork.opener(named: program) else {
+                    self.send(.linkOpened(url, failure: "the player '\(program)' is not installed (player in the config file)"))
+                    return
+                }
+                do {
+                    try ReaderWork.run(executable, arguments: arguments)
+                } catch {
+                    self.send(.linkOpened(url, failure: "the player '\(program)' could not be started"))
+                }
+            }
         case .searchLibrary(let query):
             searchQueue.async {
                 let result = Result { try IssueSearchIndex(store: self.store, paths: self.paths).search(query) }.mapError { ReaderFailure("\($0)") }

@@ -34,11 +34,16 @@ extension LibraryStore {
             try database.transaction {
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
                 for (position, headline) in headlines.enumerated() {
-                    try database.query("INSERT INTO headlines (publication_id, position, title, link, date, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                    try database.query("""
+                        INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
                                        [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
                                         headline.link.map { .text($0.absoluteString) } ?? .null,
                                         headline.date.map { .real($0.timeIntervalSince1970) } ?? .null,
-                                        .text(TextSanitizer.singleLine(headline.summary))])
+                                        .text(TextSanitizer.singleLine(headline.summary)),
+                                        headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
+                                        headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null])
                 }
             }
         }
@@ -54,10 +59,11 @@ extension LibraryStore {
 
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
-            try database.query("SELECT title, link, date, summary FROM headlines WHERE publication_id = ? ORDER BY position",
+            try database.query("SELECT title, link, date, summary, media_url, media_kind FROM headlines WHERE publication_id = ? ORDER BY position",
                                [.integer(publicationID)]).map { row in
                 Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
-                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "")
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
+                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string)
             }
         }
     }

@@ -13,6 +13,7 @@ import NewsstandImaging
 ///     max-download-size 4G
 ///     disk-reserve 1G
 ///     stall-timeout 30
+///     player mpv %u
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -37,13 +38,15 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
+    /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
+    public var player: PlayerCommand?
 
     public init() {}
 
     /// Every setting the file may hold, in the order the README lists them.
     public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
                                       "daily-download-cap", "measure", "cover-mode", "rate-limit",
-                                      "max-download-size", "disk-reserve", "stall-timeout"]
+                                      "max-download-size", "disk-reserve", "stall-timeout", "player"]
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -134,6 +137,12 @@ public struct Configuration: Equatable, Sendable {
                     configuration.stallTimeout = seconds
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): stall-timeout takes seconds from 1 to 3600")
+                }
+            case "player":
+                if let player = PlayerCommand(value) {
+                    configuration.player = player
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): player takes a program and its arguments, %u for the file's URL (for example mpv %u)")
                 }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")

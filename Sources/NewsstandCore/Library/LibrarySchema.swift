@@ -144,6 +144,11 @@ enum LibrarySchema {
                 new = new + (new.arrived_new = 1 AND new.opened_at IS NULL) WHERE publication_id = new.publication_id;
         END;
         """,
+        // 9: headlines that carry a file which is not an issue (a podcast's audio, a video), for a player.
+        """
+        ALTER TABLE headlines ADD COLUMN media_url TEXT;
+        ALTER TABLE headlines ADD COLUMN media_kind TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -110,11 +110,7 @@ public enum AppUpdate {
                 return true
             }
             return effects
-        case .headlines(var headlines):
-            guard command != .back else { return goBack(&state) }
-            headlines.cursor.apply(command, count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: state.body).page)
-            state.screens[state.screens.count - 1] = .headlines(headlines)
-            return []
+        case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)

@@ -20,6 +20,7 @@ public enum Command: Hashable, Sendable {
     case searchIssue, searchLibrary
     case nextMatch, previousMatch
     case openLink
+    case playMedia
     case pagePicture
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown

@@ -54,6 +54,9 @@ public enum Effect: Equatable, Sendable {
     case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground)
     /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
     case openLink(URL)
+    /// Hands an audio or video file to the configured player (`player` in the config file), else the
+    /// system opener, never waiting for it; answered by `linkOpened` when it cannot.
+    case playMedia(URL)
     /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
     case searchLibrary(query: String)
     /// Stops a download and keeps its partial (the issue is stored as paused).
