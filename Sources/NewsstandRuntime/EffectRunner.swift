@@ -43,7 +43,9 @@ public final class EffectRunner: @unchecked Sendable {
     var storageBudget: Int64? { configuration.storageBudget }
 
     /// Sync logic with the configured limits on automatic downloads.
-    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client) }
+    var sync: SyncService {
+        SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client, maxHeadlines: configuration.maxHeadlines)
+    }
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
                 credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
@@ -86,6 +88,16 @@ public final class EffectRunner: @unchecked Sendable {
             libraryQueue.async {
                 let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
                 self.send(.headlinesLoaded(publicationID: publicationID, result))
+            }
+        case .loadHeadlineArticle(let publicationID, let index):
+            libraryQueue.async {
+                let result = Result { () throws -> [TextBlock] in
+                    guard let headline = try self.store.headline(publicationID: publicationID, at: index) else {
+                        throw CatalogError("the headline is no longer in the feed (it was refreshed)")
+                    }
+                    return HeadlineArticle.blocks(for: headline)
+                }.mapError { ReaderFailure("\($0)") }
+                self.send(.headlineArticleLoaded(publicationID: publicationID, index: index, result))
             }
         case .reloadLibraryIfChangedElsewhere:
             libraryQueue.async {
@@ -135,7 +147,8 @@ public final class EffectRunner: @unchecked Sendable {
                 if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
-                        result = .success(try PublicationRefresher(store: self.store, client: self.client).subscribe(to: url).title)
+                        result = .success(try PublicationRefresher(store: self.store, client: self.client,
+                                                                   maxHeadlines: self.configuration.maxHeadlines).subscribe(to: url).title)
                     } catch {
                         if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))

@@ -57,6 +57,7 @@ final class LibraryStoreTests: XCTestCase {
         // Later migrations that add columns are undone too (7 and 8 are safe to run again).
         try database.execute("ALTER TABLE headlines DROP COLUMN media_url")
         try database.execute("ALTER TABLE headlines DROP COLUMN media_kind")
+        try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

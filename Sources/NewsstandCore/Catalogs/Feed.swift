@@ -27,14 +27,19 @@ public struct Headline: Sendable, Equatable {
     public var mediaURL: URL?
     /// What that file is, in plain words ("audio (audio/mpeg)").
     public var mediaKind: String?
+    /// The item's text as HTML (its content, else its summary), read as an article; empty when the feed
+    /// gave only plain text (then `summary` is the article). Never shown without `XHTMLDocumentParser`.
+    public var body: String
 
-    public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "", mediaURL: URL? = nil, mediaKind: String? = nil) {
+    public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "", mediaURL: URL? = nil, mediaKind: String? = nil,
+                body: String = "") {
         self.title = title
         self.link = link
         self.date = date
         self.summary = summary
         self.mediaURL = mediaURL
         self.mediaKind = mediaKind
+        self.body = body
     }
 }
 

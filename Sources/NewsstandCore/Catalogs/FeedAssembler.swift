@@ -131,10 +131,10 @@ final class FeedAssembler {
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
                 headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary,
-                                          mediaURL: media?.url.url, mediaKind: media?.kind))
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
             } else if !summary.isEmpty {
                 headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary,
-                                          mediaURL: media?.url.url, mediaKind: media?.kind))
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
             }
         }
     }

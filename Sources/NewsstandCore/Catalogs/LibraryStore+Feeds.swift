@@ -35,21 +35,21 @@ extension LibraryStore {
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
                 for (position, headline) in headlines.enumerated() {
                     try database.query("""
-                        INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                                        [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
                                         headline.link.map { .text($0.absoluteString) } ?? .null,
                                         headline.date.map { .real($0.timeIntervalSince1970) } ?? .null,
                                         .text(TextSanitizer.singleLine(headline.summary)),
                                         headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
-                                        headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null])
+                                        headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null,
+                                        .text(headline.body)])
                 }
             }
         }
     }
 
-    /// The publication's headlines, in the order its feed gave them.
     /// How many headlines a publication has.
     public func headlineCount(publicationID: Int64) throws -> Int {
         try locked {
@@ -57,6 +57,7 @@ extension LibraryStore {
         }
     }
 
+    /// The publication's headlines, in the order its feed gave them, without their bodies (`headline(publicationID:at:)` has them).
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
             try database.query("SELECT title, link, date, summary, media_url, media_kind FROM headlines WHERE publication_id = ? ORDER BY position",
@@ -64,6 +65,19 @@ extension LibraryStore {
                 Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
                          date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
                          mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string)
+            }
+        }
+    }
+
+    /// The headline at `position` (0-based, feed order) with its body, or nil when there is none there.
+    public func headline(publicationID: Int64, at position: Int) throws -> Headline? {
+        try locked {
+            try database.query("""
+                SELECT title, link, date, summary, media_url, media_kind, body FROM headlines WHERE publication_id = ? AND position = ?
+                """, [.integer(publicationID), .integer(Int64(position))]).first.map { row in
+                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
+                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string, body: row[6].string ?? "")
             }
         }
     }

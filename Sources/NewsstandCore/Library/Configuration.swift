@@ -14,6 +14,7 @@ import NewsstandImaging
 ///     disk-reserve 1G
 ///     stall-timeout 30
 ///     player mpv %u
+///     max-headlines 200
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -40,13 +41,16 @@ public struct Configuration: Equatable, Sendable {
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
     /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
     public var player: PlayerCommand?
+    /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
+    public var maxHeadlines = Configuration.defaultMaxHeadlines
+    public static let defaultMaxHeadlines = 200
 
     public init() {}
 
     /// Every setting the file may hold, in the order the README lists them.
     public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
                                       "daily-download-cap", "measure", "cover-mode", "rate-limit",
-                                      "max-download-size", "disk-reserve", "stall-timeout", "player"]
+                                      "max-download-size", "disk-reserve", "stall-timeout", "player", "max-headlines"]
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -143,6 +147,12 @@ public struct Configuration: Equatable, Sendable {
                     configuration.player = player
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): player takes a program and its arguments, %u for the file's URL (for example mpv %u)")
+                }
+            case "max-headlines":
+                if let count = Int(value), (0...100_000).contains(count) {
+                    configuration.maxHeadlines = count
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): max-headlines takes a number from 0 to 100000")
                 }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")

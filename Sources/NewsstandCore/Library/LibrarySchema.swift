@@ -149,6 +149,10 @@ enum LibrarySchema {
         ALTER TABLE headlines ADD COLUMN media_url TEXT;
         ALTER TABLE headlines ADD COLUMN media_kind TEXT;
         """,
+        // 10: a headline's text as HTML (its content, else its summary), read as an article.
+        """
+        ALTER TABLE headlines ADD COLUMN body TEXT NOT NULL DEFAULT '';
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -9,6 +9,8 @@ extension AppUpdate {
         switch command {
         case .back:
             return goBack(&state)
+        case .tap:
+            return openFeedArticle(headlines, &state)
         case .playMedia:
             guard let selected else { return [] }
             guard let media = selected.mediaURL else {

@@ -204,7 +204,7 @@ extension AppUpdate {
         guard !text.isEmpty else { return [] }
         switch prompt.kind {
         case .link:
-            guard let links = state.reader?.layout?.links else { return [] }
+            guard let links = articleLinks(state) else { return [] }
             guard let number = Int(text), number >= 1, number <= links.count else {
                 state.message = StatusMessage("There is no link \(text) in this article (it has \(links.count)).")
                 return []

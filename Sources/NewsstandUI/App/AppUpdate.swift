@@ -15,6 +15,7 @@ public enum AppUpdate {
             state.width = max(0, width)
             state.height = max(0, height)
             reflowReader(&state)
+            reflowFeedArticles(&state)
             keepListsInView(&state)
             return shelfEffects(&state) + pictureEffects(&state)
         case .libraryLoaded(let overview):
@@ -29,6 +30,8 @@ public enum AppUpdate {
             return []
         case .headlinesLoaded(let publicationID, let result):
             return headlinesLoaded(publicationID, result, &state)
+        case .headlineArticleLoaded(let publicationID, let index, let result):
+            return headlineArticleLoaded(publicationID, index, result, &state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):
@@ -111,6 +114,7 @@ public enum AppUpdate {
             }
             return effects
         case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
+        case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
@@ -158,7 +162,7 @@ public enum AppUpdate {
             case .reader(var reader):
                 reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
                 state.screens[index] = .reader(reader)
-            case .shelf, .detail, .storage:
+            case .shelf, .detail, .storage, .feedArticle:
                 break
             }
         }

@@ -67,6 +67,7 @@ public enum KeyMap {
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.catalog], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.catalog], isHinted: false),
             KeyBinding(command: .showHeadlines, keys: [.character("H")], hint: "headlines", help: "The feed's headlines: items with nothing to download", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .tap, keys: [.enter], hint: "read", help: "Read the item in the reader (its text, links numbered)", screens: [.headlines], isHinted: true),
             KeyBinding(command: .playMedia, keys: [.character("p")], hint: "play", help: "Hand the item's audio or video file to the player (player in the config file; else xdg-open)", screens: [.headlines], isHinted: true),
             KeyBinding(command: .openLink, keys: [.character("o")], hint: "open", help: "Open the item's link (else its file) with xdg-open", screens: [.headlines], isHinted: true),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),

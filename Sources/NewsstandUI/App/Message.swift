@@ -16,6 +16,8 @@ public enum Message: Sendable {
     /// The library's downloads left downloading, paused or failed (for the downloads model).
     case unfinishedDownloadsLoaded([Issue])
     case headlinesLoaded(publicationID: Int64, Result<[Headline], ReaderFailure>)
+    /// A headline's article was read (its blocks), or could not be.
+    case headlineArticleLoaded(publicationID: Int64, index: Int, Result<[TextBlock], ReaderFailure>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])
     case downloadReported(DownloadEvent)

@@ -13,6 +13,8 @@ public enum Screen: Equatable, Sendable {
     case help(ListCursor)
     case subscriptions(ListCursor)
     case headlines(HeadlinesState)
+    /// A headline read as an article (keys as in an issue's article).
+    case feedArticle(FeedArticleState)
     /// Space used per publication; nil while it is measured.
     case storage(StorageReport?)
     case catalog(CatalogBrowser)
@@ -28,6 +30,7 @@ public enum Screen: Equatable, Sendable {
         case .help: .help
         case .subscriptions: .subscriptions
         case .headlines: .headlines
+        case .feedArticle: .article
         case .storage: .storage
         case .catalog: .catalog
         case .searchResults: .searchResults

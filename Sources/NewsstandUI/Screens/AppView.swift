@@ -40,6 +40,9 @@ public enum AppView {
         case .headlines(let headlines):
             HeadlinesScreen.render(headlines, in: body, theme: theme, into: &buffer)
             position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
+        case .feedArticle(let article):
+            FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
+            position = FeedArticleScreen.positionText(article, in: body)
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""

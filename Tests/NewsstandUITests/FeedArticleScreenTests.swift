@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+import NewsstandContent
+import NewsstandCore
+@testable import NewsstandUI
+
+/// A headline read in the reader: Enter opens it, it draws as an article, links open by number, → goes on.
+final class FeedArticleScreenTests: XCTestCase {
+    let theme = Theme.fallback
+    let items = [Headline(title: "Steam & tea", link: URL(string: "https://example.com/steam")), Headline(title: "Second")]
+    let blocks: [TextBlock] = HeadlineArticle.blocks(for: Headline(title: "Steam & tea", link: URL(string: "https://example.com/steam"),
+                                                                   body: "<p>Kettles <em>sing</em> at <a href=\"https://example.com/boil\">boiling</a>.</p>"))
+
+    private func openedState() -> AppState {
+        var state = Fixtures.state(width: 80, height: 20, issues: [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("s")))
+        _ = AppUpdate.update(&state, .keyPressed(.character("H")))
+        _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: Fixtures.publication.id, .success(items)))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadHeadlineArticle(publicationID: Fixtures.publication.id, index: 0)])
+        XCTAssertEqual(state.screen, .article, "keys work as in an issue's article")
+        _ = AppUpdate.update(&state, .headlineArticleLoaded(publicationID: Fixtures.publication.id, index: 0, .success(blocks)))
+        return state
+    }
+
+    func testEnterReadsTheHeadlineAsAnArticle() {
+        let state = openedState()
+        let lines = AppView.render(state, theme: theme).lines().map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains("STEAM & TEA"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Kettles sing at boiling") }, lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.last?.contains("headline 1/2") ?? false, lines.last ?? "")
+    }
+
+    func testLinksOpenByNumberAndArrowsGoToTheNextHeadline() {
+        var state = openedState()
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("o"))), [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("2")))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.openLink(URL(string: "https://example.com/steam")!)],
+                       "the item's own page is the last numbered link")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.right)), [.loadHeadlineArticle(publicationID: Fixtures.publication.id, index: 1)])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.right)), [])
+        XCTAssertEqual(state.message?.text, "This is the last headline.")
+        _ = AppUpdate.update(&state, .keyPressed(.escape))
+        guard case .headlines(let headlines)? = state.screens.last else { return XCTFail("\(state.screens)") }
+        XCTAssertEqual(headlines.cursor.selection, 1, "the list follows the article read")
+    }
+}
