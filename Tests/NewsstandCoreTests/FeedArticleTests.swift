@@ -63,3 +63,24 @@ final class FeedArticleTests: XCTestCase {
         XCTAssertFalse(Configuration.parse("max-headlines lots").warnings.isEmpty)
     }
 }
+
+/// Headlines are found by search like issues' articles.
+final class HeadlineSearchTests: XCTestCase {
+    func testHeadlinesAreSearchedByTitleAndTextAndLeaveWithTheirFeed() throws {
+        let (store, paths) = try TestSupport.store(for: self)
+        let publication = try store.addPublication(title: "Kettle Blog", feedURL: URL(string: "https://example.com/blog.rss")!)
+        try store.replaceHeadlines([Headline(title: "Why kettles sing", body: "<p>The <em>whistle</em> is a small organ pipe.</p>"),
+                                    Headline(title: "Tea prices", summary: "Darjeeling rose again.")], publicationID: publication.id)
+        let hits = try IssueSearchIndex(store: store, paths: paths).search("organ PIPE")
+        XCTAssertEqual(hits.map(\.headline), [HeadlineLocation(publicationID: publication.id, position: 0)])
+        XCTAssertEqual(hits.first?.articleTitle, "Why kettles sing")
+        XCTAssertEqual(hits.first?.snippet.filter(\.isMatch).map(\.text), ["organ", "pipe"], "matched in the text, not the HTML")
+        XCTAssertEqual(try store.searchHeadlineText("darjeeling").map(\.headline?.position), [1], "a summary is searched when there is no body")
+        XCTAssertEqual(try store.searchHeadlineText("em"), [], "markup is not indexed")
+
+        try store.replaceHeadlines([Headline(title: "Only news")], publicationID: publication.id)
+        XCTAssertEqual(try store.searchHeadlineText("organ"), [], "a refresh replaces what is searched")
+        try store.removePublication(id: publication.id)
+        XCTAssertEqual(try store.searchHeadlineText("news"), [], "gone with the publication")
+    }
+}

@@ -54,7 +54,7 @@ final class LibraryStoreTests: XCTestCase {
         // Make it a version 5 library, as saved by the release before migration 6.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
         try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
-        // Later migrations that add columns are undone too (7 and 8 are safe to run again).
+        // Later migrations that add columns are undone too (7, 8 and 11 are safe to run again).
         try database.execute("ALTER TABLE headlines DROP COLUMN media_url")
         try database.execute("ALTER TABLE headlines DROP COLUMN media_kind")
         try database.execute("ALTER TABLE headlines DROP COLUMN body")

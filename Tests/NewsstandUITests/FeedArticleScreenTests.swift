@@ -43,4 +43,19 @@ final class FeedArticleScreenTests: XCTestCase {
         guard case .headlines(let headlines)? = state.screens.last else { return XCTFail("\(state.screens)") }
         XCTAssertEqual(headlines.cursor.selection, 1, "the list follows the article read")
     }
+
+    func testASearchHitInAHeadlineOpensItInTheReader() {
+        var state = Fixtures.state(width: 80, height: 20, issues: [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("/")))
+        for character in "pipe" { _ = AppUpdate.update(&state, .keyPressed(.character(character))) }
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.searchLibrary(query: "pipe")])
+        let hit = SearchHit(issueID: 0, issueName: "headline 3", issueTitle: "Headlines", publicationName: "kettle", articleIndex: 0,
+                            articleTitle: "Why kettles sing", blockIndex: 0, snippet: [SnippetPart("pipe", isMatch: true)],
+                            headline: HeadlineLocation(publicationID: 7, position: 2))
+        _ = AppUpdate.update(&state, .librarySearched(query: "pipe", .success([hit])))
+        XCTAssertTrue(AppView.render(state, theme: theme).lines().contains { $0.contains("Headlines — Why kettles sing — pipe") })
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadHeadlineArticle(publicationID: 7, index: 2)])
+        _ = AppUpdate.update(&state, .keyPressed(.escape))
+        XCTAssertEqual(state.screen, .searchResults, "back returns to the results")
+    }
 }

@@ -33,6 +33,7 @@ extension LibraryStore {
         try locked {
             try database.transaction {
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
+                try database.query("DELETE FROM headline_text WHERE publication_id = ?", [.integer(publicationID)])
                 for (position, headline) in headlines.enumerated() {
                     try database.query("""
                         INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
@@ -45,6 +46,10 @@ extension LibraryStore {
                                         headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
                                         headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null,
                                         .text(headline.body)])
+                    try database.query("INSERT INTO headline_text (title, body, publication_id, position) VALUES (?, ?, ?, ?)",
+                                       [.text(Self.searchable(headline.title)),
+                                        .text(Self.searchable(headline.body.isEmpty ? headline.summary : FeedText.html(headline.body))),
+                                        .integer(publicationID), .integer(Int64(position))])
                 }
             }
         }

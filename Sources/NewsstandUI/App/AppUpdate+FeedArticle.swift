@@ -13,6 +13,13 @@ extension AppUpdate {
         return [.loadHeadlineArticle(publicationID: headlines.publicationID, index: index)]
     }
 
+    /// Opens a headline found by a search (going back returns to the results).
+    static func openFeedArticle(at location: HeadlineLocation, title: String, _ state: inout AppState) -> [Effect] {
+        state.screens.append(.feedArticle(FeedArticleState(publicationID: location.publicationID, index: location.position,
+                                                           count: location.position + 1, title: title)))
+        return [.loadHeadlineArticle(publicationID: location.publicationID, index: location.position)]
+    }
+
     static func headlineArticleLoaded(_ publicationID: Int64, _ index: Int, _ result: Result<[TextBlock], ReaderFailure>,
                                       _ state: inout AppState) -> [Effect] {
         let fresh = state

@@ -457,6 +457,7 @@ extension AppUpdate {
     /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
     /// Going back from it returns to the results.
     static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
+        if let headline = hit.headline { return openFeedArticle(at: headline, title: hit.articleTitle, &state) }
         var reader = ReaderState(issueID: hit.issueID)
         reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
         reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)
