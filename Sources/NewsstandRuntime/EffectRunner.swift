@@ -89,6 +89,15 @@ public final class EffectRunner: @unchecked Sendable {
                 let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
                 self.send(.headlinesLoaded(publicationID: publicationID, result))
             }
+        case .acquireTitle(let entry, let link):
+            work.async {
+                let result = Result { try TitleAcquirer(store: self.store).acquire(entry, through: link) }
+                if case .success(let issue) = result {
+                    self.sendLibrary()
+                    self.downloads.enqueue(issueID: issue.id)
+                }
+                self.send(.titleAcquired(result.map(\.title).mapError { ReaderFailure("cannot get \(entry.title): \($0)") }))
+            }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
                 let result = Result { () throws -> [TextBlock] in

@@ -122,8 +122,10 @@ final class FeedAssembler {
             for asset in assets { links.append(asset.url) }
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
+            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
+            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             navigation.append(NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                              url: link.url.url, summary: summary))

@@ -91,8 +91,10 @@ enum OPDS2Parser {
                 return
             }
             let type = acquisition.indirectTypes.last ?? acquisition.type
-            feed.entries.append(CatalogEntry(name: name, title: title.isEmpty ? name : title, date: date ?? fallbackDate, summary: summary,
-                                             coverLink: cover.map(LazyURL.init), contentLinks: [acquisition.url], contentTypes: type.map { [$0] } ?? []))
+            var entry = CatalogEntry(name: name, title: title.isEmpty ? name : title, date: date ?? fallbackDate, summary: summary,
+                                     coverLink: cover.map(LazyURL.init), contentLinks: [acquisition.url], contentTypes: type.map { [$0] } ?? [])
+            entry.acquisitions = AcquisitionLink.all(in: acquisitions)
+            feed.entries.append(entry)
         } else {
             let link = links.first { rels($0).contains("alternate") || rels($0).contains("self") }.flatMap { resolve($0["href"], base) }
             guard let shown = title.isEmpty ? (link ?? media?.0)?.absoluteString : title else {

@@ -30,6 +30,8 @@ public enum AppUpdate {
             return []
         case .headlinesLoaded(let publicationID, let result):
             return headlinesLoaded(publicationID, result, &state)
+        case .titleAcquired(let result):
+            return titleAcquired(result, &state)
         case .headlineArticleLoaded(let publicationID, let index, let result):
             return headlineArticleLoaded(publicationID, index, result, &state)
         case .publicationsRefreshed(let outcomes):
@@ -115,6 +117,7 @@ public enum AppUpdate {
             return effects
         case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
+        case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
@@ -162,6 +165,9 @@ public enum AppUpdate {
             case .reader(var reader):
                 reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
                 state.screens[index] = .reader(reader)
+            case .acquisitions(var choice):
+                choice.cursor.keepVisible(count: choice.links.count, page: AcquisitionScreen.layout(in: body).page)
+                state.screens[index] = .acquisitions(choice)
             case .shelf, .detail, .storage, .feedArticle:
                 break
             }

@@ -16,6 +16,8 @@ public enum Effect: Equatable, Sendable {
     case loadUnfinishedDownloads
     /// Reads a publication's headlines (answered by `.headlinesLoaded`).
     case loadHeadlines(publicationID: Int64)
+    /// Adds a catalog entry to the Library shelf with `link` as its file and queues its download (answered by `.titleAcquired`).
+    case acquireTitle(CatalogEntry, AcquisitionLink)
     /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
     case loadHeadlineArticle(publicationID: Int64, index: Int)
     /// Reloads the library only if another process (a sync) changed it.

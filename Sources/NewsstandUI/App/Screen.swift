@@ -18,6 +18,8 @@ public enum Screen: Equatable, Sendable {
     /// Space used per publication; nil while it is measured.
     case storage(StorageReport?)
     case catalog(CatalogBrowser)
+    /// The acquisition links of one catalog entry, to download one into the Library shelf.
+    case acquisitions(AcquisitionChoice)
     case searchResults(LibrarySearch)
     case downloads(DownloadsCursor)
 
@@ -33,6 +35,7 @@ public enum Screen: Equatable, Sendable {
         case .feedArticle: .article
         case .storage: .storage
         case .catalog: .catalog
+        case .acquisitions: .acquisitions
         case .searchResults: .searchResults
         case .downloads: .downloads
         }

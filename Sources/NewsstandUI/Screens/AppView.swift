@@ -43,6 +43,9 @@ public enum AppView {
         case .feedArticle(let article):
             FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
             position = FeedArticleScreen.positionText(article, in: body)
+        case .acquisitions(let choice):
+            AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
+            position = listPosition(choice.cursor, count: choice.links.count)
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""
