@@ -47,6 +47,9 @@ public final class EffectRunner: @unchecked Sendable {
         SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client, maxHeadlines: configuration.maxHeadlines)
     }
 
+    /// The most bytes one feed article's picture may take (it stops arriving there).
+    static let webPictureLimit = 8 << 20
+
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
                 credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
         self.store = store
@@ -249,6 +252,28 @@ public final class EffectRunner: @unchecked Sendable {
                         }
                     }
                     self.send(.pictureRendered(request, result))
+                }
+            }
+        case .requestWebPictures(let requests):
+            pictureQueue.async {
+                for request in requests {
+                    let result: Result<TextArt, ReaderFailure>
+                    if let art = self.pictureCache[request] {
+                        result = .success(art)
+                    } else if !["http", "https"].contains(request.source.scheme?.lowercased() ?? "") {
+                        result = .failure(ReaderFailure("only pictures on the web are fetched for feed articles"))
+                    } else {
+                        result = Result {
+                            try ResourceFetcher.fetch(request.source, maxBytes: Self.webPictureLimit, timeout: 20, client: self.client)
+                        }.mapError { ReaderFailure("the picture cannot be fetched: \($0)") }.flatMap {
+                            ReaderWork.draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+                        }
+                        if case .success(let art) = result {
+                            if self.pictureCache.count >= 256 { self.pictureCache.removeAll() }
+                            self.pictureCache[request] = art
+                        }
+                    }
+                    self.send(.webPictureRendered(request, result))
                 }
             }
         case .searchIssue(let issueID, let query):

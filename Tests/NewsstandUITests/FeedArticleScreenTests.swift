@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 @testable import NewsstandUI
 
 /// A headline read in the reader: Enter opens it, it draws as an article, links open by number, → goes on.
@@ -57,5 +58,23 @@ final class FeedArticleScreenTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadHeadlineArticle(publicationID: 7, index: 2)])
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screen, .searchResults, "back returns to the results")
+    }
+
+    func testAWebPictureIsAskedForOnceAndDrawnWhenItArrives() throws {
+        var state = Fixtures.state(width: 80, height: 20, issues: [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("s")))
+        _ = AppUpdate.update(&state, .keyPressed(.character("H")))
+        _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: Fixtures.publication.id, .success(items)))
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        let pictured = HeadlineArticle.blocks(for: Headline(title: "Steam", link: URL(string: "https://example.com/steam"),
+                                                            body: "<p><img src=\"/k.png\" alt=\"a kettle\"/></p>"))
+        let effects = AppUpdate.update(&state, .headlineArticleLoaded(publicationID: Fixtures.publication.id, index: 0, .success(pictured)))
+        guard case .requestWebPictures(let requests)? = effects.first, let request = requests.first else { return XCTFail("\(effects)") }
+        XCTAssertEqual(request.source.absoluteString, "https://example.com/k.png", "resolved against the item's link")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.down)), [], "asked for once")
+        let art = TextArt(columns: request.columns, rows: request.rows,
+                          lines: Array(repeating: String(repeating: "#", count: request.columns), count: request.rows))
+        _ = AppUpdate.update(&state, .webPictureRendered(request, .success(art)))
+        XCTAssertTrue(AppView.render(state, theme: theme).lines().contains { $0.contains("#####") })
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandImaging
 
 /// A headline read in the reader: opened with Enter on the headlines screen, scrolled and left like an
-/// article, its links opened by number (`o`), `→` / `←` the next or previous headline.
+/// article, its links opened by number (`o`), `→` / `←` the next or previous headline, its pictures
+/// fetched from the web (within limits) and drawn as text art as they come into view.
 extension AppUpdate {
     static func openFeedArticle(_ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
         guard let items = headlines.headlines, items.indices.contains(headlines.cursor.selection) else { return [] }
@@ -16,7 +18,7 @@ extension AppUpdate {
     /// Opens a headline found by a search (going back returns to the results).
     static func openFeedArticle(at location: HeadlineLocation, title: String, _ state: inout AppState) -> [Effect] {
         state.screens.append(.feedArticle(FeedArticleState(publicationID: location.publicationID, index: location.position,
-                                                           count: location.position + 1, title: title)))
+                                                           count: nil, title: title)))
         return [.loadHeadlineArticle(publicationID: location.publicationID, index: location.position)]
     }
 
@@ -33,6 +35,36 @@ extension AppUpdate {
             case .failure(let failure):
                 article.failure = failure.reason
                 article.blocks = []
+            }
+            screen = .feedArticle(article)
+            return true
+        }
+        return feedPictureEffects(&state)
+    }
+
+    /// Asks once for each web picture in view of the feed article on screen.
+    static func feedPictureEffects(_ state: inout AppState) -> [Effect] {
+        guard case .feedArticle(var article)? = state.screens.last, let layout = article.layout, !layout.lines.isEmpty else { return [] }
+        var wanted: [PictureRequest] = []
+        let first = min(max(0, article.topLine), layout.lines.count)
+        for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
+            guard let request = pictureRequest(for: layout.lines[index], in: layout, issueID: 0, state),
+                  ["http", "https"].contains(request.source.scheme?.lowercased() ?? ""),
+                  !article.requestedPictures.contains(request), !wanted.contains(request) else { continue }
+            wanted.append(request)
+        }
+        guard !wanted.isEmpty else { return [] }
+        article.requestedPictures.formUnion(wanted)
+        state.screens[state.screens.count - 1] = .feedArticle(article)
+        return [.requestWebPictures(wanted)]
+    }
+
+    static func webPictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        state.updateScreen { screen in
+            guard case .feedArticle(var article) = screen, article.requestedPictures.contains(request) else { return false }
+            switch result {
+            case .success(let art): article.pictures[request] = art
+            case .failure: article.failedPictures.insert(request)
             }
             screen = .feedArticle(article)
             return true
@@ -54,14 +86,14 @@ extension AppUpdate {
             return goBack(&state)
         case .nextArticle, .previousArticle:
             let next = article.index + (command == .nextArticle ? 1 : -1)
-            guard next >= 0 && next < article.count else {
+            guard next >= 0 && next < (article.count ?? Int.max) else {
                 state.message = StatusMessage(command == .nextArticle ? "This is the last headline." : "This is the first headline.")
                 return []
             }
             let listPage = HeadlinesScreen.layout(in: state.body).page
             state.updateScreen { screen in
                 guard case .headlines(var headlines) = screen, headlines.publicationID == article.publicationID else { return false }
-                headlines.cursor.select(next, count: article.count, page: listPage)
+                headlines.cursor.select(next, count: headlines.headlines?.count ?? 0, page: listPage)
                 screen = .headlines(headlines)
                 return true
             }
@@ -89,7 +121,7 @@ extension AppUpdate {
         }
         if let layout = article.layout { article.topLine = clampTop(article.topLine, layout: layout, state: state) } else { article.topLine = 0 }
         state.screens[state.screens.count - 1] = .feedArticle(article)
-        return []
+        return feedPictureEffects(&state)
     }
 
     /// Lays open feed articles out again for a new width, keeping the top line's block.

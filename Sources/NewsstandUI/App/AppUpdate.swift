@@ -17,7 +17,7 @@ public enum AppUpdate {
             reflowReader(&state)
             reflowFeedArticles(&state)
             keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state)
+            return shelfEffects(&state) + pictureEffects(&state) + feedPictureEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -30,6 +30,8 @@ public enum AppUpdate {
             return []
         case .headlinesLoaded(let publicationID, let result):
             return headlinesLoaded(publicationID, result, &state)
+        case .webPictureRendered(let request, let result):
+            return webPictureRendered(request, result, &state)
         case .titleAcquired(let result):
             return titleAcquired(result, &state)
         case .headlineArticleLoaded(let publicationID, let index, let result):

@@ -52,6 +52,9 @@ public enum Effect: Equatable, Sendable {
     case exportOPML(path: String)
     /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
     case requestPictures([PictureRequest])
+    /// Fetches web pictures of a feed article (http and https only, each within `EffectRunner.webPictureLimit`
+    /// bytes) and draws them as text art; answered by `webPictureRendered` per request.
+    case requestWebPictures([PictureRequest])
     /// Finds `query` in every article of an issue; answered by `issueSearched`.
     case searchIssue(issueID: Int64, query: String)
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.

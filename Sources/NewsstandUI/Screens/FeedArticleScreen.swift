@@ -1,6 +1,6 @@
 import NewsstandCore
 
-/// A feed item read as an article: drawn as an issue's article is (`ArticleScreen`), without pictures.
+/// A feed item read as an article: drawn as an issue's article is (`ArticleScreen`), pictures as they are fetched.
 public enum FeedArticleScreen {
     public static func render(_ article: FeedArticleState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if let failure = article.failure {
@@ -15,7 +15,7 @@ public enum FeedArticleScreen {
         guard let layout = article.layout else { return "" }
         let scrollable = max(0, layout.lines.count - ArticleScreen.visibleLines(in: area))
         let percent = scrollable == 0 ? 100 : min(100, article.topLine * 100 / scrollable)
-        return "headline \(article.index + 1)/\(article.count) · \(percent)%"
+        return "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%"
     }
 
     /// The article as the reader's article view draws it.
@@ -25,6 +25,7 @@ public enum FeedArticleScreen {
         reader.blocks = article.blocks
         reader.layout = article.layout
         reader.topLine = article.topLine
+        reader.pictures = article.pictures
         return reader
     }
 }
