@@ -101,6 +101,17 @@ public final class EffectRunner: @unchecked Sendable {
                 }
                 self.send(.titleAcquired(result.map(\.title).mapError { ReaderFailure("cannot get \(entry.title): \($0)") }))
             }
+        case .removeTitle(let issueID):
+            work.async {
+                let title = (try? self.store.issue(id: issueID))?.title ?? "The title"
+                do {
+                    try TitleAcquirer(store: self.store).remove(issueID: issueID, paths: self.paths)
+                    self.send(.reported(StatusMessage("\(title) was removed from the Library shelf.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot remove \(title): \(error)", isError: true)))
+                }
+                self.sendLibrary()
+            }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
                 let result = Result { () throws -> [TextBlock] in

@@ -66,3 +66,29 @@ final class TitleAcquisitionTests: XCTestCase {
         XCTAssertEqual(try acquirer.libraryShelf().id, shelf.id, "one Library shelf")
     }
 }
+
+/// A title got from a catalog leaves the Library shelf with its files; nothing else is removed that way.
+final class TitleRemovalTests: XCTestCase {
+    func testATitleIsRemovedWithItsFilesOnlyFromTheLibraryShelf() throws {
+        let (store, paths) = try TestSupport.store(for: self)
+        let acquirer = TitleAcquirer(store: store)
+        let entry = CatalogEntry(name: "urn:book:9", title: "Small Engines", date: Date(timeIntervalSince1970: 0), contentURLs: [])
+        let issue = try acquirer.acquire(entry, through: AcquisitionLink(url: URL(string: "https://b.example/9.epub")!, kind: .openAccess,
+                                                                         type: "application/epub+zip"))
+        let shelf = try acquirer.libraryShelf()
+        let folder = paths.folder(for: issue, of: shelf)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: folder.appendingPathComponent("book.pdf"))
+        try store.setState(.available, issueID: issue.id)
+
+        try acquirer.remove(issueID: issue.id, paths: paths)
+        XCTAssertNil(try store.issue(id: issue.id))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path), "its files go with it")
+        XCTAssertEqual(try store.issueCounts(publicationID: shelf.id).total, 0)
+
+        let other = try store.addPublication(title: "Weekly", feedURL: URL(string: "https://example.com/w.rss")!)
+        let kept = try XCTUnwrap(try store.upsertIssues([TestSupport.entry("w-1")], publicationID: other.id).first)
+        XCTAssertThrowsError(try acquirer.remove(issueID: kept.id, paths: paths))
+        XCTAssertNotNil(try store.issue(id: kept.id), "an issue of a subscription is not removed one by one")
+    }
+}

@@ -45,4 +45,20 @@ final class AcquisitionScreenTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screen, .catalog)
     }
+
+    func testXAsksBeforeRemovingATitleOnlyInTheLibraryShelf() {
+        let library = Publication(id: 9, name: "library", title: "Library", feedURL: TitleAcquirer.libraryURL, isSubscribed: false)
+        var state = Fixtures.state(issues: [Fixtures.issue(1, "Small Engines", state: .available, publicationID: 9)], publications: [library])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("X"))), [])
+        XCTAssertEqual(state.prompt?.label, "Remove Small Engines and its file from the Library shelf? y remove · any other key keeps it")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("n"))), [])
+        XCTAssertEqual(state.message?.text, "Nothing was removed.")
+        _ = AppUpdate.update(&state, .keyPressed(.character("X")))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("y"))), [.removeTitle(issueID: 1)])
+
+        var subscribed = Fixtures.state(issues: [Fixtures.issue(1, "One", state: .available)])
+        XCTAssertEqual(AppUpdate.update(&subscribed, .keyPressed(.character("X"))), [])
+        XCTAssertNil(subscribed.prompt)
+        XCTAssertTrue(subscribed.message?.text.hasPrefix("X removes titles got from a catalog") ?? false)
+    }
 }

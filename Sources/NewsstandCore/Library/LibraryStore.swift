@@ -127,6 +127,16 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Removes one issue from the library (the caller removes its files first).
+    public func removeIssue(id: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(id))])
+                try database.query("DELETE FROM issues WHERE id = ?", [.integer(id)])
+            }
+        }
+    }
+
     /// Removes a publication and its issues from the library (the caller removes their files).
     public func removePublication(id: Int64) throws {
         try locked {

@@ -37,6 +37,16 @@ public struct TitleAcquirer: Sendable {
         return added
     }
 
+    /// Removes a title from the Library shelf, its files with it. Issues of other publications are left alone.
+    public func remove(issueID: Int64, paths: LibraryPaths) throws {
+        guard let issue = try store.issue(id: issueID), let shelf = try store.publication(id: issue.publicationID) else { return }
+        guard shelf.feedURL == Self.libraryURL else {
+            throw CatalogError("only titles in the Library shelf are removed one by one; a publication is removed with its subscription")
+        }
+        try IssueStorage(store: store, paths: paths).evict(issue, of: shelf)
+        try store.removeIssue(id: issueID)
+    }
+
     /// The Library shelf, made (unsubscribed, so never refreshed) the first time.
     public func libraryShelf() throws -> Publication {
         if let existing = try store.publications().first(where: { $0.feedURL == Self.libraryURL }) { return existing }

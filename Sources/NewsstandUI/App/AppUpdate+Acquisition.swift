@@ -35,6 +35,30 @@ extension AppUpdate {
         }
     }
 
+    /// `X` on the shelf: asks before removing the selected title, only in the Library shelf.
+    static func askToRemoveTitle(_ state: inout AppState) -> [Effect] {
+        guard let issue = state.selectedIssueValue else { return [] }
+        guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
+            state.message = StatusMessage("X removes titles got from a catalog (the Library shelf); d on the subscriptions screen removes a publication.")
+            return []
+        }
+        if issue.state == .downloading || issue.state == .paused {
+            state.message = StatusMessage("\(issue.title) is downloading: cancel it first (x), then remove it.")
+            return []
+        }
+        state.prompt = Prompt(.confirmRemoveTitle(issueID: issue.id, title: issue.title))
+        return []
+    }
+
+    static func confirmRemoveTitle(_ issueID: Int64, key: Key, _ state: inout AppState) -> [Effect] {
+        state.prompt = nil
+        guard key == .character("y") || key == .character("Y") else {
+            state.message = StatusMessage("Nothing was removed.")
+            return []
+        }
+        return [.removeTitle(issueID: issueID)]
+    }
+
     static func titleAcquired(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {
         switch result {
         case .success(let title):

@@ -21,6 +21,7 @@ public enum Command: Hashable, Sendable {
     case nextMatch, previousMatch
     case openLink
     case playMedia
+    case removeTitle
     case pagePicture
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown

@@ -18,6 +18,8 @@ public enum Effect: Equatable, Sendable {
     case loadHeadlines(publicationID: Int64)
     /// Adds a catalog entry to the Library shelf with `link` as its file and queues its download (answered by `.titleAcquired`).
     case acquireTitle(CatalogEntry, AcquisitionLink)
+    /// Removes a title and its file from the Library shelf (answered by `.reported` and the library read again).
+    case removeTitle(issueID: Int64)
     /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
     case loadHeadlineArticle(publicationID: Int64, index: Int)
     /// Reloads the library only if another process (a sync) changed it.

@@ -36,6 +36,7 @@ public enum KeyMap {
             KeyBinding(command: .continueReading, keys: [.character("c")], hint: "continue", help: "Continue reading the issue you were reading, where you left off", screens: [.shelf], isHinted: true),
             KeyBinding(command: .cancelDownload, keys: [.character("x")], hint: "cancel", help: "Cancel the selected issue's download", screens: [.shelf], isHinted: false),
             KeyBinding(command: .refresh, keys: [.character("r")], hint: "refresh", help: "Refresh every publication's catalog", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .removeTitle, keys: [.character("X")], hint: "", help: "Library shelf: remove the selected title and its file (asks first)", screens: [.shelf], isHinted: false),
             KeyBinding(command: .nextArticle, keys: [.right, .character("l")], hint: "next", help: "Next article", screens: [.article], isHinted: true),
             KeyBinding(command: .previousArticle, keys: [.left, .character("h")], hint: "prev", help: "Previous article", screens: [.article], isHinted: true),
             KeyBinding(command: .tableOfContents, keys: [.character("t")], hint: "contents", help: "Table of contents", screens: [.article], isHinted: true),
