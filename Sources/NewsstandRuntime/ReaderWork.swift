@@ -111,9 +111,14 @@ public enum ReaderWork {
 
     /// Starts the opener on a URL with its input and output on /dev/null, without waiting for it.
     public static func open(_ url: URL, with opener: URL) throws {
+        try run(opener, arguments: [url.absoluteString])
+    }
+
+    /// Starts a program with `arguments` (no shell) and its input and output on /dev/null, without waiting for it.
+    public static func run(_ executable: URL, arguments: [String]) throws {
         let process = Process()
-        process.executableURL = opener
-        process.arguments = [url.absoluteString]
+        process.executableURL = executable
+        process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -89,11 +89,17 @@ struct FeedBenchmark {
         return data
     }
 
-    /// python3, when `import feedparser` works in it.
+    /// The first python3 on PATH in which `import feedparser` works: a pyenv or virtualenv python3
+    /// may come before the system's, which `apt-get install python3-feedparser` serves.
     static func pythonFeedparser() -> String? {
-        guard let python = ChildProcess.which("python3"),
-              let outcome = try? ChildProcess.run(python, ["-c", "import feedparser"], quiet: true), outcome.status == 0 else { return nil }
-        return python
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let python = "\(directory)/python3"
+            guard access(python, X_OK) == 0,
+                  let outcome = try? ChildProcess.run(python, ["-c", "import feedparser"], quiet: true), outcome.status == 0 else { continue }
+            return python
+        }
+        return nil
     }
 
     /// Median seconds of `repetitions` feedparser parses of `file`, timed inside Python (start-up excluded).

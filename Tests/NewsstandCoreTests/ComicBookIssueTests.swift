@@ -105,11 +105,11 @@ final class ComicBookIssueTests: XCTestCase {
     func testOPDSPrefersAComicBookToATypeItCannotRead() {
         let url = URL(string: "https://example.com/x")!
         let links = [
-            FeedDocument.Link(url: url.appendingPathComponent("a.mobi"), rel: "http://opds-spec.org/acquisition", type: "application/x-mobipocket-ebook"),
-            FeedDocument.Link(url: url.appendingPathComponent("a.cbz"), rel: "http://opds-spec.org/acquisition", type: "application/vnd.comicbook+zip"),
+            FeedDocument.Link(url: LazyURL(url.appendingPathComponent("a.mobi")), rel: "http://opds-spec.org/acquisition", type: "application/x-mobipocket-ebook"),
+            FeedDocument.Link(url: LazyURL(url.appendingPathComponent("a.cbz")), rel: "http://opds-spec.org/acquisition", type: "application/vnd.comicbook+zip"),
         ]
-        XCTAssertEqual(FeedParser.bestAcquisition(links)?.url.lastPathComponent, "a.cbz")
-        let withPDF = links + [FeedDocument.Link(url: url.appendingPathComponent("a.pdf"), rel: "http://opds-spec.org/acquisition", type: "application/pdf")]
-        XCTAssertEqual(FeedParser.bestAcquisition(withPDF)?.url.lastPathComponent, "a.pdf", "a PDF still comes first")
+        XCTAssertEqual(FeedParser.bestAcquisition(links)?.url.url.lastPathComponent, "a.cbz")
+        let withPDF = links + [FeedDocument.Link(url: LazyURL(url.appendingPathComponent("a.pdf")), rel: "http://opds-spec.org/acquisition", type: "application/pdf")]
+        XCTAssertEqual(FeedParser.bestAcquisition(withPDF)?.url.url.lastPathComponent, "a.pdf", "a PDF still comes first")
     }
 }

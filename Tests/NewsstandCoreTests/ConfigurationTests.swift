@@ -54,8 +54,8 @@ final class ConfigurationTests: XCTestCase {
             Mirror(reflecting: configuration).children.filter { $0.label != "warnings" }.map { "\($0.label ?? ""): \($0.value)" }
         }
         for name in Configuration.settingNames {
-            // Any theme name is taken here (whether its file exists is for the theme loader).
-            for value in name == "theme" ? [""] : ["???", ""] {
+            // Any theme name or player program is taken here (whether it exists is found when it is used).
+            for value in ["theme", "player"].contains(name) ? [""] : ["???", ""] {
                 let configuration = Configuration.parse("\(name) \(value)", source: "config")
                 XCTAssertEqual(configuration.warnings.count, 1, "\(name) '\(value)': \(configuration.warnings)")
                 XCTAssertTrue(configuration.warnings.first?.hasPrefix("config, line 1: \(name) takes ") == true, "\(configuration.warnings)")

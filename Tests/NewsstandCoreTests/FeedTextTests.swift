@@ -29,6 +29,20 @@ final class FeedTextTests: XCTestCase {
         XCTAssertEqual(FeedText.html("&#27;[31mred"), "red", "an escape written as a reference is still removed")
     }
 
+    func testHTMLWithKeptBuffersIsHTML() {
+        var stripped: [UInt8] = [], decoded: [UInt8] = []
+        let samples = ["<p>" + String(repeating: "Long &amp; winding ", count: 400) + "</p>", "a &lt;b&gt; &quot;c&quot; &apos;d&apos; &amp;amp;",
+                       "&AMP; &Lt; &amp &ampx; &#38; &#x26; &#+65; &hellip; &;", "plain", "", "<br/>x&amp;y<script>z</script>",
+                       "short &gt;"]
+        for sample in samples + samples.reversed() {
+            let kept = Array(sample.utf8).withUnsafeBufferPointer { FeedText.html(utf8: $0, scratch: &stripped, &decoded) }
+            XCTAssertEqual(kept, FeedText.html(sample), sample.debugDescription)
+        }
+        XCTAssertEqual(FeedText.html("a &lt;b&gt; &quot;c&quot; &apos;d&apos; &amp;amp;"), "a <b> \"c\" 'd' &amp;")
+        XCTAssertEqual(FeedText.html("&AMP; &Lt; &amp &ampx; &#38; &#x26; &#+65; &hellip;"), "&AMP; &Lt; &amp &ampx; & & A …",
+                       "only exact names are references; numbers are read as before")
+    }
+
     func testDatesFromBytesAreTheDatesFromText() {
         let samples = ["Mon, 06 Jan 2025 10:00:00 GMT", "Mon, 6 Jan 2025 10:00 +0130", "Tue, 07 Jan 2025 23:59:59 -0700",
                        "Thu, 01 Jan 04 19:48:21 PDT", "Mon, 06 Jan 2025 10:00:00 GMT+1", "Mon, 06 January 2025 10:00:00 GMT",

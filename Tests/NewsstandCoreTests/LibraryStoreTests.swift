@@ -54,7 +54,11 @@ final class LibraryStoreTests: XCTestCase {
         // Make it a version 5 library, as saved by the release before migration 6.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
         try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
+        // Later migrations that add columns are undone too (7, 8 and 12 are safe to run again).
         try database.execute("DROP INDEX issues_by_handle; ALTER TABLE issues DROP COLUMN handle")  // migration 9's
+        try database.execute("ALTER TABLE headlines DROP COLUMN media_url")
+        try database.execute("ALTER TABLE headlines DROP COLUMN media_kind")
+        try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

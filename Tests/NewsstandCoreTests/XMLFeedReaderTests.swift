@@ -229,6 +229,50 @@ final class XMLFeedReaderTests: XCTestCase {
         }
     }
 
+    // MARK: Attributes
+
+    func testXMLBaseWinsOverABareBaseAttribute() throws {
+        let feed = Data("""
+            <rss version="2.0"><channel><title>B</title>
+              <item base="https://bare.example/a/" xml:base="https://xml.example/b/"><guid>1</guid><enclosure url="1.epub"/></item>
+              <item xml:base="https://xml.example/c/" base="https://bare.example/d/"><guid>2</guid><enclosure url="2.epub"/></item>
+              <item base="https://bare.example/e/"><guid>3</guid><enclosure url="3.epub"/></item>
+              <item><guid>4</guid><enclosure url="4.epub"/></item>
+            </channel></rss>
+            """.utf8)
+        let items = try XMLFeedReader.read(feed, feedURL: base).0.items
+        XCTAssertEqual(items.map { $0.enclosures.first?.url.absoluteString }, [
+            "https://xml.example/b/1.epub", "https://xml.example/c/2.epub", "https://bare.example/e/3.epub", "https://example.com/feeds/4.epub",
+        ])
+    }
+
+    func testRepeatedAttributeValuesReadTheSameAsNew() throws {
+        // Values kept from earlier elements must not stand in for a value with the same bytes
+        // that libxml2 escaped (an ampersand comes as &#38;).
+        var feed = "<rss version=\"2.0\"><channel><title>T</title>"
+        let types = ["x&amp;#38;y", "x&amp;y", "x&amp;#38;y", "application/epub+zip", "", "a", "b", "c", "d", "e", "f", "g", "h", "i",
+                     "application/epub+zip", "x&amp;y"]
+        for (index, type) in types.enumerated() {
+            feed += "<item><guid>\(index)</guid><enclosure url=\"https://e.com/\(index)\" type=\"\(type)\"/></item>"
+        }
+        feed += "</channel></rss>"
+        let items = try XMLFeedReader.read(Data(feed.utf8), feedURL: base).0.items
+        XCTAssertEqual(items.map { $0.enclosures.first?.type }, types.map { $0.replacingOccurrences(of: "&amp;", with: "&") })
+    }
+
+    func testAtomTextTypes() throws {
+        var feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title>"
+        let types = ["type=\"text\"", "type=\"html\"", "type=\"xhtml\"", "type=\"HTML\"", "type=\"\"", "", "mode=\"escaped\"",
+                     "type=\"text/html\"", "type=\"text/plain\""]
+        for (index, type) in types.enumerated() {
+            feed += "<entry><id>\(index)</id><title \(type)>a &lt;b&gt;B&lt;/b&gt; &amp;amp;</title></entry>"
+        }
+        feed += "</feed>"
+        let titles = try XMLFeedReader.read(Data(feed.utf8), feedURL: base).0.items.map(\.title)
+        XCTAssertEqual(titles, ["a <b>B</b> &amp;", "a B &", "a <b>B</b> &amp;", "a B &", "a <b>B</b> &amp;", "a <b>B</b> &amp;",
+                                "a B &", "a B &", "a <b>B</b> &amp;"])
+    }
+
     func testProblemsAreInPlainWords() throws {
         let latin1 = Data("<rss><channel><title>Caf".utf8) + Data([0xE9]) + Data("</title><item><title>x</title></item></channel></rss>".utf8)
         let (document, problem) = try XMLFeedReader.read(latin1, feedURL: base)

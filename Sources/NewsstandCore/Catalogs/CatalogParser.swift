@@ -158,6 +158,73 @@ public enum CatalogParser {
         return true
     }
 
+    /// A stricter `isPlainWebURL`, in RFC 3986's own syntax: `http://` or `https://`, a host of
+    /// letters, digits, dots and hyphens that starts with a letter or digit, an optional port of at
+    /// most five digits, then path, query and fragment of unreserved and sub-delimiter characters,
+    /// `:`, `@`, `/`, `?` and well-formed `%XX` escapes (one `#` at most). Such a string parses with
+    /// `URL(string:encodingInvalidCharacters: false)` as it is, to what `resolve` gives for it against
+    /// any base, so a `LazyURL` may keep it as text and parse it only when it is used.
+    static func isCertainWebURL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(isCertainWebURL)
+    }
+
+    static func isCertainWebURL(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count >= 8, utf8[0] == UInt8(ascii: "h"), utf8[1] == UInt8(ascii: "t"), utf8[2] == UInt8(ascii: "t"),
+              utf8[3] == UInt8(ascii: "p") else { return false }
+        var index = 4
+        if utf8[index] == UInt8(ascii: "s") { index += 1 }
+        guard index + 3 < count, utf8[index] == UInt8(ascii: ":"), utf8[index + 1] == UInt8(ascii: "/"),
+              utf8[index + 2] == UInt8(ascii: "/") else { return false }
+        index += 3
+        func isAlphanumeric(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A) }
+        func isHexDigit(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) }
+        guard isAlphanumeric(utf8[index]) else { return false }
+        while index < count, isHostCharacter(utf8[index]) { index += 1 }
+        if index < count, utf8[index] == UInt8(ascii: ":") {
+            index += 1
+            let portStart = index
+            while index < count, utf8[index] >= 0x30 && utf8[index] <= 0x39 { index += 1 }
+            guard index - portStart <= 5 else { return false }
+        }
+        guard index < count else { return true }
+        guard utf8[index] == UInt8(ascii: "/") || utf8[index] == UInt8(ascii: "?") || utf8[index] == UInt8(ascii: "#") else { return false }
+        var inFragment = false
+        while index < count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < count, isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2]) else { return false }
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "#") {
+                guard !inFragment else { return false }
+                inFragment = true
+            } else {
+                guard isPathCharacter(byte) else { return false }
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// A letter, a digit, `.` or `-`, as a bit for each ASCII byte (bytes 0–63, then 64–127).
+    @inline(__always)
+    static func isHostCharacter(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_07FF_FFFE
+        return byte < 64 ? low >> UInt64(byte) & 1 != 0 : byte < 128 && high >> UInt64(byte - 64) & 1 != 0
+    }
+
+    /// RFC 3986's pchar (without escapes) and `/` and `?`, what a path, query or fragment may hold as
+    /// it is: letters, digits and `-._~!$&'()*+,;=:@/?`, as a bit for each ASCII byte (bytes 0–63,
+    /// then 64–127).
+    @inline(__always)
+    static func isPathCharacter(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0xAFFF_FFD2_0000_0000, high: UInt64 = 0x47FF_FFFE_87FF_FFFF
+        return byte < 64 ? low >> UInt64(byte) & 1 != 0 : byte < 128 && high >> UInt64(byte - 64) & 1 != 0
+    }
+
     /// ASCII bytes a URL may hold unencoded.
     private static let urlCharacters: [Bool] = (0..<128).map { byte in
         let scalar = Unicode.Scalar(UInt8(byte))

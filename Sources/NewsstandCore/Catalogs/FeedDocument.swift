@@ -2,6 +2,8 @@ import Foundation
 
 /// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
 /// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
+/// An item's links are `LazyURL`s, parsed only when used. When the reader hands each item to a
+/// `FeedAssembler` as it ends, `items` stays empty and only `itemCount` counts them.
 struct FeedDocument {
     var rootName = ""
     var title: String?
@@ -12,11 +14,13 @@ struct FeedDocument {
     var updated: Date?
     var nextPage: URL?
     var items: [Item] = []
+    /// Items read, whether kept in `items` or handed on.
+    var itemCount = 0
     var sawOPDS = false
     var sawNewsstand = false
 
     struct Link: Equatable {
-        var url: URL
+        var url: LazyURL
         var rel: String
         var type: String?
         var length: String?
@@ -26,7 +30,7 @@ struct FeedDocument {
     }
 
     struct MediaContent: Equatable {
-        var url: URL
+        var url: LazyURL
         var type: String?
         var medium: String?
         var length: String?
@@ -38,8 +42,8 @@ struct FeedDocument {
         var about: String?
         var title: String?
         var alternateTitle: String?
-        var link: URL?
-        var guidLink: URL?
+        var link: LazyURL?
+        var guidLink: LazyURL?
         var published: Date?
         var updated: Date?
         var created: Date?
@@ -50,12 +54,15 @@ struct FeedDocument {
         var summary: String?
         var alternateSummary: String?
         var content: String?
+        /// The HTML of `content`, else of `summary`, as the feed gave it (when it was HTML): a headline's
+        /// article. At most `XMLFeedReader.markupLimit` bytes.
+        var markup: String?
         var links: [Link] = []
         var enclosures: [MediaContent] = []
         var mediaContents: [MediaContent] = []
-        var thumbnails: [URL] = []
-        var itunesImage: URL?
+        var thumbnails: [LazyURL] = []
+        var itunesImage: LazyURL?
         /// `news:cover_art_icon`: size and URL.
-        var coverIcons: [(size: String, url: URL)] = []
+        var coverIcons: [(size: String, url: LazyURL)] = []
     }
 }

@@ -13,7 +13,7 @@ extension FeedParser {
         private let url: URL
         private var head = Data()
         private var reader: XMLFeedReader?
-        private var format: FeedFormat?
+        private var assembler: FeedAssembler?
         /// True once the format is judged or cannot be from a head alone: everything is kept.
         private var keepsEverything = false
 
@@ -41,7 +41,7 @@ extension FeedParser {
 
         /// The feed, as `parse(_:url:)` would give it for all the bytes fed.
         public func finish() throws -> Feed {
-            if let reader, let format { return try FeedParser.build(reader.finish(), detected: format) }
+            if let reader, let assembler { return try assembler.finish(reader.finish()) }
             return try FeedParser.parse(head, url: url)
         }
 
@@ -51,8 +51,9 @@ extension FeedParser {
             guard let detected = FeedParser.detectFormat(head) else { return }
             switch detected {
             case .rss, .atom, .opds1, .newsstandAtom:
-                let reader = XMLFeedReader(feedURL: url)
-                format = detected
+                let assembler = FeedAssembler(detected: detected)
+                let reader = XMLFeedReader(feedURL: url, assembler: assembler)
+                self.assembler = assembler
                 self.reader = reader
                 reader.feed(head)
                 head = Data()

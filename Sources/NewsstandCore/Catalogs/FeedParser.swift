@@ -21,7 +21,7 @@ public enum FeedParser {
         case .opds2:
             return try OPDS2Parser.parse(data, url: url)
         case .rss, .atom, .opds1, .newsstandAtom:
-            return try build(XMLFeedReader.read(data, feedURL: url), detected: format)
+            return try readXML(detected: format, url: url) { $0.feed(data) }
         }
     }
 
@@ -35,7 +35,7 @@ public enum FeedParser {
         switch format {
         case .rss, .atom, .opds1, .newsstandAtom:
             guard let stream = InputStream(url: file) else { throw CatalogError("cannot read \(file.path)") }
-            return try build(XMLFeedReader.read(stream, feedURL: url), detected: format)
+            return try readXML(detected: format, url: url) { try $0.read(stream) }
         default:
             return try parse(try Data(contentsOf: file), url: url)
         }
@@ -145,7 +145,12 @@ public enum FeedParser {
         }
         var start = head.startIndex
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
-        return String(decoding: head[start...].map { $0 < 0x80 ? $0 : 0x3F }, as: UTF8.self)
+        return head[start...].withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: bytes.count) { text in
+                for index in 0..<bytes.count { text[index] = bytes[index] < 0x80 ? bytes[index] : 0x3F }
+                return bytes.count
+            }
+        }
     }
 
     private static func detectJSON(_ data: Data) -> FeedFormat? {
@@ -164,12 +169,15 @@ public enum FeedParser {
 
     /// The feed an XML reading gives, with the reader's problem; throws when nothing usable was read.
     static func build(_ read: (FeedDocument, problem: String?), detected: FeedFormat) throws -> Feed {
-        var feed = build(read.0, detected: detected)
-        if let problem = read.problem { feed.problems.append(problem) }
-        if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
-            throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
-        }
-        return feed
+        try FeedAssembler(detected: detected).finish(read)
+    }
+
+    /// Reads an XML feed with its items mapped as they are read (`FeedAssembler`), so they are never all held.
+    static func readXML(detected: FeedFormat, url: URL, _ read: (XMLFeedReader) throws -> Void) throws -> Feed {
+        let assembler = FeedAssembler(detected: detected)
+        let reader = XMLFeedReader(feedURL: url, assembler: assembler)
+        try read(reader)
+        return try assembler.finish(reader.finish())
     }
 
     static func format(of document: FeedDocument, detected: FeedFormat) -> FeedFormat {
@@ -179,47 +187,13 @@ public enum FeedParser {
         return detected == .rss ? .atom : detected
     }
 
-    /// Maps the items: downloadable ones become issues, OPDS catalog links navigation, the rest headlines.
+    /// Maps the items: downloadable ones become issues, OPDS catalog links navigation, the rest headlines
+    /// (`FeedAssembler`, given the whole document).
     static func build(_ document: FeedDocument, detected: FeedFormat) -> Feed {
-        let format = format(of: document, detected: detected)
-        var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, nextPage: document.nextPage)
-        var seen: Set<String> = []
-        let fallbackDate = document.updated ?? document.published ?? Date(timeIntervalSince1970: 0)
-        for (position, item) in document.items.enumerated() {
-            let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
-            let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
-                ?? item.alternateSummary ?? ""
-            let date = item.published ?? item.updated ?? item.issued ?? item.created
-            let assets = contentAssets(item)
-
-            if !assets.isEmpty || format == .newsstandAtom {
-                let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
-                let name = issueName(rawName)
-                guard !name.isEmpty else {
-                    feed.problems.append("item #\(position + 1) has no id and no content URL")
-                    continue
-                }
-                guard seen.insert(name).inserted else {
-                    feed.problems.append("issue '\(name)' is listed twice; the first is kept")
-                    continue
-                }
-                feed.entries.append(CatalogEntry(
-                    name: name, title: title ?? name, date: date ?? item.endDate ?? fallbackDate, summary: summary,
-                    coverURL: cover(item) ?? document.image, contentURLs: assets.map(\.url),
-                    contentTypes: assets.allSatisfy { $0.type != nil } ? assets.compactMap(\.type) : []))
-            } else if let navigation = navigationLink(item) {
-                feed.navigation.append(NavigationLink(title: title ?? navigation.title.map(FeedText.plain) ?? navigation.url.absoluteString,
-                                                      url: navigation.url, summary: summary))
-            } else {
-                let link = item.link ?? alternateLink(item) ?? item.guidLink
-                if let title = title ?? link?.absoluteString {
-                    feed.headlines.append(Headline(title: title, link: link, date: date, summary: summary))
-                } else if !summary.isEmpty {
-                    feed.headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
-                }
-            }
-        }
-        return feed
+        let assembler = FeedAssembler(detected: detected)
+        let atomFamily = document.rootName == "feed" || document.rootName == "entry"
+        for item in document.items { assembler.add(item, atomFamily: atomFamily, sawNewsstand: document.sawNewsstand) }
+        return assembler.finish(document)
     }
 
     /// An issue's unique name from its guid/id (or enclosure URL): one sanitised line, at most 200 characters.
@@ -228,26 +202,39 @@ public enum FeedParser {
         return name.utf8.count <= 200 ? name : String(name.prefix(200))
     }
 
-    private static func alternateLink(_ item: FeedDocument.Item) -> URL? {
+    static func alternateLink(_ item: FeedDocument.Item) -> LazyURL? {
         item.links.first { $0.rel == "alternate" && !isCatalogType($0.type) }?.url
     }
 
-    struct Asset { var url: URL; var type: String? }
+    struct Asset { var url: LazyURL; var type: String? }
 
     /// Downloadable content: RSS enclosures, Atom `rel="enclosure"`, the best OPDS acquisition link,
     /// and Media RSS content that is not an image (images are covers unless nothing else is there).
     static func contentAssets(_ item: FeedDocument.Item) -> [Asset] {
-        var assets = item.enclosures.map { Asset(url: $0.url, type: $0.type) }
-        assets += item.links.filter { $0.rel == "enclosure" }.map { Asset(url: $0.url, type: $0.type) }
+        var assets: [Asset] = []
+        contentAssets(item, into: &assets)
+        return assets
+    }
+
+    /// `contentAssets` into `assets` (emptied first), an array the caller keeps for the next item.
+    static func contentAssets(_ item: FeedDocument.Item, into assets: inout [Asset]) {
+        assets.removeAll(keepingCapacity: true)
+        for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type)) }
+        for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type)) }
         if let acquisition = bestAcquisition(item.links) {
             assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type))
         }
-        let media = item.mediaContents.filter { !isImage($0) }
-        assets += media.map { Asset(url: $0.url, type: $0.type) }
+        for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type)) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
-        guard assets.count > 1 else { return assets }
-        var seen: Set<URL> = []
-        return assets.filter { seen.insert($0.url).inserted }
+        guard assets.count > 1 else { return }
+        // The first of each URL, in order.
+        var seen: Set<LazyURL> = []
+        var kept = 0
+        for index in assets.indices where seen.insert(assets[index].url).inserted {
+            assets.swapAt(kept, index)
+            kept += 1
+        }
+        assets.removeLast(assets.count - kept)
     }
 
     private static func isImage(_ content: FeedDocument.MediaContent) -> Bool {
@@ -258,8 +245,9 @@ public enum FeedParser {
     /// subscribe and buy; EPUB before PDF before a comic book (CBZ, CB7, CBT) before anything else. HTML pages
     /// (a shop) are not content.
     static func bestAcquisition(_ links: [FeedDocument.Link]) -> FeedDocument.Link? {
+        guard links.contains(where: { isAcquisition($0.rel) }) else { return nil }
         let candidates = links.filter { link in
-            guard link.rel.hasPrefix("http://opds-spec.org/acquisition") else { return false }
+            guard isAcquisition(link.rel) else { return false }
             let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
             return !type.hasPrefix("text/html") && !type.hasPrefix("application/xhtml")
         }
@@ -287,20 +275,26 @@ public enum FeedParser {
     }
 
     /// The cover: Newsstand's SOURCE icon (else the largest listed), the OPDS image (before its
-    /// thumbnail), iTunes image, a Media RSS image, then a Media RSS thumbnail.
-    static func cover(_ item: FeedDocument.Item) -> URL? {
+    /// thumbnail), iTunes image, a Media RSS image, then a Media RSS thumbnail. `assets` are the
+    /// item's `contentAssets`.
+    static func cover(_ item: FeedDocument.Item, assets: [Asset]) -> LazyURL? {
         if let icon = item.coverIcons.first(where: { $0.size == "SOURCE" }) ?? item.coverIcons.max(by: { iconWidth($0.size) < iconWidth($1.size) }) {
             return icon.url
         }
-        for rel in ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",
-                    "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail"] {
-            if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
+        // Only links whose rel starts like one of these are compared with each.
+        if item.links.contains(where: { $0.rel.utf8.first == UInt8(ascii: "h") || $0.rel.utf8.first == UInt8(ascii: "x") }) {
+            for rel in coverRels {
+                if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
+            }
         }
         if let image = item.itunesImage { return image }
-        if let image = item.mediaContents.first(where: isImage), !contentAssets(item).contains(where: { $0.url == image.url }) { return image.url }
+        if let image = item.mediaContents.first(where: isImage), !assets.contains(where: { $0.url == image.url }) { return image.url }
         if let thumbnail = item.thumbnails.first { return thumbnail }
         return item.enclosures.first { ($0.type ?? "").lowercased().hasPrefix("image/") }?.url
     }
+
+    private static let coverRels = ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",
+                                    "http://opds-spec.org/image/thumbnail", "http://opds-spec.org/thumbnail", "x-stanza-cover-image-thumbnail"]
 
     private static func iconWidth(_ size: String) -> Int {
         Int(size.split(separator: "X").first ?? "") ?? Int(size) ?? 0
@@ -314,7 +308,13 @@ public enum FeedParser {
 
     /// An OPDS navigation entry's target: a link to another catalog feed (subsection, sort, or any
     /// link typed as an OPDS/Atom feed).
-    private static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
-        item.links.first { isCatalogType($0.type) && !$0.rel.hasPrefix("http://opds-spec.org/acquisition") && $0.rel != "self" }
+    static func navigationLink(_ item: FeedDocument.Item) -> FeedDocument.Link? {
+        item.links.first { isCatalogType($0.type) && !isAcquisition($0.rel) && $0.rel != "self" }
+    }
+
+    /// Whether `rel` is an OPDS acquisition relation (`http://opds-spec.org/acquisition…`). Most
+    /// rels (`alternate`, `enclosure`) are told apart by their first byte before `hasPrefix`.
+    static func isAcquisition(_ rel: String) -> Bool {
+        rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/acquisition")
     }
 }

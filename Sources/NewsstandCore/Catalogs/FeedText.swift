@@ -8,6 +8,12 @@ enum FeedText {
     /// `text.trimmingCharacters(in: .whitespacesAndNewlines)` (or `.whitespaces` when `newlines` is
     /// false), with ASCII white space trimmed here and Foundation asked only when an end is not ASCII.
     static func trimmed(_ text: String, newlines: Bool = true) -> String {
+        // Most text starts and ends with a visible ASCII character: read those two bytes in place.
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            return first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80
+        }
+        if plain == true { return text }
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last else { return text }
         func isSpace(_ byte: UInt8) -> Bool { newlines ? isASCIIWhitespace(byte) : byte == 0x20 || byte == 0x09 }
@@ -26,6 +32,7 @@ enum FeedText {
     /// Whether `text` holds `needle`, byte for byte (Foundation's `contains` is far slower).
     static func contains(_ text: String, _ needle: StaticString) -> Bool {
         let count = needle.utf8CodeUnitCount
+        if let found = text.utf8.withContiguousStorageIfAvailable({ contains($0, needle) }) { return found }
         let utf8 = text.utf8
         guard count > 0, utf8.count >= count else { return count == 0 }
         let first = needle.utf8Start[0]
@@ -39,6 +46,21 @@ enum FeedText {
             }
             if matched { return true }
             start = utf8.index(after: found)
+        }
+        return false
+    }
+
+    /// `contains` on the bytes of a native string.
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0 else { return true }
+        guard haystack.count >= count, let base = haystack.baseAddress else { return false }
+        let first = needle.utf8Start[0]
+        var index = 0
+        let last = haystack.count - count
+        while index <= last {
+            if base[index] == first && memcmp(base + index, needle.utf8Start, count) == 0 { return true }
+            index += 1
         }
         return false
     }
@@ -62,10 +84,18 @@ enum FeedText {
     /// `html` of UTF-8 as a parser gives it, making one String: stripping, references and spacing
     /// all work on the bytes.
     static func html(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var stripped: [UInt8] = [], decoded: [UInt8] = []
+        return html(utf8: bytes, scratch: &stripped, &decoded)
+    }
+
+    /// `html(utf8:)` with the bytes between steps kept in two buffers the caller keeps for the next
+    /// text (a feed reader turns thousands of texts), so that only the result is allocated.
+    static func html(utf8 bytes: UnsafeBufferPointer<UInt8>, scratch stripped: inout [UInt8], _ decoded: inout [UInt8]) -> String {
         guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "&")) else { return TextSanitizer.singleLine(utf8: bytes) }
-        var stripped = stripTags(bytes)
-        if stripped.contains(UInt8(ascii: "&")) { stripped = stripped.withUnsafeBufferPointer(decodeEntities) }
-        return stripped.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+        stripTags(bytes, into: &stripped)
+        guard stripped.contains(UInt8(ascii: "&")) else { return stripped.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:)) }
+        stripped.withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
+        return decoded.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
     }
 
     /// Tags and comments out, `script`/`style` bodies out, block tags as spaces, then character
@@ -74,17 +104,23 @@ enum FeedText {
     static func stripTags(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "<")) || utf8.contains(UInt8(ascii: "&")) else { return text }
-        let stripped = utf8.withContiguousStorageIfAvailable(stripTags) ?? Array(utf8).withUnsafeBufferPointer(stripTags)
+        var stripped: [UInt8] = []
+        if utf8.withContiguousStorageIfAvailable({ stripTags($0, into: &stripped) }) == nil {
+            Array(utf8).withUnsafeBufferPointer { stripTags($0, into: &stripped) }
+        }
         guard stripped.contains(UInt8(ascii: "&")) else { return String(decoding: stripped, as: UTF8.self) }
-        return String(decoding: stripped.withUnsafeBufferPointer(decodeEntities), as: UTF8.self)
+        var decoded: [UInt8] = []
+        stripped.withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     private enum TagKind { case script, style, block, other }
 
-    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// `s` with tags out into `output` (emptied first).
+    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
         let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), dash = UInt8(ascii: "-")
         let count = s.count
-        var output: [UInt8] = []
+        output.removeAll(keepingCapacity: true)
         output.reserveCapacity(count)
         var index = 0
         var skipUntilClosing: TagKind? = nil
@@ -121,7 +157,6 @@ enum FeedText {
             if skipUntilClosing == nil { output.append(byte) }
             index += 1
         }
-        return output
     }
 
     private static func isTagStart(_ byte: UInt8) -> Bool {
@@ -183,12 +218,16 @@ enum FeedText {
     static func decodeEntities(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "&")) else { return text }
-        let decoded = utf8.withContiguousStorageIfAvailable(decodeEntities) ?? Array(utf8).withUnsafeBufferPointer(decodeEntities)
+        var decoded: [UInt8] = []
+        if utf8.withContiguousStorageIfAvailable({ decodeEntities($0, into: &decoded) }) == nil {
+            Array(utf8).withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
+        }
         return String(decoding: decoded, as: UTF8.self)
     }
 
-    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
+    /// `s` with references decoded into `output` (emptied first).
+    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.removeAll(keepingCapacity: true)
         output.reserveCapacity(s.count)
         var index = 0
         while index < s.count {
@@ -199,16 +238,41 @@ enum FeedText {
             }
             let nameStart = index + 1
             let limit = min(s.count, nameStart + 12)
-            if let semicolon = s[nameStart..<limit].firstIndex(of: UInt8(ascii: ";")),
-               let decoded = decodeReference(String(decoding: s[nameStart..<semicolon], as: UTF8.self)) {
-                output.append(contentsOf: decoded.utf8)
-                index = semicolon + 1
-                continue
+            if let semicolon = s[nameStart..<limit].firstIndex(of: UInt8(ascii: ";")) {
+                let name = UnsafeBufferPointer(rebasing: s[nameStart..<semicolon])
+                if let character = xmlReference(name) {
+                    output.append(character)
+                    index = semicolon + 1
+                    continue
+                }
+                if let decoded = decodeReference(String(decoding: name, as: UTF8.self)) {
+                    output.append(contentsOf: decoded.utf8)
+                    index = semicolon + 1
+                    continue
+                }
             }
             output.append(UInt8(ascii: "&"))
             index += 1
         }
-        return output
+    }
+
+    /// The character XML's five predefined references stand for (`amp`, `lt`, `gt`, `quot`,
+    /// `apos`), read from the name's bytes; nil for any other name (`named` and numbers decode those).
+    @inline(__always)
+    private static func xmlReference(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        switch name.count {
+        case 2:
+            guard name[1] == UInt8(ascii: "t") else { return nil }
+            return name[0] == UInt8(ascii: "l") ? UInt8(ascii: "<") : name[0] == UInt8(ascii: "g") ? UInt8(ascii: ">") : nil
+        case 3:
+            return name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p") ? UInt8(ascii: "&") : nil
+        case 4:
+            if name[0] == UInt8(ascii: "q"), name[1] == UInt8(ascii: "u"), name[2] == UInt8(ascii: "o"), name[3] == UInt8(ascii: "t") { return UInt8(ascii: "\"") }
+            if name[0] == UInt8(ascii: "a"), name[1] == UInt8(ascii: "p"), name[2] == UInt8(ascii: "o"), name[3] == UInt8(ascii: "s") { return UInt8(ascii: "'") }
+            return nil
+        default:
+            return nil
+        }
     }
 
     private static func decodeReference(_ name: String) -> String? {

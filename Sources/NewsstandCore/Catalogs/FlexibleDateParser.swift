@@ -11,8 +11,8 @@ public enum FlexibleDateParser {
     public static func parse(_ text: String) -> Date? {
         let trimmed = FeedText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
-        let bytes = Array(trimmed.utf8)
-        if let date = parseISO(bytes) ?? parseRFC822(bytes) { return date }
+        var utf8 = trimmed
+        if let date = utf8.withUTF8({ parseISO($0) ?? parseRFC822($0) }) { return date }
         return formatterDate(trimmed)
     }
 
@@ -24,7 +24,7 @@ public enum FlexibleDateParser {
         guard start < end else { return nil }
         // Other white space (no-break spaces, U+2028) is trimmed by the String path.
         if bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 { return parse(String(decoding: bytes, as: UTF8.self)) }
-        let trimmed = Array(bytes[start..<end])
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[start..<end])
         if let date = parseISO(trimmed) ?? parseRFC822(trimmed) { return date }
         return formatterDate(String(decoding: trimmed, as: UTF8.self))
     }
@@ -42,74 +42,92 @@ public enum FlexibleDateParser {
 
     /// `YYYY-MM-DD`, optionally `[T ]hh:mm[:ss[.fff]]`, optionally `Z`, `±hh:mm`, `±hhmm`, `±hh` (space allowed before the zone).
     /// Also the basic forms `YYYYMMDD` and `YYYYMMDDThhmmss`.
-    static func parseISO(_ s: [UInt8]) -> Date? {
-        var i = 0
-        func digits(_ count: Int) -> Int? {
-            guard i + count <= s.count else { return nil }
-            var value = 0
-            for k in i..<(i + count) {
-                guard s[k] >= 48 && s[k] <= 57 else { return nil }
-                value = value * 10 + Int(s[k] - 48)
-            }
-            i += count
-            return value
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            if i < s.count && s[i] == byte { i += 1; return true }
-            return false
-        }
-        guard let year = digits(4) else { return nil }
-        let extended = skip(UInt8(ascii: "-"))
-        guard let month = digits(2) else { return nil }
-        if extended && !skip(UInt8(ascii: "-")) { return nil }
-        guard let day = digits(2) else { return nil }
+    static func parseISO(_ s: UnsafeBufferPointer<UInt8>) -> Date? {
+        var c = ByteCursor(s)
+        guard let year = c.digits(4) else { return nil }
+        let extended = c.skip(UInt8(ascii: "-"))
+        guard let month = c.digits(2) else { return nil }
+        if extended && !c.skip(UInt8(ascii: "-")) { return nil }
+        guard let day = c.digits(2) else { return nil }
         var hour = 0, minute = 0, second = 0
         var fraction = 0.0
         var offset = 0
-        if i < s.count {
-            guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: "t") || s[i] == UInt8(ascii: " ") else { return nil }
-            i += 1
-            guard let h = digits(2) else { return nil }
-            _ = skip(UInt8(ascii: ":"))
-            guard let m = digits(2) else { return nil }
+        if c.i < s.count {
+            guard s[c.i] == UInt8(ascii: "T") || s[c.i] == UInt8(ascii: "t") || s[c.i] == UInt8(ascii: " ") else { return nil }
+            c.i += 1
+            guard let h = c.digits(2) else { return nil }
+            _ = c.skip(UInt8(ascii: ":"))
+            guard let m = c.digits(2) else { return nil }
             hour = h
             minute = m
-            if skip(UInt8(ascii: ":")) || (i < s.count && s[i] >= 48 && s[i] <= 57) {
-                guard let sec = digits(2) else { return nil }
+            if c.skip(UInt8(ascii: ":")) || (c.i < s.count && s[c.i] >= 48 && s[c.i] <= 57) {
+                guard let sec = c.digits(2) else { return nil }
                 second = sec
-                if skip(UInt8(ascii: ".")) || skip(UInt8(ascii: ",")) {
+                if c.skip(UInt8(ascii: ".")) || c.skip(UInt8(ascii: ",")) {
                     var scale = 0.1
-                    while i < s.count, s[i] >= 48 && s[i] <= 57 {
-                        fraction += Double(s[i] - 48) * scale
+                    while c.i < s.count, s[c.i] >= 48 && s[c.i] <= 57 {
+                        fraction += Double(s[c.i] - 48) * scale
                         scale /= 10
-                        i += 1
+                        c.i += 1
                     }
                 }
             }
-            _ = skip(UInt8(ascii: " "))
-            if i < s.count {
-                if s[i] == UInt8(ascii: "Z") || s[i] == UInt8(ascii: "z") {
-                    i += 1
-                } else if s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
-                    let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
-                    i += 1
-                    guard let oh = digits(2) else { return nil }
-                    _ = skip(UInt8(ascii: ":"))
-                    let om = i < s.count ? (digits(2) ?? 0) : 0
+            _ = c.skip(UInt8(ascii: " "))
+            if c.i < s.count {
+                if s[c.i] == UInt8(ascii: "Z") || s[c.i] == UInt8(ascii: "z") {
+                    c.i += 1
+                } else if s[c.i] == UInt8(ascii: "+") || s[c.i] == UInt8(ascii: "-") {
+                    let sign = s[c.i] == UInt8(ascii: "-") ? -1 : 1
+                    c.i += 1
+                    guard let oh = c.digits(2) else { return nil }
+                    _ = c.skip(UInt8(ascii: ":"))
+                    let om = c.i < s.count ? (c.digits(2) ?? 0) : 0
                     offset = sign * (oh * 3600 + om * 60)
                 } else {
                     return nil
                 }
             }
-            guard i == s.count else { return nil }
+            guard c.i == s.count else { return nil }
         }
         return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                         fraction: fraction, offset: offset)
     }
 
+    /// A position in a date's bytes, read forward by the hand-written parsers (a struct, not nested
+    /// functions around a captured index, which would check exclusive access on every byte).
+    private struct ByteCursor {
+        let s: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        init(_ s: UnsafeBufferPointer<UInt8>) { self.s = s }
+
+        /// `count` decimal digits as a number (moving past them), or nil (not moving) when there are not so many.
+        mutating func digits(_ count: Int) -> Int? {
+            guard i + count <= s.count else { return nil }
+            var value = 0
+            for k in i..<(i + count) {
+                guard s[k] >= 0x30 && s[k] <= 0x39 else { return nil }
+                value = value * 10 + Int(s[k] - 0x30)
+            }
+            i += count
+            return value
+        }
+
+        /// Moves past `byte` when it is next.
+        mutating func skip(_ byte: UInt8) -> Bool {
+            guard i < s.count, s[i] == byte else { return false }
+            i += 1
+            return true
+        }
+    }
+
     // MARK: RFC 822 / 1123
 
-    private static let packedMonths: [UInt32] = months.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+    private static let packedMonths: [UInt32] = months.map(pack)
+    /// `zones` keyed by the name's bytes packed into an integer, commonest first (read without a String).
+    private static let packedZones: [(name: UInt32, hours: Int)] = zones.map { (pack($0.key), $0.value) }
+        .sorted { ($0.name == pack("gmt") ? 0 : 1, $0.name) < ($1.name == pack("gmt") ? 0 : 1, $1.name) }
+    private static func pack(_ name: String) -> UInt32 { name.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let zones: [String: Int] = [
         "ut": 0, "utc": 0, "gmt": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
@@ -118,7 +136,7 @@ public enum FlexibleDateParser {
 
     /// `[Weekday,] D Mon YYYY hh:mm[:ss] [zone]`: tolerant of missing commas, two-digit years
     /// (1950–2049), single-digit days and hours, and a missing zone (UTC).
-    static func parseRFC822(_ s: [UInt8]) -> Date? {
+    static func parseRFC822(_ s: UnsafeBufferPointer<UInt8>) -> Date? {
         if let date = parseUsualRFC822(s) { return date }
         let words = String(decoding: s, as: UTF8.self).lowercased()
             .split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
@@ -156,53 +174,43 @@ public enum FlexibleDateParser {
     /// `Www, D[D] Mon YYYY hh:mm[:ss] ZONE` exactly, the form nearly every RSS feed writes, read in
     /// place (zone: a name from `zones` or ±hhmm). Anything else is nil, for the general reader,
     /// which gives the same date for whatever this accepts.
-    private static func parseUsualRFC822(_ s: [UInt8]) -> Date? {
-        var i = 0
+    private static func parseUsualRFC822(_ s: UnsafeBufferPointer<UInt8>) -> Date? {
+        var c = ByteCursor(s)
         func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        func digits(_ count: Int) -> Int? {
-            guard i + count <= s.count else { return nil }
-            var value = 0
-            for k in i..<(i + count) {
-                guard isDigit(s[k]) else { return nil }
-                value = value * 10 + Int(s[k] - 0x30)
-            }
-            i += count
-            return value
-        }
-        func skip(_ byte: UInt8) -> Bool {
-            guard i < s.count, s[i] == byte else { return false }
-            i += 1
-            return true
-        }
         let space = UInt8(ascii: " "), colon = UInt8(ascii: ":")
         guard s.count >= 20, isLetter(s[0]), isLetter(s[1]), isLetter(s[2]), s[3] == UInt8(ascii: ","), s[4] == space else { return nil }
-        i = 5
-        guard let day = (i + 1 < s.count && isDigit(s[i + 1])) ? digits(2) : digits(1), skip(space) else { return nil }
-        guard i + 4 <= s.count, isLetter(s[i]), isLetter(s[i + 1]), isLetter(s[i + 2]), s[i + 3] == space else { return nil }
-        let monthName = UInt32(s[i] | 0x20) << 16 | UInt32(s[i + 1] | 0x20) << 8 | UInt32(s[i + 2] | 0x20)
+        c.i = 5
+        guard let day = (c.i + 1 < s.count && isDigit(s[c.i + 1])) ? c.digits(2) : c.digits(1), c.skip(space) else { return nil }
+        guard c.i + 4 <= s.count, isLetter(s[c.i]), isLetter(s[c.i + 1]), isLetter(s[c.i + 2]), s[c.i + 3] == space else { return nil }
+        let monthName = UInt32(s[c.i] | 0x20) << 16 | UInt32(s[c.i + 1] | 0x20) << 8 | UInt32(s[c.i + 2] | 0x20)
         guard let month = packedMonths.firstIndex(of: monthName) else { return nil }
-        i += 4
-        guard let year = digits(4), skip(space), let hour = digits(2), skip(colon), let minute = digits(2) else { return nil }
+        c.i += 4
+        guard let year = c.digits(4), c.skip(space), let hour = c.digits(2), c.skip(colon), let minute = c.digits(2) else { return nil }
         var second = 0
-        if skip(colon) {
-            guard let value = digits(2) else { return nil }
+        if c.skip(colon) {
+            guard let value = c.digits(2) else { return nil }
             second = value
         }
-        guard skip(space), i < s.count else { return nil }
+        guard c.skip(space), c.i < s.count else { return nil }
         var offset = 0
-        if s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
-            let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
-            i += 1
-            guard let value = digits(4) else { return nil }
+        if s[c.i] == UInt8(ascii: "+") || s[c.i] == UInt8(ascii: "-") {
+            let sign = s[c.i] == UInt8(ascii: "-") ? -1 : 1
+            c.i += 1
+            guard let value = c.digits(4) else { return nil }
             offset = sign * ((value / 100) * 60 + value % 100) * 60
         } else {
-            let zone = s[i...]
-            guard zone.count <= 4, zone.allSatisfy(isLetter), let hours = zones[String(decoding: zone.map { $0 | 0x20 }, as: UTF8.self)] else { return nil }
-            offset = hours * 3600
-            i = s.count
+            guard s.count - c.i <= 4 else { return nil }
+            var name: UInt32 = 0
+            for k in c.i..<s.count {
+                guard isLetter(s[k]) else { return nil }
+                name = name << 8 | UInt32(s[k] | 0x20)
+            }
+            guard let zone = packedZones.first(where: { $0.name == name }) else { return nil }
+            offset = zone.hours * 3600
+            c.i = s.count
         }
-        guard i == s.count else { return nil }
+        guard c.i == s.count else { return nil }
         return makeDate(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second, fraction: 0, offset: offset)
     }
 

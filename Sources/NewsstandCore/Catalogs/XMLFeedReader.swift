@@ -8,7 +8,8 @@ import NewsstandContent
 /// Bytes go in as they come (`feed(_:)`, pieces of any size) and `finish()` gives the document;
 /// `read(_:feedURL:)` does both from an `InputStream`. The reader keeps only the text of the one
 /// text construct it is inside (a title, a summary, a date), at most `maxTextBytes` of it, so its
-/// memory does not grow with the feed's size (only the document's items do).
+/// memory does not grow with the feed's size. Its items are kept in the document, or handed to a
+/// `FeedAssembler` as each ends (then only what that makes of them grows with the feed).
 final class XMLFeedReader: XMLPushParserDelegate {
     /// The most text kept for one element (a summary, a content body); the rest of it is dropped.
     static let maxTextBytes = 2 << 20
@@ -31,11 +32,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let isXHTMLBlock: Bool
         let marksNewsstand: Bool
         let marksOPDS: Bool
-        /// The names it was made for, to check a cache hit.
-        let localName: [CChar]
-        let namespaceURI: [CChar]?
+        /// Copies of the names it was made for, to check a cache hit (freed with it).
+        let localName: UnsafeMutablePointer<CChar>
+        let namespaceURI: UnsafeMutablePointer<CChar>?
 
-        init(key: String, localName: [CChar], namespaceURI: [CChar]?, lowercasedLocalName: String) {
+        init(key: String, localName: UnsafeMutablePointer<CChar>, namespaceURI: UnsafeMutablePointer<CChar>?, lowercasedLocalName: String) {
             self.key = key
             role = XMLFeedReader.roles[key] ?? .other
             isTextConstruct = XMLFeedReader.textConstructs.contains(key)
@@ -44,6 +45,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
             marksOPDS = key.hasPrefix("opds:")
             self.localName = localName
             self.namespaceURI = namespaceURI
+        }
+
+        deinit {
+            free(localName)
+            free(namespaceURI)
         }
     }
 
@@ -60,8 +66,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         var kind: TextKind
         /// A `link` with `href` (its text is not a URL).
         var hasHref = false
-        /// A `guid`'s `isPermaLink`.
-        var isPermaLink: String?
     }
 
     // The parse state below is touched on every element, on one thread, never by overlapping
@@ -75,23 +79,38 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The text of the text construct being read (the top frame), as UTF-8.
     @exclusivity(unchecked) private var text: [UInt8] = []
     @exclusivity(unchecked) private var textHighWater = 0
+    /// The open `guid`'s `isPermaLink`. (A guid is a text construct: no element inside it opens a
+    /// frame, so the one being read is the one that set this. Kept here, frames hold no String and
+    /// are pushed and popped as plain bytes.)
+    @exclusivity(unchecked) private var guidIsPermaLink: String?
     @exclusivity(unchecked) private var item: FeedDocument.Item?
+    /// Buffers `FeedText.html` works in, kept from one text to the next.
+    @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
+    @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
+    /// The last attribute values `interned` gave, and the one to replace next.
+    @exclusivity(unchecked) private var internedValues: [(bytes: [UInt8], value: String)] = []
+    @exclusivity(unchecked) private var internedNext = 0
+    private static let internedCount = 8
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
     @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
+    /// Where finished items go instead of `document.items`.
+    private let assembler: FeedAssembler?
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
     @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
     /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
     /// the dictionary. (`names` keeps the infos alive.)
-    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: recentSlots)
-    private static let recentSlots = 64
+    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: 2 * recentSlots)
+    private static let recentSlotBits = 6
+    private static let recentSlots = 1 << recentSlotBits
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
     @exclusivity(unchecked) private var isAtomFamily = false
     private var parser: XMLPushParser!
 
-    init(feedURL: URL) {
+    init(feedURL: URL, assembler: FeedAssembler? = nil) {
         self.feedURL = feedURL
+        self.assembler = assembler
         bases = [feedURL]
         parser = XMLPushParser(delegate: self)
     }
@@ -121,19 +140,25 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // A stream that stops inside the root element is truncated, even when libxml2 has no complaint.
         let line = failure?.line ?? parser.currentLine
         let reason = failure?.reason ?? "it ends before the root element is closed"
-        if document.items.isEmpty && document.title == nil {
+        if document.itemCount == 0 && document.title == nil {
             throw CatalogError("the feed is not well-formed XML (line \(line): \(reason))")
         }
-        return (document, "the feed is not well-formed XML (line \(line): \(reason)); \(document.items.count) items could be read")
+        return (document, "the feed is not well-formed XML (line \(line): \(reason)); \(document.itemCount) items could be read")
     }
 
     /// Parses `stream` to the end in pieces of `readChunkBytes`. Throws when the XML is not
     /// well-formed before any item was read, or when the stream cannot be read.
     static func read(_ stream: InputStream, feedURL: URL) throws -> (FeedDocument, problem: String?) {
         let reader = XMLFeedReader(feedURL: feedURL)
+        try reader.read(stream)
+        return try reader.finish()
+    }
+
+    /// Feeds `stream` to the end (or until reading stops), in pieces of `readChunkBytes`; `finish` follows.
+    func read(_ stream: InputStream) throws {
         stream.open()
         defer { stream.close() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 1)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readChunkBytes, alignment: 1)
         defer { buffer.deallocate() }
         let bytes = buffer.bindMemory(to: UInt8.self)
         while true {
@@ -142,9 +167,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 throw CatalogError("the feed could not be read" + (stream.streamError.map { ": \($0.localizedDescription)" } ?? ""))
             }
             if count == 0 { break }
-            if !reader.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { break }
+            if !feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { break }
         }
-        return try reader.finish()
     }
 
     /// Parses `data` in pieces (libxml2 never holds it all at once).
@@ -187,14 +211,20 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// gives names from its dictionary (one pointer per distinct name), so the pointers find the
     /// entry; its bytes are compared too, so a reused pointer can never give a wrong answer.
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
-        let slot = (Int(bitPattern: localName) >> 3 &+ Int(bitPattern: namespaceURI) >> 5) & (Self.recentSlots - 1)
-        if let recent = recentNames[slot], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
-            let info = recent.info.takeUnretainedValue()
-            if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+        // Names sit a few bytes apart in libxml2's dictionary: the pointers are mixed (Fibonacci
+        // hashing, the top bits of a product) so that neighbours do not share a slot.
+        let mixed = UInt(bitPattern: Int(bitPattern: localName) &+ Int(bitPattern: namespaceURI) &* 31) &* 0x9E37_79B9_7F4A_7C15
+        let slot = Int(mixed >> UInt(UInt.bitWidth - Self.recentSlotBits))
+        // Two ways: the slot's last name and the one before it.
+        for way in (2 * slot)...(2 * slot + 1) {
+            if let recent = recentNames[way], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
+                let info = recent.info.takeUnretainedValue()
+                if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+            }
         }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
         if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
-            recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(cached))
+            remember(cached, localName: localName, namespaceURI: namespaceURI, slot: slot)
             return cached
         }
         let local = String(cString: localName)
@@ -202,18 +232,23 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
                                namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
         names[cacheKey] = info
-        recentNames[slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
+        remember(info, localName: localName, namespaceURI: namespaceURI, slot: slot)
         return info
     }
 
-    private static func cString(_ bytes: UnsafePointer<UInt8>) -> [CChar] {
-        let count = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
-        return UnsafeRawPointer(bytes).withMemoryRebound(to: CChar.self, capacity: count + 1) { Array(UnsafeBufferPointer(start: $0, count: count + 1)) }
+    /// Puts `info` first in its slot; the name that was first moves to second.
+    private func remember(_ info: ElementInfo, localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, slot: Int) {
+        recentNames[2 * slot + 1] = recentNames[2 * slot]
+        recentNames[2 * slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
     }
 
-    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: [CChar]?) -> Bool {
+    private static func cString(_ bytes: UnsafePointer<UInt8>) -> UnsafeMutablePointer<CChar> {
+        strdup(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))!
+    }
+
+    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: UnsafeMutablePointer<CChar>?) -> Bool {
         guard let bytes, let stored else { return bytes == nil && stored == nil }
-        return stored.withUnsafeBufferPointer { strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), $0.baseAddress!) == 0 }
+        return strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), stored) == 0
     }
 
     private static let textConstructs: Set<String> = [
@@ -251,12 +286,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
             return
         }
         var baseIndex = stack.last?.baseIndex ?? 0
-        if let xmlBase = tag.attribute("base", prefix: "xml") ?? tag.attribute("base"),
+        if let xmlBase = tag.xmlBase,
            let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
             bases.append(url)
             baseIndex = bases.count - 1
         }
-        let base = bases[baseIndex]
         let parent = stack.last?.info.role
         if stack.isEmpty {
             document.rootName = info.key
@@ -273,7 +307,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             captureDepth = 1
             text.removeAll(keepingCapacity: text.capacity <= 64 << 10)
         }
-        if info.role == .guid { frame.isPermaLink = tag.attribute("isPermaLink") }
+        if info.role == .guid { guidIsPermaLink = tag.attribute("isPermaLink") }
         stack.append(frame)
 
         switch info.role {
@@ -282,44 +316,47 @@ final class XMLFeedReader: XMLPushParserDelegate {
             item?.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
-            guard let href, let url = resolve(href, base: base) else { break }
-            let rel = FeedText.trimmed(tag.attribute("rel") ?? "alternate", newlines: false)
-            let type = tag.attribute("type")
-            if rel.hasPrefix("http://opds-spec.org/") || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
+            guard let href, let url = resolve(href, base: baseIndex) else { break }
+            let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
+            let type = interned(tag, "type")
+            let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
+            if opdsRel || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
             let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
             if item != nil, parent == .item {
+                // Room for the usual few links at once, not one and then two.
+                if item?.links.isEmpty == true { item?.links.reserveCapacity(4) }
                 item?.links.append(link)
-                acquisitionIndex = rel.hasPrefix("http://opds-spec.org/acquisition") ? (item?.links.count ?? 1) - 1 : nil
+                acquisitionIndex = opdsRel && FeedParser.isAcquisition(rel) ? (item?.links.count ?? 1) - 1 : nil
             } else if item == nil, parent == .channel {
-                if rel == "next", document.nextPage == nil { document.nextPage = url }
-                if rel == "alternate", document.link == nil { document.link = url }
+                if rel == "next", document.nextPage == nil { document.nextPage = url.url }
+                if rel == "alternate", document.link == nil { document.link = url.url }
             }
         case .indirectAcquisition:
             if let index = acquisitionIndex, let type = tag.attribute("type"), item != nil {
                 item?.links[index].indirectTypes.append(type)
             }
         case .enclosure:
-            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: base) {
-                item?.enclosures.append(.init(url: url, type: tag.attribute("type"), medium: nil, length: tag.attribute("length")))
+            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: baseIndex) {
+                item?.enclosures.append(.init(url: url, type: interned(tag, "type"), medium: nil, length: tag.attribute("length")))
             }
         case .mediaContent:
-            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: base) {
-                item?.mediaContents.append(.init(url: url, type: tag.attribute("type"), medium: tag.attribute("medium"), length: tag.attribute("fileSize")))
+            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
+                item?.mediaContents.append(.init(url: url, type: interned(tag, "type"), medium: interned(tag, "medium"), length: tag.attribute("fileSize")))
             }
         case .mediaThumbnail:
-            if let href = tag.attribute("url"), let url = resolve(href, base: base) {
-                if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url }
+            if let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
+                if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
             }
         case .itunesLink where tag.attribute("rel")?.lowercased() == "image":
-            if let href = tag.attribute("href"), let url = resolve(href, base: base) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
+            if let href = tag.attribute("href"), let url = resolve(href, base: baseIndex) {
+                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .itunesImage:
-            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: base) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url }
+            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: baseIndex) {
+                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
             }
         case .coverArtIcon:
-            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: base) {
+            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: baseIndex) {
                 item?.coverIcons.append((size: (tag.attribute("size") ?? "").uppercased(), url: url))
             }
         default:
@@ -332,12 +369,21 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
         if info.key == "xhtml:body" { return .xhtml }
         guard isAtomFamily else { return .html }
-        let typeAttribute = tag.attribute("type")
+        let typeAttribute = interned(tag, "type")
         let mode = tag.attribute("mode")
+        if mode == nil, let typeAttribute {
+            // The three types Atom names, as the general reading below takes them.
+            switch typeAttribute {
+            case "text": return .plain
+            case "html": return .html
+            case "xhtml": return .xhtml
+            default: break
+            }
+        }
         if typeAttribute == nil && mode == nil { return .plain } // Atom's default, type="text"
         let type = (typeAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
         let html = type == "html" || type == "text/html" || mode == "escaped"
-        let textual = ["text", "html", "xhtml"].contains(type) || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
+        let textual = type == "text" || type == "html" || type == "xhtml" || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
         if mode == "base64" || (!textual && mode == nil && tag.attribute("src") == nil) {
             return .base64(html: html || type.contains("html"))
         } else if html {
@@ -372,7 +418,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if stack.isEmpty { rootClosed = true }
         defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
         guard captured || frame.info.role == .item else { return }
-        let frameBase = bases[frame.baseIndex]
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
         let inItem = item != nil && parent == .item
@@ -380,7 +425,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
         switch frame.info.role {
         case .item:
-            if let finished = item.take() { document.items.append(finished) }
+            if let finished = item.take() {
+                document.itemCount += 1
+                if let assembler {
+                    assembler.add(finished, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                } else {
+                    document.items.append(finished)
+                }
+            }
             acquisitionIndex = nil
         case .title:
             if inItem, item?.title == nil { item?.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
@@ -388,15 +440,16 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if item != nil, item?.alternateTitle == nil { item?.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
-            guard !frame.hasHref, let url = resolve(rawText, base: frameBase) else { break }
-            if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url }
+            guard !frame.hasHref, let url = resolve(rawText, base: frame.baseIndex) else { break }
+            if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
             guard !value.isEmpty else { break }
             if inItem {
                 if item?.id == nil { item?.id = value }
-                if frame.info.role == .guid, frame.isPermaLink?.lowercased() != "false",
-                   let url = resolve(value, base: frameBase), url.scheme?.hasPrefix("http") == true, item?.guidLink == nil {
+                if frame.info.role == .guid, guidIsPermaLink?.lowercased() != "false",
+                   let url = resolve(value, base: frame.baseIndex), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
+                   item?.guidLink == nil {
                     item?.guidLink = url
                 }
             } else if inFeed, document.id == nil {
@@ -422,19 +475,53 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if inItem, let date = textDate() { item?.endDate = date }
         case .summary:
             // feedparser's rule when an RSS item has both: the second is the content.
-            if inItem { if item?.summary == nil { item?.summary = readText(frame) } else if item?.content == nil { item?.content = readText(frame) } }
+            if inItem {
+                if item?.summary == nil {
+                    item?.summary = readText(frame)
+                    if item?.markup == nil { item?.markup = readMarkup(frame) }
+                } else if item?.content == nil {
+                    item?.content = readText(frame)
+                    item?.markup = readMarkup(frame) ?? item?.markup
+                }
+            }
         case .alternateSummary:
             if item != nil, item?.alternateSummary == nil { item?.alternateSummary = readText(frame) }
         case .content:
-            if inItem, item?.content == nil { item?.content = readText(frame) }
+            if inItem, item?.content == nil {
+                item?.content = readText(frame)
+                item?.markup = readMarkup(frame) ?? item?.markup
+            }
         case .url:
-            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frameBase) }
+            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
         default:
             break
         }
     }
 
     // MARK: Helpers
+
+    /// `tag.attribute(local)`, the same String as last time when the value is one of the last few
+    /// seen: a `rel`, a `type` or a `medium` takes a handful of values over thousands of elements,
+    /// so they are neither decoded nor stored again for each.
+    private func interned(_ tag: XMLStartTag, _ local: StaticString) -> String? {
+        guard let bytes = tag.attributeBytes(local) else { return nil }
+        // A value with an ampersand is not its own text (`&#38;`): decoded, never kept.
+        if bytes.contains(UInt8(ascii: "&")) { return XMLBytes.attributeValue(bytes) }
+        for index in internedValues.indices {
+            let same = internedValues[index].bytes.withUnsafeBufferPointer {
+                $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+            if same { return internedValues[index].value }
+        }
+        let value = XMLBytes.attributeValue(bytes)
+        if internedValues.count < Self.internedCount {
+            internedValues.append((Array(bytes), value))
+        } else {
+            internedValues[internedNext] = (Array(bytes), value)
+            internedNext = (internedNext + 1) % Self.internedCount
+        }
+        return value
+    }
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
     private var rawText: String { String(decoding: text, as: UTF8.self) }
@@ -443,10 +530,26 @@ final class XMLFeedReader: XMLPushParserDelegate {
         text.withUnsafeBufferPointer { FlexibleDateParser.parse(utf8: $0) }
     }
 
+    /// The most bytes of an item's HTML kept for reading it as an article.
+    static let markupLimit = 512 << 10
+
+    /// The collected text as HTML, for a headline's article: only when the feed marked it as HTML (Atom
+    /// `type="html"`, RSS description and `content:encoded`), at most `markupLimit` bytes.
+    private func readMarkup(_ frame: Frame) -> String? {
+        guard case .html = frame.kind, !text.isEmpty, text.count <= Self.markupLimit else { return nil }
+        return rawText
+    }
+
     private func readText(_ frame: Frame) -> String {
         switch frame.kind {
         case .plain, .xhtml: return text.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
-        case .html: return text.withUnsafeBufferPointer(FeedText.html(utf8:))
+        case .html:
+            defer {
+                // A huge text's buffers are not kept for the small ones after it.
+                if htmlScratch.capacity > 64 << 10 { htmlScratch = [] }
+                if htmlScratch2.capacity > 64 << 10 { htmlScratch2 = [] }
+            }
+            return text.withUnsafeBufferPointer { FeedText.html(utf8: $0, scratch: &htmlScratch, &htmlScratch2) }
         case .base64(let html):
             let raw = rawText
             let compact = raw.filter { !$0.isWhitespace }
@@ -456,7 +559,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
-    private func resolve(_ text: String, base: URL) -> URL? {
-        CatalogParser.resolve(text, against: base)
+    /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
+    /// is read only for a link that needs it.
+    private func resolve(_ text: String, base: Int) -> LazyURL? {
+        LazyURL(text, base: bases[base])
     }
 }

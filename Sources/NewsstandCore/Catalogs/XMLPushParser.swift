@@ -22,8 +22,13 @@ struct XMLStartTag {
     /// The value of the attribute written `prefix:local` (or `local` when `prefix` is nil), as
     /// `XMLParser` keyed them: by the prefix the document uses, not by namespace.
     func attribute(_ local: StaticString, prefix: StaticString? = nil) -> String? {
+        attributeBytes(local, prefix: prefix).map(XMLBytes.attributeValue)
+    }
+
+    /// `attribute`'s value as libxml2 gives it (an ampersand as `&#38;`), valid during the callback.
+    func attributeBytes(_ local: StaticString, prefix: StaticString? = nil) -> UnsafeBufferPointer<UInt8>? {
         guard let attributes else { return nil }
-        var found: String? = nil
+        var found: UnsafeBufferPointer<UInt8>? = nil
         for index in 0..<attributeCount {
             let base = index * 5
             guard let name = attributes[base], XMLBytes.equal(name, local) else { continue }
@@ -34,9 +39,27 @@ struct XMLStartTag {
                 continue
             }
             guard let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
-            found = XMLBytes.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
+            found = UnsafeBufferPointer(start: start, count: end - start)
         }
         return found
+    }
+
+    /// `attribute("base", prefix: "xml") ?? attribute("base")`, in one pass over the attributes.
+    var xmlBase: String? {
+        guard let attributes, attributeCount > 0 else { return nil }
+        var prefixed: UnsafeBufferPointer<UInt8>? = nil, bare: UnsafeBufferPointer<UInt8>? = nil
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], XMLBytes.equal(name, "base"),
+                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            let value = UnsafeBufferPointer(start: start, count: end - start)
+            if let attributePrefix = attributes[base + 1], attributePrefix[0] != 0 {
+                if XMLBytes.equal(attributePrefix, "xml") { prefixed = value }
+            } else {
+                bare = value
+            }
+        }
+        return (prefixed ?? bare).map(XMLBytes.attributeValue)
     }
 }
 
@@ -119,7 +142,11 @@ final class XMLPushParser {
     /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
     private var head: [UInt8] = []
     private var finished = false
-    @exclusivity(unchecked) private var stoppedBy: String?
+    @exclusivity(unchecked) private var stoppedBy: String? {
+        didSet { stopped = stoppedBy != nil }
+    }
+    /// `stoppedBy != nil`, read on every callback (a Bool, not a String to copy).
+    @exclusivity(unchecked) private var stopped = false
     private var firstFatal: (line: Int, message: String, code: Int32)?
     // Touched on every callback, on one thread: no dynamic exclusivity checks (see XMLFeedReader).
     @exclusivity(unchecked) private(set) var bytesFed = 0
@@ -210,17 +237,23 @@ final class XMLPushParser {
         // The document, DTD and entity declarations keep libxml2's own handlers (they record
         // entities for lookup); everything that would build a tree or load something does not.
         handler.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
-            guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
-            parser.delegate.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
-                                                      attributes: attributes, attributeCount: Int(attributeCount)))
+            guard let localName else { return }
+            XMLPushParser.with(ctx) { parser in
+                guard !parser.stopped else { return }
+                parser.delegate.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
+                                                          attributes: attributes, attributeCount: Int(attributeCount)))
+            }
         }
         handler.endElementNs = { ctx, localName, _, uri in
-            guard let parser = XMLPushParser.from(ctx), parser.stoppedBy == nil, let localName else { return }
-            parser.delegate.endElement(localName: localName, namespaceURI: uri)
+            guard let localName else { return }
+            XMLPushParser.with(ctx) { parser in
+                guard !parser.stopped else { return }
+                parser.delegate.endElement(localName: localName, namespaceURI: uri)
+            }
         }
-        handler.characters = { ctx, bytes, count in XMLPushParser.from(ctx)?.text(ctx, bytes, count) }
+        handler.characters = { ctx, bytes, count in XMLPushParser.with(ctx) { $0.text(ctx, bytes, count) } }
         handler.ignorableWhitespace = handler.characters
-        handler.cdataBlock = { ctx, bytes, count in XMLPushParser.from(ctx)?.text(ctx, bytes, count) }
+        handler.cdataBlock = { ctx, bytes, count in XMLPushParser.with(ctx) { $0.text(ctx, bytes, count) } }
         handler.getEntity = { ctx, name in
             guard let parser = XMLPushParser.from(ctx) else { return nil }
             if parser.stoppedBy != nil {
@@ -288,7 +321,7 @@ final class XMLPushParser {
     }
 
     private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) {
-        guard stoppedBy == nil, let bytes, count > 0 else { return }
+        guard !stopped, let bytes, count > 0 else { return }
         textBytes += Int(count)
         if textBytes > Self.textAllowance + Self.textAmplification * bytesFed {
             stop(ctx, because: "its entities expand to more than \(Self.textAmplification) times its size; it was not read further")
@@ -324,6 +357,14 @@ final class XMLPushParser {
     private static func from(_ ctx: UnsafeMutableRawPointer?) -> XMLPushParser? {
         guard let ctx, let owner = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
         return Unmanaged<XMLPushParser>.fromOpaque(owner).takeUnretainedValue()
+    }
+
+    /// `body` with the parser behind a callback, neither retained nor released: the callbacks run
+    /// inside `xmlParseChunk`, which the parser itself calls (and so outlives).
+    @inline(__always)
+    private static func with(_ ctx: UnsafeMutableRawPointer?, _ body: (XMLPushParser) -> Void) {
+        guard let ctx, let owner = ctx.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return }
+        Unmanaged<XMLPushParser>.fromOpaque(owner)._withUnsafeGuaranteedRef(body)
     }
 
     /// libxml2's message as a clause: one line, without its trailing newline, with the commonest

@@ -13,6 +13,8 @@ import NewsstandImaging
 ///     max-download-size 4G
 ///     disk-reserve 1G
 ///     stall-timeout 30
+///     player mpv %u
+///     max-headlines 200
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -37,6 +39,11 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
+    /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
+    public var player: PlayerCommand?
+    /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
+    public var maxHeadlines = Configuration.defaultMaxHeadlines
+    public static let defaultMaxHeadlines = 200
 
     public init() {}
 
@@ -149,6 +156,16 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "stall-timeout", takes: "seconds from 1 to 3600") { configuration, value in
             guard let seconds = Int(value), (1...3600).contains(seconds) else { return false }
             configuration.stallTimeout = seconds
+            return true
+        },
+        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL (for example mpv %u)") { configuration, value in
+            guard let player = PlayerCommand(value) else { return false }
+            configuration.player = player
+            return true
+        },
+        Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
+            guard let count = Int(value), (0...100_000).contains(count) else { return false }
+            configuration.maxHeadlines = count
             return true
         },
     ]

@@ -153,6 +153,28 @@ enum LibrarySchema {
         ALTER TABLE issues ADD COLUMN handle TEXT;
         CREATE UNIQUE INDEX IF NOT EXISTS issues_by_handle ON issues (handle, publication_id);
         """,
+        // 10: headlines that carry a file which is not an issue (a podcast's audio, a video), for a player.
+        """
+        ALTER TABLE headlines ADD COLUMN media_url TEXT;
+        ALTER TABLE headlines ADD COLUMN media_kind TEXT;
+        """,
+        // 11: a headline's text as HTML (its content, else its summary), read as an article.
+        """
+        ALTER TABLE headlines ADD COLUMN body TEXT NOT NULL DEFAULT '';
+        """,
+        // 12: search in headlines like in issues: an FTS5 index of each headline's title and text (body's text,
+        // else summary), kept by replaceHeadlines; a publication's rows go with it. Safe to run again.
+        """
+        CREATE VIRTUAL TABLE IF NOT EXISTS headline_text USING fts5(
+            title, body, publication_id UNINDEXED, position UNINDEXED,
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        DELETE FROM headline_text;
+        INSERT INTO headline_text (title, body, publication_id, position) SELECT title, summary, publication_id, position FROM headlines;
+        CREATE TRIGGER IF NOT EXISTS headline_text_after_publication_delete AFTER DELETE ON publications BEGIN
+            DELETE FROM headline_text WHERE publication_id = old.id;
+        END;
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

@@ -133,6 +133,16 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Removes one issue from the library (the caller removes its files first).
+    public func removeIssue(id: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(id))])
+                try database.query("DELETE FROM issues WHERE id = ?", [.integer(id)])
+            }
+        }
+    }
+
     /// Removes a publication and its issues from the library (the caller removes their files).
     public func removePublication(id: Int64) throws {
         try locked {
@@ -182,8 +192,8 @@ public final class LibraryStore: @unchecked Sendable {
                     let title = TextSanitizer.singleLine(entry.title)
                     let values: [SQLiteValue] = [
                         .text(title), .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
-                        entry.coverURL.map { .text($0.absoluteString) } ?? .null,
-                        .text(entry.contentURLs.map(\.absoluteString).joined(separator: "\n")),
+                        entry.coverURLText.map { .text($0) } ?? .null,
+                        .text(entry.contentURLTexts.joined(separator: "\n")),
                         entry.expectedSize.map { .integer($0) } ?? .null,
                         entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
                         .integer(publicationID), .text(entry.name),

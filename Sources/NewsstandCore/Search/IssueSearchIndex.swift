@@ -26,9 +26,12 @@ public struct SearchHit: Equatable, Sendable {
     public let blockIndex: Int
     /// The words around the match, sanitised, matches marked.
     public let snippet: [SnippetPart]
+    /// Set when the match is in a headline (then `issueID` is 0 and `articleTitle` is the headline's title).
+    public let headline: HeadlineLocation?
 
     public init(issueID: Int64, issueName: String, issueTitle: String, publicationName: String, articleIndex: Int,
-                articleTitle: String, blockIndex: Int, snippet: [SnippetPart]) {
+                articleTitle: String, blockIndex: Int, snippet: [SnippetPart], headline: HeadlineLocation? = nil) {
+        self.headline = headline
         self.issueID = issueID
         self.issueName = issueName
         self.issueTitle = issueTitle
@@ -81,10 +84,12 @@ public struct IssueSearchIndex: Sendable {
         return count
     }
 
-    /// Indexes what is missing, then finds `text` (every word, in any order; diacritics and case ignored).
+    /// Indexes what is missing, then finds `text` (every word, in any order; diacritics and case ignored):
+    /// in issues, then in headlines, `limit` hits in all.
     public func search(_ text: String, limit: Int = 200) throws -> [SearchHit] {
         indexMissing()
-        return try store.searchIssueText(text, limit: limit)
+        let issues = try store.searchIssueText(text, limit: limit)
+        return issues + (try store.searchHeadlineText(text, limit: limit - issues.count))
     }
 }
 

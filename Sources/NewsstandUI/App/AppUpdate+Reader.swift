@@ -227,7 +227,7 @@ extension AppUpdate {
         guard !text.isEmpty else { return [] }
         switch prompt.kind {
         case .link:
-            guard let links = state.reader?.layout?.links else { return [] }
+            guard let links = articleLinks(state) else { return [] }
             guard let number = Int(text), number >= 1, number <= links.count else {
                 state.message = StatusMessage("There is no link \(text) in this article (it has \(links.count)).")
                 return []
@@ -252,7 +252,8 @@ extension AppUpdate {
             state.screens.append(.searchResults(LibrarySearch(query: text)))
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
-        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin:
+        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
+             .confirmRemoveTitle:
             return []
         }
     }
@@ -503,6 +504,7 @@ extension AppUpdate {
     /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
     /// Going back from it returns to the results.
     static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
+        if let headline = hit.headline { return openFeedArticle(at: headline, title: hit.articleTitle, &state) }
         var reader = ReaderState(issueID: hit.issueID)
         reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
         reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)

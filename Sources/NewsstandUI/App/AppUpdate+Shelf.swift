@@ -194,6 +194,8 @@ extension AppUpdate {
             guard state.selectedIssueValue != nil else { return [] }
             state.screens = [.shelf, .detail]
             return coverEffects(&state)
+        case .removeTitle:
+            return askToRemoveTitle(&state)
         case .cancelDownload:
             guard let issue = state.selectedIssueValue, issue.state == .downloading || issue.state == .paused else {
                 state.message = StatusMessage("Nothing is downloading here.")

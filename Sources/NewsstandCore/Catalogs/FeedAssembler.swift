@@ -1,0 +1,169 @@
+import Foundation
+
+/// Maps an XML feed's items onto issues, headlines and navigation links as `XMLFeedReader`
+/// finishes each one, so that a long feed's items are never all held: only what the feed gives
+/// (`Feed`) grows with it. The rules are `FeedParser.build`'s, and so is the result, whatever the
+/// order of the feed's parts:
+///
+/// - An item's kind depends on the feed's format only when it has no content (a Newsstand Atom
+///   item is an issue even then), and an Atom feed's format is known for sure only at its end (a
+///   `news:` element may come late). From the first such item on, items are kept whole and mapped
+///   at the end, in order (so the first of two issues with one name is still the one kept).
+/// - An issue without a date takes the feed's (`updated`, else `published`), and one without a
+///   cover the feed's image: both are filled in at the end, when the feed's own elements are known.
+///
+/// One feed per assembler, on the reader's thread.
+final class FeedAssembler {
+    private let detected: FeedFormat
+    private var entries: [CatalogEntry] = []
+    private var headlines: [Headline] = []
+    private var navigation: [NavigationLink] = []
+    private var problems: [String] = []
+    private var seen = StringSet()
+    /// Items mapped or held so far (for "item #N" in problems).
+    private var position = 0
+    /// Entries that take the feed's date, and that take the feed's image, once it is read.
+    private var undated: [Int] = []
+    private var uncovered: [Int] = []
+    /// The last entry's content types with any.
+    private var lastTypes: [String] = []
+    /// The content assets of the item being mapped (kept from one item to the next).
+    private var assets: [FeedParser.Asset] = []
+    /// Items kept until the feed's format is known, in document order.
+    private var held: [FeedDocument.Item] = []
+
+    init(detected: FeedFormat) {
+        self.detected = detected
+    }
+
+    /// Items held whole so far (for tests: none when every item's kind is known as it ends).
+    var heldItems: Int { held.count }
+
+    /// The format as far as it is certain while the feed is still being read: only an Atom-family
+    /// root can still change it.
+    private func settledFormat(atomFamily: Bool, sawNewsstand: Bool) -> FeedFormat? {
+        if !atomFamily { return detected }
+        return sawNewsstand ? .newsstandAtom : nil
+    }
+
+    /// Maps `item`, just read, or holds it when its kind depends on what is still to come.
+    /// `atomFamily` (the root is `feed` or `entry`) and `sawNewsstand` are the document's so far.
+    func add(_ item: consuming FeedDocument.Item, atomFamily: Bool, sawNewsstand: Bool) {
+        let format = settledFormat(atomFamily: atomFamily, sawNewsstand: sawNewsstand)
+        if !held.isEmpty {
+            guard let format else {
+                held.append(item)
+                return
+            }
+            release(format: format)
+        }
+        FeedParser.contentAssets(item, into: &assets)
+        if assets.isEmpty && format == nil {
+            held.append(item)
+            return
+        }
+        place(item, format: format)
+    }
+
+    /// Maps the held items now that `format` is certain.
+    private func release(format: FeedFormat) {
+        let items = held
+        held = []
+        for item in items {
+            FeedParser.contentAssets(item, into: &assets)
+            place(item, format: format)
+        }
+    }
+
+    /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
+    private func place(_ item: FeedDocument.Item, format: FeedFormat?) {
+        defer { position += 1 }
+        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
+        let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
+            ?? item.alternateSummary ?? ""
+        let date = item.published ?? item.updated ?? item.issued ?? item.created
+        // Files that are not issues (a podcast's audio, a video) are never queued: with no issue file
+        // beside them, the item is a headline that names its file.
+        var media: (url: LazyURL, kind: String)?
+        if !assets.isEmpty {
+            assets.removeAll { asset in
+                guard case .other(let kind) = ContentKind.of(type: asset.type, link: asset.url.absoluteString) else { return false }
+                if media == nil { media = (asset.url, kind) }
+                return true
+            }
+        }
+
+        if !assets.isEmpty || (format == .newsstandAtom && media == nil) {
+            let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
+            let name = FeedParser.issueName(rawName)
+            guard !name.isEmpty else {
+                problems.append("item #\(position + 1) has no id and no content URL")
+                return
+            }
+            guard seen.insert(name) else {
+                problems.append("issue '\(name)' is listed twice; the first is kept")
+                return
+            }
+            let ownDate = date ?? item.endDate
+            let cover = FeedParser.cover(item, assets: assets)
+            var types: [String] = []
+            if assets.allSatisfy({ $0.type != nil }) {
+                // Most entries have the types the one before had: that array is shared, not made again.
+                if lastTypes.count == assets.count && zip(lastTypes, assets).allSatisfy({ $0 == $1.type }) {
+                    types = lastTypes
+                } else {
+                    types.reserveCapacity(assets.count)
+                    for asset in assets { types.append(asset.type!) }
+                    lastTypes = types
+                }
+            }
+            var links: [LazyURL] = []
+            links.reserveCapacity(assets.count)
+            for asset in assets { links.append(asset.url) }
+            if ownDate == nil { undated.append(entries.count) }
+            if cover == nil { uncovered.append(entries.count) }
+            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
+            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            entries.append(entry)
+        } else if let link = FeedParser.navigationLink(item) {
+            navigation.append(NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
+                                             url: link.url.url, summary: summary))
+        } else {
+            let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
+            if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
+                headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary,
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
+            } else if !summary.isEmpty {
+                headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary,
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
+            }
+        }
+    }
+
+    /// The feed, once `document` (the reader's, without its items if they came here) is read to its end.
+    func finish(_ document: FeedDocument) -> Feed {
+        let format = FeedParser.format(of: document, detected: detected)
+        release(format: format)
+        let fallbackDate = document.updated ?? document.published ?? Date(timeIntervalSince1970: 0)
+        for index in undated { entries[index].date = fallbackDate }
+        if let image = document.image {
+            let link = LazyURL(image)
+            for index in uncovered { entries[index].coverLink = link }
+        }
+        undated = []
+        uncovered = []
+        return Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
+                    headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
+    }
+
+    /// `finish` with the reader's problem; throws when nothing usable was read.
+    func finish(_ read: (FeedDocument, problem: String?)) throws -> Feed {
+        var feed = finish(read.0)
+        if let problem = read.problem { feed.problems.append(problem) }
+        if feed.entries.isEmpty && feed.headlines.isEmpty && feed.navigation.isEmpty && !feed.problems.isEmpty {
+            throw CatalogError(feed.problems.count == 1 ? feed.problems[0] : "no usable items: " + feed.problems.joined(separator: "; "))
+        }
+        return feed
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A link from a feed or catalog: checked when it is read, parsed into a `URL` only when one is asked for.
+///
+/// Parsing a URL is the dearest step in reading a feed, and most links are never parsed at all:
+/// an entry's page when it has an enclosure is not used, and the library stores a link as its text.
+/// A plain absolute http(s) link (`CatalogParser.isCertainWebURL`) is kept as its text: it is sure
+/// to parse, to the URL `CatalogParser.resolve` gives for it against any base, with that text as
+/// its `absoluteString`. Any other link is resolved at once, against `xml:base` or the feed's URL,
+/// and is no link at all when that fails.
+///
+/// Equality and hashing are `URL`'s: a link kept as text equals the `URL` it stands for.
+struct LazyURL: Hashable, Sendable, CustomStringConvertible {
+    private enum Storage: Sendable {
+        case plain(String)
+        case resolved(URL)
+    }
+
+    private let storage: Storage
+
+    init(_ url: URL) {
+        storage = .resolved(url)
+    }
+
+    /// `text` (trimmed) resolved against `base` as `CatalogParser.resolve` resolves it, or nil when
+    /// that gives no URL. `base` is evaluated only for a link that is not kept as text.
+    init?(_ text: String, base: @autoclosure () -> URL) {
+        let trimmed = FeedText.trimmed(text)
+        if CatalogParser.isCertainWebURL(trimmed) {
+            storage = .plain(trimmed)
+        } else if let url = CatalogParser.resolve(trimmed, against: base()) {
+            storage = .resolved(url)
+        } else {
+            return nil
+        }
+    }
+
+    var url: URL {
+        switch storage {
+        case .resolved(let url):
+            return url
+        case .plain(let text):
+            // `isCertainWebURL` admits only RFC 3986's own syntax, which the parser takes as it is
+            // (LazyURLTests checks this on many strings). Should it ever refuse one, the general
+            // path still gives a URL.
+            if let url = URL(string: text, encodingInvalidCharacters: false) { return url }
+            return CatalogParser.resolve(text, against: URL(string: "http://invalid.invalid/")!) ?? URL(string: "http://invalid.invalid/")!
+        }
+    }
+
+    /// The URL's `absoluteString`, without parsing a link kept as text.
+    var absoluteString: String {
+        switch storage {
+        case .plain(let text): text
+        case .resolved(let url): url.absoluteString
+        }
+    }
+
+    /// Whether this link is kept as text, to be parsed when used (for tests).
+    var isDeferred: Bool {
+        if case .plain = storage { return true }
+        return false
+    }
+
+    var description: String { absoluteString }
+
+    /// `URL`'s equality (the same relative string and base); a link kept as text is a URL without a
+    /// base whose relative string is that text.
+    static func == (lhs: LazyURL, rhs: LazyURL) -> Bool {
+        switch (lhs.storage, rhs.storage) {
+        case (.plain(let left), .plain(let right)):
+            return left == right
+        case (.resolved(let left), .resolved(let right)):
+            return left == right
+        case (.plain(let text), .resolved(let url)), (.resolved(let url), .plain(let text)):
+            return url.baseURL == nil && url.relativeString == text
+        }
+    }
+
+    /// By absolute string: equal URLs have equal absolute strings.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(absoluteString)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+@testable import NewsstandCore
+
+/// Links kept as text and parsed when used (`LazyURL`): the text kept is sure to parse, to the URL
+/// the general resolution gives; relative links still resolve against their base at once; and
+/// equality is `URL`'s, so catalog entries compare as before.
+final class LazyURLTests: XCTestCase {
+    private let base = URL(string: "https://example.com/feeds/feed.xml")!
+
+    /// What `CatalogParser.resolve` gave before links were kept as text (the general path).
+    private func general(_ text: String, against base: URL) -> URL? {
+        CatalogParser.resolve(text, against: base)
+    }
+
+    func testCertainWebURLsParseAsTheyAreToWhatResolveGives() {
+        var random = SeededRandom(seed: 11)
+        let alphabet = Array("ab1-._~!$&'()*+,;=:@/?#%[]{}|\\^` \"<>AZ09éx\t".unicodeScalars)
+        let prefixes = ["http://", "https://", "http://a", "https://e.com", "http://e.com:8080", "http://1.2.3.4", "http://e.com/",
+                        "https://x-y.example.org/p?q=1", "HTTP://e.com/", "http://e.com:123456/", "https://e_x.com/"]
+        let bases = [base, URL(string: "http://other.example/a/b/")!, URL(string: "file:///tmp/feed.xml")!]
+        var accepted = 0
+        for _ in 0..<60_000 {
+            var text = prefixes.randomElement(using: &random)!
+            for _ in 0..<Int.random(in: 0...10, using: &random) { text.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
+            guard CatalogParser.isCertainWebURL(text) else { continue }
+            accepted += 1
+            guard let url = URL(string: text, encodingInvalidCharacters: false) else {
+                XCTFail("\(text.debugDescription) is certain but does not parse")
+                continue
+            }
+            XCTAssertEqual(url.absoluteString, text)
+            XCTAssertNil(url.baseURL)
+            XCTAssertTrue(url.scheme == "http" || url.scheme == "https", text)
+            XCTAssertFalse((url.host ?? "").isEmpty, text)
+            for base in bases {
+                XCTAssertEqual(general(text, against: base), url, "\(text.debugDescription) against \(base)")
+                let lazy = LazyURL(text, base: base)
+                XCTAssertEqual(lazy?.isDeferred, true, text)
+                XCTAssertEqual(lazy?.url, url, text)
+                XCTAssertEqual(lazy?.absoluteString, text)
+            }
+        }
+        XCTAssertGreaterThan(accepted, 3_000, "the sample reaches the fast path often")
+    }
+
+    func testWhatIsNotCertainIsResolvedAtOnceAsBefore() {
+        let samples = ["issues/1.epub", "/root/x.epub", "../up.epub", "?page=2", "#f", "//cdn.example.net/x.jpg", "HTTPS://EXAMPLE.COM/",
+                       " https://e.com/a b ", "https://example.com/a|b", "https://example.com/%41%zz", "https://user@example.com/x",
+                       "https://例え.jp/パス", "https:///x", "http:x", "mailto:a@example.com", "javascript:alert(1)",
+                       "file:///srv/x.epub", "ftp://example.com/x", "", "   ", "https://e.com:99999999/", "https://e_x.com/y",
+                       "https://e.com/p?q=[1]", "https://e.com/a#b#c", "http://e.com/%4"]
+        for text in samples {
+            let expected = general(text, against: base)
+            let lazy = LazyURL(text, base: base)
+            XCTAssertEqual(lazy?.url, expected, text.debugDescription)
+            XCTAssertEqual(lazy?.absoluteString, expected?.absoluteString, text.debugDescription)
+        }
+        XCTAssertEqual(LazyURL("issues/1.epub", base: base)?.isDeferred, false, "relative links resolve against their base at once")
+        XCTAssertEqual(LazyURL("issues/1.epub", base: base)?.absoluteString, "https://example.com/feeds/issues/1.epub")
+        XCTAssertEqual(LazyURL(" https://e.com/x\n", base: base)?.isDeferred, true, "trimmed first")
+        XCTAssertNil(LazyURL("javascript:alert(1)", base: base))
+    }
+
+    func testEqualityAndHashingAreURLs() {
+        let plain = LazyURL("https://example.com/a.epub", base: base)!
+        XCTAssertTrue(plain.isDeferred)
+        let parsed = LazyURL(URL(string: "https://example.com/a.epub")!)
+        XCTAssertEqual(plain, parsed)
+        XCTAssertEqual(parsed, plain)
+        XCTAssertEqual(plain.hashValue, parsed.hashValue)
+        XCTAssertEqual(Set([plain, parsed]).count, 1)
+        // URL(string: "a.epub", relativeTo: …) is not equal to the absolute URL it stands for, as a URL.
+        let relative = URL(string: "a.epub", relativeTo: URL(string: "https://example.com/")!)!
+        XCTAssertNotEqual(relative, URL(string: "https://example.com/a.epub")!)
+        XCTAssertNotEqual(LazyURL(relative), plain)
+        XCTAssertNotEqual(plain, LazyURL("https://example.com/b.epub", base: base)!)
+        XCTAssertEqual(LazyURL("x.epub", base: base), LazyURL(URL(string: "https://example.com/feeds/x.epub")!))
+    }
+
+    func testCatalogEntryKeepsItsURLsAsGivenAndAsText() {
+        var entry = CatalogEntry(name: "a", title: "A", date: Date(timeIntervalSince1970: 0), coverURL: URL(string: "https://e.com/c.jpg"),
+                                 contentURLs: [URL(string: "https://e.com/a.epub")!, URL(string: "file:///srv/a.pdf")!])
+        XCTAssertEqual(entry.coverURL, URL(string: "https://e.com/c.jpg"))
+        XCTAssertEqual(entry.contentURLs, [URL(string: "https://e.com/a.epub")!, URL(string: "file:///srv/a.pdf")!])
+        XCTAssertEqual(entry.coverURLText, "https://e.com/c.jpg")
+        XCTAssertEqual(entry.contentURLTexts, ["https://e.com/a.epub", "file:///srv/a.pdf"])
+        entry.coverURL = nil
+        entry.contentURLs = [URL(string: "https://e.com/b.epub")!]
+        XCTAssertNil(entry.coverURLText)
+        XCTAssertEqual(entry.contentURLTexts, ["https://e.com/b.epub"])
+
+        // An entry read from a feed (links kept as text) equals one made from URLs.
+        let feed = try? FeedParser.parse(Data("""
+            <rss version="2.0"><channel><title>T</title><item><guid>a</guid><title>A</title>
+            <pubDate>Thu, 01 Jan 1970 00:00:00 GMT</pubDate><enclosure url="https://e.com/b.epub"/></item></channel></rss>
+            """.utf8), url: base)
+        XCTAssertEqual(feed?.entries, [CatalogEntry(name: "a", title: "A", date: Date(timeIntervalSince1970: 0),
+                                                    contentURLs: [URL(string: "https://e.com/b.epub")!])])
+    }
+}
