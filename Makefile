@@ -5,8 +5,9 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
-# Only `make test` needs this: a real OPDS server (calibre's content server) for the interoperability tests.
-TEST_PACKAGES := calibre
+# Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
+# and logins, nghttpd for HTTP/2).
+TEST_PACKAGES := calibre nghttp2-server
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).
@@ -37,7 +38,7 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, and against calibre-server)
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd)
 test: setup
 	$(call install,$(TEST_PACKAGES))
 	swift build --build-tests

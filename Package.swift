@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // No pkgConfig: its linker flags would link libcurl, which is opened at run time instead (see CCurl/shim.h).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
@@ -46,15 +47,15 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
 
-        // Helpers shared by the test targets: sample library and corpora paths, scratch folders.
-        .target(name: "NewsstandTestSupport", path: "Tests/NewsstandTestSupport"),
+        // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
+        .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandImaging", "LocalHTTPServer"]),
+        .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
-        .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport", "LocalHTTPServer"]),
+        .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport"]),
     ]
 )

@@ -17,6 +17,8 @@ enum MIMETypes {
         "pdf": "application/pdf",
         "zip": "application/zip",
         "cbz": "application/vnd.comicbook+zip",
+        "cb7": "application/x-cb7",
+        "cbt": "application/x-cbt",
     ]
 
     /// The content type for a file name, `application/octet-stream` when the extension is unknown.

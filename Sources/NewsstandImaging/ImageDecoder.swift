@@ -14,18 +14,28 @@ public enum ImageDecoder {
     ///
     /// JPEG EXIF orientation (APP1 tag 0x0112) is applied, so the result is upright; the hint is
     /// interpreted in upright terms too.
-    public static func decode(_ data: Data, targetSize: (width: Int, height: Int)? = nil) throws -> RasterImage {
+    ///
+    /// `maximumPixels`, when given, refuses images whose stored width × height is larger, before any
+    /// pixel memory is allocated (a 20,000 × 20,000 PNG would need 1.6 GB).
+    public static func decode(_ data: Data, targetSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil) throws -> RasterImage {
         switch format(of: data) {
         case .png:
-            return try PNGDecoder.decode(data, maximumDimension: maximumDimension)
+            return try PNGDecoder.decode(data, maximumDimension: maximumDimension, maximumPixels: maximumPixels)
         case .jpeg:
-            return try JPEGDecoder.decode(data, targetSize: targetSize, maximumDimension: maximumDimension)
+            return try JPEGDecoder.decode(data, targetSize: targetSize, maximumDimension: maximumDimension, maximumPixels: maximumPixels)
         case nil:
             if data.count >= 4, Array(data.prefix(4)).dropFirst().elementsEqual(Array("PNG".utf8)) {
                 throw ImageDecodingError("bad PNG signature")
             }
             throw ImageDecodingError.unrecognisedFormat
         }
+    }
+
+    /// The error for an image of `width` × `height` over a pixel limit, in megapixels.
+    static func tooManyPixels(_ kind: String, width: Int, height: Int, limit: Int) -> ImageDecodingError {
+        func megapixels(_ count: Int) -> String { String(format: "%.1f", Double(count) / 1_000_000) }
+        return ImageDecodingError("image too large: \(kind) is \(width)x\(height) (\(megapixels(width * height)) megapixels), "
+                                  + "limit is \(megapixels(limit)) megapixels")
     }
 
     /// The format the bytes are in, judged by their signature, or nil if neither PNG nor JPEG.

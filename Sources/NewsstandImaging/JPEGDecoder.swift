@@ -8,7 +8,7 @@ import Foundation
 /// decodable part of the picture (libjpeg fills the rest); data that ends before the frame header throws
 /// "truncated JPEG data". 12-bit JPEGs are refused. Progressive files with more than 1000 scans are refused.
 enum JPEGDecoder {
-    static func decode(_ data: Data, targetSize: (width: Int, height: Int)?, maximumDimension: Int) throws -> RasterImage {
+    static func decode(_ data: Data, targetSize: (width: Int, height: Int)?, maximumDimension: Int, maximumPixels: Int? = nil) throws -> RasterImage {
         let orientation = ExifOrientation(jpeg: data)
         var hint = targetSize.map { (max(0, $0.width), max(0, $0.height)) } ?? (0, 0)
         if orientation.swapsAxes { hint = (hint.1, hint.0) }
@@ -26,6 +26,10 @@ enum JPEGDecoder {
             var status = newsstand_jpeg_read_header(context, base, UInt(raw.count), UInt32(maximumDimension),
                                                     clampedHint.0, clampedHint.1)
             try check(status, context)
+            let sourceWidth = Int(context.pointee.cinfo.image_width), sourceHeight = Int(context.pointee.cinfo.image_height)
+            if let maximumPixels, sourceWidth * sourceHeight > maximumPixels {
+                throw ImageDecoder.tooManyPixels("JPEG", width: sourceWidth, height: sourceHeight, limit: maximumPixels)
+            }
             status = newsstand_jpeg_start(context)
             try check(status, context)
             let width = Int(context.pointee.output_width)

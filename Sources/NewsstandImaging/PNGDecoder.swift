@@ -6,7 +6,7 @@ import Foundation
 /// Output is 8-bit sRGB RGBA: libpng expands palettes, grey and low bit depths, turns tRNS into alpha,
 /// reduces 16-bit samples and applies the file's gAMA so samples are sRGB-encoded.
 enum PNGDecoder {
-    static func decode(_ data: Data, maximumDimension: Int) throws -> RasterImage {
+    static func decode(_ data: Data, maximumDimension: Int, maximumPixels: Int? = nil) throws -> RasterImage {
         try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> RasterImage in
             guard let base = raw.baseAddress, raw.count > 0 else {
                 throw ImageDecodingError("truncated PNG data")
@@ -23,6 +23,10 @@ enum PNGDecoder {
             guard width <= maximumDimension, height <= maximumDimension else {
                 newsstand_png_free(&image)
                 throw ImageDecodingError("image too large: PNG is \(width)x\(height), limit is \(maximumDimension) pixels per side")
+            }
+            if let maximumPixels, width * height > maximumPixels {
+                newsstand_png_free(&image)
+                throw ImageDecoder.tooManyPixels("PNG", width: width, height: height, limit: maximumPixels)
             }
             // libpng writes every byte, so the buffer is not zero-filled first (48 MB for a 3000 × 4000 cover).
             var ok: Int32 = 0

@@ -24,6 +24,9 @@ public final class EffectRunner: @unchecked Sendable {
     /// Article pictures and PDF pages; `pictureCache` is used on it only.
     private let pictureQueue = DispatchQueue(label: "newsstand.pictures", qos: .userInitiated)
     private var pictureCache: [PictureRequest: TextArt] = [:]
+    /// Counts the pages asked to be drawn (`.renderPage`), so a page turned past before it was drawn is skipped.
+    private let pageRequestLock = NSLock()
+    private var pageRequests = 0
     /// Searches (an issue's articles, the library's index), so they never hold up loading articles.
     private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
@@ -43,7 +46,12 @@ public final class EffectRunner: @unchecked Sendable {
     var storageBudget: Int64? { configuration.storageBudget }
 
     /// Sync logic with the configured limits on automatic downloads.
-    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client) }
+    var sync: SyncService {
+        SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client, maxHeadlines: configuration.maxHeadlines)
+    }
+
+    /// The most bytes one feed article's picture may take (it stops arriving there).
+    static let webPictureLimit = 8 << 20
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
                 credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
@@ -58,7 +66,8 @@ public final class EffectRunner: @unchecked Sendable {
         loader = LibraryLoader(store: store)
         let policy = DownloadPolicy(configuration: configuration)
         downloads = DownloadQueue(store: store, paths: paths, policy: policy, client: client) { send(.downloadReported($0)) }
-        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client) { send(.coverReported($0)) }
+        covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client,
+                                 issueFolder: CoverArtService.folders(of: store, in: paths)) { send(.coverReported($0)) }
     }
 
     public func perform(_ effects: [Effect]) {
@@ -86,6 +95,36 @@ public final class EffectRunner: @unchecked Sendable {
             libraryQueue.async {
                 let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
                 self.send(.headlinesLoaded(publicationID: publicationID, result))
+            }
+        case .acquireTitle(let entry, let link):
+            work.async {
+                let result = Result { try TitleAcquirer(store: self.store).acquire(entry, through: link) }
+                if case .success(let issue) = result {
+                    self.sendLibrary()
+                    self.downloads.enqueue(issueID: issue.id)
+                }
+                self.send(.titleAcquired(result.map(\.title).mapError { ReaderFailure("cannot get \(entry.title): \($0)") }))
+            }
+        case .removeTitle(let issueID):
+            work.async {
+                let title = (try? self.store.issue(id: issueID))?.title ?? "The title"
+                do {
+                    try TitleAcquirer(store: self.store).remove(issueID: issueID, paths: self.paths)
+                    self.send(.reported(StatusMessage("\(title) was removed from the Library shelf.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot remove \(title): \(error)", isError: true)))
+                }
+                self.sendLibrary()
+            }
+        case .loadHeadlineArticle(let publicationID, let index):
+            libraryQueue.async {
+                let result = Result { () throws -> [TextBlock] in
+                    guard let headline = try self.store.headline(publicationID: publicationID, at: index) else {
+                        throw CatalogError("the headline is no longer in the feed (it was refreshed)")
+                    }
+                    return HeadlineArticle.blocks(for: headline)
+                }.mapError { ReaderFailure("\($0)") }
+                self.send(.headlineArticleLoaded(publicationID: publicationID, index: index, result))
             }
         case .reloadLibraryIfChangedElsewhere:
             libraryQueue.async {
@@ -135,7 +174,8 @@ public final class EffectRunner: @unchecked Sendable {
                 if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
-                        result = .success(try PublicationRefresher(store: self.store, client: self.client).subscribe(to: url).title)
+                        result = .success(try PublicationRefresher(store: self.store, client: self.client,
+                                                                   maxHeadlines: self.configuration.maxHeadlines).subscribe(to: url).title)
                     } catch {
                         if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))
@@ -229,6 +269,28 @@ public final class EffectRunner: @unchecked Sendable {
                     self.send(.pictureRendered(request, result))
                 }
             }
+        case .requestWebPictures(let requests):
+            pictureQueue.async {
+                for request in requests {
+                    let result: Result<TextArt, ReaderFailure>
+                    if let art = self.pictureCache[request] {
+                        result = .success(art)
+                    } else if !["http", "https"].contains(request.source.scheme?.lowercased() ?? "") {
+                        result = .failure(ReaderFailure("only pictures on the web are fetched for feed articles"))
+                    } else {
+                        result = Result {
+                            try ResourceFetcher.fetch(request.source, maxBytes: Self.webPictureLimit, timeout: 20, client: self.client)
+                        }.mapError { ReaderFailure("the picture cannot be fetched: \($0)") }.flatMap {
+                            ReaderWork.draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+                        }
+                        if case .success(let art) = result {
+                            if self.pictureCache.count >= 256 { self.pictureCache.removeAll() }
+                            self.pictureCache[request] = art
+                        }
+                    }
+                    self.send(.webPictureRendered(request, result))
+                }
+            }
         case .searchIssue(let issueID, let query):
             searchQueue.async {
                 let result = self.issueFolder(issueID).flatMap { folder in
@@ -238,11 +300,26 @@ public final class EffectRunner: @unchecked Sendable {
                 self.send(.issueSearched(issueID: issueID, query: query, result))
             }
         case .renderPage(let issueID, let articleIndex, let columns, let rows, let mode, let background):
-            pictureQueue.async {
-                let result = self.issueFolder(issueID).flatMap {
-                    ReaderWork.pdfPage(issueFolder: $0, page: articleIndex + 1, columns: columns, rows: rows, mode: mode, background: background)
+            let serial = pageRequestLock.withLock { () -> Int in
+                pageRequests += 1
+                return pageRequests
+            }
+            // The book (cached) comes from `work`; the drawing happens on `pictureQueue`.
+            work.async {
+                let book = try? self.openBook(issueID: issueID).get()
+                self.pictureQueue.async {
+                    // Pages turned faster than they are drawn: only the last one asked for is drawn.
+                    guard self.pageRequestLock.withLock({ self.pageRequests }) == serial else { return }
+                    let result = self.issueFolder(issueID).flatMap { folder in
+                        if let book, book.isComicBook {
+                            return ReaderWork.comicPage(book, index: articleIndex, issueFolder: folder, columns: columns, rows: rows, mode: mode,
+                                                        background: background)
+                        }
+                        return ReaderWork.pdfPage(issueFolder: folder, page: articleIndex + 1, columns: columns, rows: rows, mode: mode,
+                                                  background: background)
+                    }
+                    self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
                 }
-                self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
             }
         case .openLink(let url):
             DispatchQueue.global(qos: .utility).async {
@@ -254,6 +331,23 @@ public final class EffectRunner: @unchecked Sendable {
                     try ReaderWork.open(url, with: opener)
                 } catch {
                     self.send(.linkOpened(url, failure: "xdg-open could not be started"))
+                }
+            }
+        case .playMedia(let url):
+            DispatchQueue.global(qos: .utility).async {
+                guard let player = self.configuration.player else {
+                    self.perform(.openLink(url))
+                    return
+                }
+                let (program, arguments) = player.invocation(for: url)
+                guard let executable = program.contains("/") ? URL(fileURLWithPath: program) : ReaderWork.opener(named: program) else {
+                    self.send(.linkOpened(url, failure: "the player '\(program)' is not installed (player in the config file)"))
+                    return
+                }
+                do {
+                    try ReaderWork.run(executable, arguments: arguments)
+                } catch {
+                    self.send(.linkOpened(url, failure: "the player '\(program)' could not be started"))
                 }
             }
         case .searchLibrary(let query):

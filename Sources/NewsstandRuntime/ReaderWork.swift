@@ -9,22 +9,54 @@ public enum ReaderWork {
     /// Draws an article's picture: only an image file inside `issueFolder` (after resolving `..` and
     /// symbolic links), decoded and drawn at the request's size and mode.
     public static func picture(_ request: PictureRequest, issueFolder: URL) -> Result<TextArt, ReaderFailure> {
-        guard request.source.isFileURL else { return .failure(ReaderFailure("the picture is not in the issue")) }
+        pictureData(request.source, issueFolder: issueFolder).flatMap {
+            draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+        }
+    }
+
+    /// The most bytes a picture file of an issue may have to be drawn (a comic book's page scanned at 600 dpi is a few MB).
+    public static let maximumPictureBytes = 64 << 20
+    /// The most pixels a comic book's page may have to be drawn: 50 megapixels, a magazine page scanned at 600 dpi and more
+    /// (decoding one takes at most 200 MB, for the moment it is drawn).
+    public static let maximumPagePixels = 50_000_000
+
+    /// Draws a comic book's page (article `index` of `book`): its picture file, only from inside `issueFolder`,
+    /// decoded within `maximumPagePixels` and fitted to `columns` × `rows`. Nothing of it is kept but the art.
+    public static func comicPage(_ book: EPUBBook, index: Int, issueFolder: URL, columns: Int, rows: Int, mode: CoverArtMode,
+                                 background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+        guard book.isComicBook, book.articles.indices.contains(index) else { return .failure(ReaderFailure("this issue has no page \(index + 1)")) }
+        return pictureData(book.articles[index].file, issueFolder: issueFolder).flatMap {
+            draw($0, columns: columns, rows: rows, mode: mode, background: background, maximumPixels: maximumPagePixels)
+        }
+    }
+
+    /// The bytes of a picture file: only inside `issueFolder` (after resolving `..` and symbolic links), at most `maximumPictureBytes`.
+    static func pictureData(_ source: URL, issueFolder: URL) -> Result<Data, ReaderFailure> {
+        guard source.isFileURL else { return .failure(ReaderFailure("the picture is not in the issue")) }
         let folder = issueFolder.standardizedFileURL.resolvingSymlinksInPath().path
-        let file = request.source.standardizedFileURL.resolvingSymlinksInPath()
+        let file = source.standardizedFileURL.resolvingSymlinksInPath()
         guard file.path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
             return .failure(ReaderFailure("the picture is outside the issue"))
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(ReaderFailure("the picture \(TextSanitizer.singleLine(file.lastPathComponent)) is missing from the issue"))
+        let name = TextSanitizer.singleLine(file.lastPathComponent)
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            return .failure(ReaderFailure("the picture \(name) is missing from the issue"))
         }
-        return draw(data, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumPictureBytes + 1) ?? Data() else {
+            return .failure(ReaderFailure("the picture \(name) cannot be read"))
+        }
+        guard data.count <= maximumPictureBytes else {
+            return .failure(ReaderFailure("the picture \(name) is larger than \(maximumPictureBytes >> 20) MiB"))
+        }
+        return .success(data)
     }
 
     /// Decodes an image and draws it as text art.
-    public static func draw(_ data: Data, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+    public static func draw(_ data: Data, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground,
+                            maximumPixels: Int? = nil) -> Result<TextArt, ReaderFailure> {
         do {
-            let image = try ImageDecoder.decode(data, targetSize: (max(1, columns) * 4, max(1, rows) * 8))
+            let image = try ImageDecoder.decode(data, targetSize: (max(1, columns) * 4, max(1, rows) * 8), maximumPixels: maximumPixels)
             let options = AsciiArtOptions(columns: columns, rows: rows, background: background, mode: mode)
             return .success(AsciiArtRenderer.render(image, options: options))
         } catch {
@@ -79,9 +111,14 @@ public enum ReaderWork {
 
     /// Starts the opener on a URL with its input and output on /dev/null, without waiting for it.
     public static func open(_ url: URL, with opener: URL) throws {
+        try run(opener, arguments: [url.absoluteString])
+    }
+
+    /// Starts a program with `arguments` (no shell) and its input and output on /dev/null, without waiting for it.
+    public static func run(_ executable: URL, arguments: [String]) throws {
         let process = Process()
-        process.executableURL = opener
-        process.arguments = [url.absoluteString]
+        process.executableURL = executable
+        process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -283,10 +283,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, feeds, reader, sync, downloads
+        case shelf, launch, covers, feeds, reader, cbz, sync, downloads
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [sync] [downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [cbz] [sync] [downloads]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -297,6 +297,7 @@ enum BenchmarkRunner {
             case "covers": selected.append(.covers)
             case "feeds": selected.append(.feeds)
             case "reader": selected.append(.reader)
+            case "cbz": selected.append(.cbz)
             case "sync": selected.append(.sync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "-h", "--help":
@@ -319,6 +320,7 @@ enum BenchmarkRunner {
                 case .covers: try CoverBenchmark().run()
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
+                case .cbz: try ComicBookBenchmark().run()
                 case .sync: try SyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
                 }

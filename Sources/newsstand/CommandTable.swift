@@ -58,7 +58,7 @@ enum CommandTable {
                           summary: "print an issue's text, one article with --article, or its contents with --toc",
                           run: { try ReadCommand.run(&$0) }),
         CommandDefinition("search", arguments: "TEXT...", options: [.value("--limit", "N")],
-                          summary: "find words in every downloaded issue: issue, article, snippet per match",
+                          summary: "find words in issues and headlines: issue, article, snippet per match",
                           run: { try SearchCommand.run(&$0) }),
         CommandDefinition("cover", arguments: "ISSUE|--file PATH",
                           options: [.value("--file", "PATH"), .value("--width", "N"), .value("--height", "N"),

@@ -43,7 +43,8 @@ enum CoverCommand {
         } else {
             let context = try LibraryContext.open()
             let issue = try context.issue(reference!)
-            let service = CoverArtService(store: context.store, cacheDirectory: context.paths.coverCacheDirectory, client: context.client) { _ in }
+            let service = CoverArtService(store: context.store, cacheDirectory: context.paths.coverCacheDirectory, client: context.client,
+                                          issueFolder: CoverArtService.folders(of: context.store, in: context.paths)) { _ in }
             do {
                 data = try service.coverData(issueID: issue.id)
             } catch {

@@ -8,7 +8,10 @@ enum HelpText {
 
     static let title = "newsstand — a terminal newsstand: a shelf of magazine issues to download and read."
 
-    static let issueNote = "ISSUE is an issue's name, or PUBLICATION/NAME when names repeat across publications."
+    static let issueNote = """
+        ISSUE is an issue's name as `newsstand list` prints it (PUBLICATION/NAME), or
+        NAME alone when no other publication has one like it; its catalog id works too.
+        """
 
     /// Everything after the USAGE rows.
     static let reference = """

@@ -2,7 +2,8 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// An installed issue's text: an EPUB's articles, or a PDF's pages.
+/// An installed issue's text: an EPUB's articles, a PDF's pages, or a comic book's pages (each its
+/// title and a `[picture: FILE]` line).
 enum IssueText {
     case epub(EPUBBook)
     case pdf(PDFDocumentReader, PDFInfo)
@@ -32,6 +33,8 @@ enum IssueText {
 
     func blocks(article index: Int) throws -> [TextBlock] {
         switch self {
+        case .epub(let book) where book.isComicBook:
+            return try IssueContent.blocks(of: book, article: index)
         case .epub(let book):
             let article = book.articles[index]
             guard let data = FileManager.default.contents(atPath: article.file.path) else {

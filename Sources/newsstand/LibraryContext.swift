@@ -23,8 +23,13 @@ struct LibraryContext {
         } catch {
             throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
         }
-        let context = LibraryContext(paths: paths, configuration: configuration, store: store,
-                                     client: HTTPClient(credentials: CredentialStore(paths: paths)))
+        let credentials = CredentialStore(paths: paths)
+        let context = LibraryContext(paths: paths, configuration: configuration, store: store, client: HTTPClient(credentials: credentials))
+        do {
+            for warning in try FeedURLLoginMigration.run(store: store, credentials: credentials) { Self.warn(warning) }
+        } catch {
+            Self.warn("the logins kept in feed URLs could not be moved to the credential store: \(error)")
+        }
         context.subscribeSampleOnFirstRun(environment: environment)
         return context
     }
@@ -32,24 +37,33 @@ struct LibraryContext {
     /// On an empty library, subscribes the bundled sample publication (once: never again after it is removed).
     private func subscribeSampleOnFirstRun(environment: [String: String]) {
         guard (try? store.setting(Self.sampleOfferedSetting)) == nil,
-              (try? store.publications().isEmpty) == true,
+              (try? store.hasPublications()) == false,
               let sample = ResourceLocator.sampleLibrary(environment) else { return }
         let catalog = sample.appendingPathComponent("catalog.plist")
         do {
             _ = try PublicationRefresher(store: store, client: client).subscribe(to: catalog)
             try store.setSetting(Self.sampleOfferedSetting, to: "yes")
         } catch {
-            FileHandle.standardError.write(Data("newsstand: the sample library at \(sample.path) could not be added: \(error)\n".utf8))
+            Self.warn("the sample library at \(sample.path) could not be added: \(error)")
         }
     }
 
-    /// Finds exactly one issue by `NAME` or `PUBLICATION/NAME`.
+    private static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("newsstand: \(message)\n".utf8))
+    }
+
+    /// Finds exactly one issue by `HANDLE` or `PUBLICATION/HANDLE` (or the catalog's id in their place).
     func issue(_ reference: String) throws -> Issue {
         let matches = try store.findIssues(reference)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw CommandFailure("no issue named '\(reference)' (see `newsstand list`)") }
-        let publications = try store.publications()
-        let names = matches.compactMap { issue in publications.first { $0.id == issue.publicationID }.map { "\($0.name)/\(issue.name)" } }
+        let names = try matches.map(reference(to:))
         throw CommandFailure("'\(reference)' names several issues; say which: \(names.joined(separator: ", "))")
+    }
+
+    /// What to type for an issue on the command line: `PUBLICATION/HANDLE`, as `newsstand list` prints it.
+    func reference(to issue: Issue) throws -> String {
+        guard let publication = try store.publication(id: issue.publicationID) else { return issue.handle }
+        return "\(publication.name)/\(issue.handle)"
     }
 }

@@ -3,10 +3,11 @@ import NewsstandCore
 
 /// `newsstand list [--json]`: every issue with its publication, date and state.
 enum ListCommand {
-    /// One issue as printed, and as an object of `--json`.
+    /// One issue as printed, and as an object of `--json`: `name` is the handle people type, `id` the catalog's own id.
     struct Row: Encodable {
         let publication: String
         let name: String
+        let id: String
         let title: String
         let date: String
         let state: String
@@ -25,7 +26,7 @@ enum ListCommand {
         let rows = try context.store.allIssues().map { issue -> Row in
             var failure: String? = nil
             if case .failed(let reason) = issue.state { failure = reason }
-            return Row(publication: publications[issue.publicationID]?.name ?? "", name: issue.name, title: issue.title,
+            return Row(publication: publications[issue.publicationID]?.name ?? "", name: issue.handle, id: issue.name, title: issue.title,
                        date: formatter.string(from: issue.date), state: issue.state.storedName,
                        progress: issue.state == .available ? 1 : issue.progress, summary: issue.summary, failure: failure, new: issue.isNew)
         }

@@ -17,7 +17,7 @@ enum ReadCommand {
         let context = try LibraryContext.open()
         let issue = try context.issue(reference)
         guard issue.state == .available, let publication = try context.store.publication(id: issue.publicationID) else {
-            throw CommandFailure("\(issue.title) is not downloaded yet: run `newsstand download \(issue.name)` first")
+            throw CommandFailure("\(issue.title) is not downloaded yet: run `newsstand download \(try context.reference(to: issue))` first")
         }
         let text = try IssueText.open(folder: context.paths.folder(for: issue, of: publication))
         if contentsOnly {

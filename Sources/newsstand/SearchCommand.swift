@@ -4,7 +4,8 @@ import NewsstandCore
 
 /// `newsstand search TEXT... [--limit N]`: finds words in every downloaded issue (indexing issues
 /// not indexed yet) and prints, per match, the issue, the article (numbered as `read --article`
-/// takes it) and a snippet. Exit status 1 when nothing matches.
+/// takes it) and a snippet; then matches in headlines (`publication/headline N  title`). Exit status 1
+/// when nothing matches.
 enum SearchCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let limit = try arguments.integerOption("--limit", range: 1...10_000) ?? 50
@@ -19,7 +20,11 @@ enum SearchCommand {
         let styled = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         var output = ""
         for hit in hits {
-            output += "\(hit.publicationName)/\(hit.issueName)  \(hit.issueTitle) — \(hit.articleIndex + 1). \(hit.articleTitle)\n"
+            if hit.headline != nil {
+                output += "\(hit.publicationName)/\(hit.issueName)  \(hit.articleTitle)\n"
+            } else {
+                output += "\(hit.publicationName)/\(hit.issueName)  \(hit.issueTitle) — \(hit.articleIndex + 1). \(hit.articleTitle)\n"
+            }
             output += "    " + hit.snippet.map { part in
                 part.isMatch ? (styled ? "\u{1B}[1m\(part.text)\u{1B}[0m" : "[\(part.text)]") : part.text
             }.joined() + "\n"

@@ -21,9 +21,9 @@ enum StorageCommand {
             print("Within budget: nothing would be removed.")
         } else if evict {
             let removed = SyncService(store: context.store, paths: context.paths, client: context.client).enforceLimits(budget: budget)
-            print("Removed: " + removed.map(\.name).joined(separator: ", "))
+            print("Removed: " + removed.map(\.handle).joined(separator: ", "))
         } else {
-            print("Over budget; `newsstand storage --evict` (or the next sync) would remove: " + report.plannedRemovals.map(\.name).joined(separator: ", "))
+            print("Over budget; `newsstand storage --evict` (or the next sync) would remove: " + report.plannedRemovals.map(\.handle).joined(separator: ", "))
         }
     }
 

@@ -24,7 +24,8 @@ enum SubscriptionCommands {
         }
         if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
         do {
-            let publication = try PublicationRefresher(store: context.store, client: context.client).subscribe(to: url)
+            let publication = try PublicationRefresher(store: context.store, client: context.client,
+                                                       maxHeadlines: context.configuration.maxHeadlines).subscribe(to: url)
             if policy != nil || keep != nil {
                 try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
             }

@@ -14,7 +14,7 @@ enum SyncCommand {
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
-                               client: context.client)
+                               client: context.client, maxHeadlines: context.configuration.maxHeadlines)
         downloads.resumeInterrupted()
         let reports = sync.refreshAndQueue(into: downloads)
         _ = downloads.waitUntilIdle()
@@ -31,16 +31,16 @@ enum SyncCommand {
                 line += arrived == 0 ? "up to date" : "\(arrived) new issue\(arrived == 1 ? "" : "s")"
             }
             let queued = report.queued.map { issue in
-                failures.reason(for: issue.id).map { "\(issue.name) failed (\($0))" } ?? "\(issue.name) downloaded"
+                failures.reason(for: issue.id).map { "\(issue.handle) failed (\($0))" } ?? "\(issue.handle) downloaded"
             }
             if !queued.isEmpty { line += "; " + queued.joined(separator: ", ") }
             if let reason = report.heldReason, !report.held.isEmpty {
-                line += "; \(report.held.map(\.name).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
+                line += "; \(report.held.map(\.handle).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
             }
             if !quiet || report.outcome.problem != nil { print(line) }
         }
         if !removed.isEmpty && !quiet {
-            print("Removed to keep within limits: " + removed.map(\.name).joined(separator: ", "))
+            print("Removed to keep within limits: " + removed.map(\.handle).joined(separator: ", "))
         }
         let failedDownloads = failures.count
         if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }

@@ -20,6 +20,20 @@ final class CommandLineTests: EndToEndTestCase {
                       "the library lives under XDG_DATA_HOME's default")
     }
 
+    /// libcurl and the two dozen libraries it brings are opened by the first network request, not at every start.
+    func testLibcurlIsLoadedOnlyWhenTheNetworkIsUsed() throws {
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["LD_DEBUG"] = "files"  // glibc's loader names every library it loads, on standard error
+        let list = try TestEnvironment.run(["list"], environment: environment)
+        XCTAssertEqual(list.status, 0, list.errors)
+        XCTAssertTrue(list.errors.contains("libsqlite3"), "LD_DEBUG reports loaded libraries: \(list.errors.prefix(500))")
+        XCTAssertFalse(list.errors.contains("libcurl"), "listing the library loaded libcurl")
+        let server = try startSampleServer()
+        let subscribe = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
+        XCTAssertEqual(subscribe.status, 0, subscribe.errors)
+        XCTAssertTrue(subscribe.errors.contains("libcurl.so.4"), "subscribing over HTTP opened libcurl")
+    }
+
     func testDownloadThenReadPlainText() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)
         let download = try TestEnvironment.run(["download", "2025-autumn"], environment: environment)

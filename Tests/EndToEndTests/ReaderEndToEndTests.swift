@@ -1,9 +1,11 @@
 import Foundation
+import LocalHTTPServer
+import NewsstandContent
 import NewsstandTestSupport
 import XCTest
 
-/// The reader and search as a person uses them: `newsstand search`, a PDF issue in the shelf's
-/// reader, and keeping one's place across a quit and relaunch (through tmux).
+/// The reader and search as a person uses them: `newsstand search`, a PDF issue and a comic book in the
+/// shelf's reader, and keeping one's place across a quit and relaunch (through tmux).
 final class ReaderEndToEndTests: EndToEndTestCase {
 
     func testSearchPrintsIssueArticleAndSnippetPerMatch() throws {
@@ -64,6 +66,59 @@ final class ReaderEndToEndTests: EndToEndTestCase {
         XCTAssertFalse(restored.contains("· 0% "), restored)
         try session!.send("C-c")
         session!.waitForExit()
+    }
+
+    func testAComicBookDownloadsOpensOnItsFirstPageAndTheSpaceBarTurnsIt() throws {
+        let www = home.appendingPathComponent("www", isDirectory: true)
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try ComicBookFixture.write(www.appendingPathComponent("lights.cbz"), pages: ["page10.png", "page2.png", "page1.png"], extra: [
+            ComicBookFixture.comicInfo(title: "Lights", series: "Harbour Tales", number: "3", pages: [(0, "FrontCover", nil)]),
+            .file("scanner-notes.txt", Data("not a page".utf8)),
+        ])
+        // No cover in the catalog: once downloaded, the shelf draws the first page.
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>Title</key><string>Harbour Tales</string><key>Issues</key><array>
+            <dict><key>Name</key><string>lights</string><key>Title</key><string>Lights</string>
+            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>lights.cbz</string></dict>
+            </array></dict></plist>
+            """.utf8).write(to: www.appendingPathComponent("catalog.plist"))
+        let server = LocalHTTPServer(root: www)
+        try server.start()
+        addTeardownBlock { server.stop() }
+        let environment = TestEnvironment.environment(home: home)
+        let subscribed = try TestEnvironment.run(["subscribe", server.url(for: "/catalog.plist").absoluteString], environment: environment)
+        XCTAssertEqual(subscribed.status, 0, subscribed.errors)
+
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 90, height: 30, environment: environment)
+        let shelf = try session.waitFor(text: "TAP TO DOWNLOAD")
+        XCTAssertTrue(shelf.contains("no cover"), shelf)
+        try session.send("Enter")
+        let downloaded = try session.waitFor("the first page as the cover", timeout: 30) { $0.contains("TAP TO READ") && !$0.contains("no cover") }
+        XCTAssertGreaterThan(downloaded.filter { "▀@%#*+=-:.|/\\_".contains($0) }.count, 20, downloaded)
+        try session.send("Enter")
+        try session.waitFor(text: "Page 1: Front cover")
+        try session.send("Enter")
+        let first = try session.waitFor("page 1 drawn") { $0.contains("page 1/3") && !$0.contains("Drawing the page") }
+        XCTAssertTrue(first.contains("Page 1: Front cover"), first)
+        // Half blocks on this 256-colour UTF-8 terminal; ASCII glyphs where the terminal has fewer colours.
+        XCTAssertGreaterThan(first.filter { "▀@%#*+=-:.|/\\_".contains($0) }.count, 200, first)
+        try session.send("Space")
+        let second = try session.waitFor("page 2 drawn") { $0.contains("page 2/3") && !$0.contains("Drawing the page") }
+        XCTAssertTrue(second.contains("Page 2"), second)
+        XCTAssertFalse(second.contains("Front cover"), second)
+        try session.send("G")
+        try session.waitFor(text: "page 3/3")
+        try session.send("Space")
+        try session.waitFor(text: "This is the last page.")
+        try session.send("C-c")
+        session.waitForExit()
+
+        let contents = try TestEnvironment.run(["read", "--toc", "lights"], environment: environment)
+        XCTAssertEqual(contents.status, 0, contents.errors)
+        XCTAssertEqual(contents.output, "Harbour Tales #3: Lights\n\n   1  Page 1: Front cover\n   2  Page 2\n   3  Page 3\n")
+        let page = try TestEnvironment.run(["read", "--article", "3", "--plain", "lights"], environment: environment)
+        XCTAssertTrue(page.output.contains("[picture: page10.png]"), page.output)
     }
 
     func testPDFIssuesOpenInTheShelfsReaderWithPagePicturesAndSearch() throws {

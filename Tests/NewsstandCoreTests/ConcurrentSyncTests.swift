@@ -38,7 +38,7 @@ final class ConcurrentSyncTests: XCTestCase {
         }
         try store.unsubscribeKeepingDownloads(publicationID: publications[3].id)
         let rendezvous = Rendezvous(together: 4)
-        let sync = SyncService(store: store, paths: paths, limits: AutoDownloadLimits(), now: { Date() }, refresh: { publication in
+        let sync = SyncService(store: store, paths: paths, limits: AutoDownloadLimits(), now: { Date() }, refresh: { publication, _ in
             rendezvous.arrive()
             return PublicationRefresher.Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [], problem: nil)
         })

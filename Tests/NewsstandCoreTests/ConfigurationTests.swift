@@ -47,6 +47,23 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.rateLimit, 1 << 20, "values are read, not only names")
     }
 
+    /// A value a setting cannot take leaves its default and says what it takes; an empty one too (`theme` alone).
+    func testEverySettingRefusesABadValueSayingWhatItTakes() {
+        // Every field but the warnings, as text.
+        func settings(_ configuration: Configuration) -> [String] {
+            Mirror(reflecting: configuration).children.filter { $0.label != "warnings" }.map { "\($0.label ?? ""): \($0.value)" }
+        }
+        for name in Configuration.settingNames {
+            // Any theme name or player program is taken here (whether it exists is found when it is used).
+            for value in ["theme", "player"].contains(name) ? [""] : ["???", ""] {
+                let configuration = Configuration.parse("\(name) \(value)", source: "config")
+                XCTAssertEqual(configuration.warnings.count, 1, "\(name) '\(value)': \(configuration.warnings)")
+                XCTAssertTrue(configuration.warnings.first?.hasPrefix("config, line 1: \(name) takes ") == true, "\(configuration.warnings)")
+                XCTAssertEqual(settings(configuration), settings(Configuration()), "\(name) '\(value)' changed a setting")
+            }
+        }
+    }
+
     func testUnknownSettingsNameTheKnownOnes() {
         let warning = Configuration.parse("colour red").warnings.first ?? ""
         XCTAssertTrue(warning.contains("unknown setting 'colour'") && warning.contains("rate-limit"), warning)

@@ -129,6 +129,36 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertEqual(harness.server.requestLog.filter { $0.path == "/autumn.epub" }.map(\.status), [200])
     }
 
+    func testACBZIssueDownloadsFromTheServerInstallsAndOpensAsABookOfPages() throws {
+        let harness = try makeHarness()
+        let archive = harness.www.appendingPathComponent("comic.cbz")
+        try ComicBookFixture.write(archive, pages: ["page10.png", "page2.png", "page1.png"],
+                                   extra: [ComicBookFixture.comicInfo(title: "Lights", pages: [(0, "FrontCover", nil)]), .file("scan.nfo", Data("x".utf8))])
+        let issue = try harness.addIssue("comic", content: [harness.server.url(for: "/comic.cbz")], size: try XCTUnwrap(FileSize.of(archive)))
+
+        harness.queue.enqueue(issueID: issue.id)
+        XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
+        let book = try IssueContent.openBook(folder: harness.folder(of: issue))
+        XCTAssertTrue(book.isComicBook)
+        XCTAssertEqual(book.title, "Lights")
+        XCTAssertEqual(book.articles.map(\.title), ["Page 1: Front cover", "Page 2", "Page 3"])
+        XCTAssertEqual(book.articles.map(\.file.lastPathComponent), ["page1.png", "page2.png", "page10.png"])
+        XCTAssertEqual(try XCTUnwrap(try harness.store.issue(id: issue.id)).state, .available)
+        XCTAssertEqual(harness.partials, [])
+        XCTAssertEqual(harness.server.requestLog.filter { $0.path == "/comic.cbz" }.map(\.status), [200])
+    }
+
+    func testAHostileCBZFailsAndLeavesNothingInstalled() throws {
+        let harness = try makeHarness()
+        try ComicBookFixture.write(harness.www.appendingPathComponent("evil.cbz"), pages: ["001.png"], extra: [.file("../../evil.png", Data("x".utf8))])
+        let issue = try harness.addIssue("evil", content: [harness.server.url(for: "/evil.cbz")])
+
+        harness.queue.enqueue(issueID: issue.id)
+        assertFailed(harness.outcome(of: issue.id), mentioningAnyOf: ["would escape the issue folder"])
+        assertNothingInstalled(harness, issue)
+        XCTAssertFalse(TestFiles.listing(of: harness.paths.issuesDirectory.deletingLastPathComponent()).contains { $0.hasSuffix("evil.png") })
+    }
+
     func testFastDownloadProgressEventsAreThrottled() throws {
         let harness = try makeHarness()
         let size = 20 << 20

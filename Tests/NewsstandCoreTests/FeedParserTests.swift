@@ -229,7 +229,8 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(feed.entries, [])
         XCTAssertEqual(feed.headlines.count, 3)
         XCTAssertEqual(feed.headlines[0], Headline(title: "First & foremost", link: URL(string: "https://example.com/news/1"),
-                                                   date: utc(2025, 1, 6, 10), summary: "Plain words across lines"))
+                                                   date: utc(2025, 1, 6, 10), summary: "Plain words across lines",
+                                                   body: "Plain <i>words</i>\n      across lines"), "the HTML is kept for reading")
         XCTAssertEqual(feed.headlines[1].link?.absoluteString, "https://example.com/news/2", "a permalink guid is the link")
         XCTAssertEqual(feed.headlines[2].summary, "Only a description, red", "escape sequences are removed")
     }

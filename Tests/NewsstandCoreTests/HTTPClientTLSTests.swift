@@ -5,72 +5,11 @@ import LocalHTTPServer
 
 /// https against `openssl s_server -HTTP` with a self-signed certificate: verified, never downgraded.
 final class HTTPClientTLSTests: XCTestCase {
-    /// `openssl s_server` answering `GET /NAME` with the file NAME of a folder (each a whole HTTP response).
-    private struct TLSServer {
-        let port: UInt16
-        let certificate: URL
-
-        func url(_ path: String) -> URL { URL(string: "https://127.0.0.1:\(port)\(path)")! }
-    }
-
-    private func runOpenSSL(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("openssl \(arguments.first ?? "") failed") }
-    }
-
-    private func freePort() throws -> UInt16 {
-        let probe = LocalHTTPServer()
-        try probe.start()
-        let port = probe.port
-        probe.stop()
-        return port
-    }
-
-    /// Starts s_server with `responses` (file name → whole response), stopped at the end of the test.
-    private func tlsServer(_ responses: [String: String]) throws -> TLSServer {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("openssl is not installed") }
-        let folder = try TestFiles.scratchFolder(for: self)
-        try runOpenSSL(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                        "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=127.0.0.1",
-                        "-addext", "subjectAltName=IP:127.0.0.1"], in: folder)
-        for (name, response) in responses {
-            try Data(response.utf8).write(to: folder.appendingPathComponent(name))
+    /// `openssl s_server -HTTP` answering `GET /NAME` with the file NAME (each a whole HTTP response).
+    private func tlsServer(_ responses: [String: String]) throws -> TLSTestServer {
+        try TLSTestServer.start("/usr/bin/openssl", for: self, files: responses.mapValues { Data($0.utf8) }) { port in
+            ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
         }
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-HTTP", "-quiet"]
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        addTeardownBlock {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        // Ready when it accepts a connection.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { return TLSServer(port: port, certificate: folder.appendingPathComponent("cert.pem")) }
-            usleep(20_000)
-        }
-        throw XCTSkip("openssl s_server did not start")
     }
 
     private static func response(_ status: String, headers: [String] = [], body: String = "") -> String {

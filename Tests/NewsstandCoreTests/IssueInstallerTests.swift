@@ -81,7 +81,7 @@ final class IssueInstallerTests: XCTestCase {
         try makeZip("[('readme.txt', 'hello'), ('images/a.txt', 'x')]", at: zip)
         XCTAssertThrowsError(try IssueInstaller.install(assets: [zip], sourceURLs: [URL(string: "https://e.com/notes.zip")!],
                                                         for: issue(), into: layout.destination)) { error in
-            XCTAssertTrue("\(error)".contains("not an EPUB or PDF"), "\(error)")
+            XCTAssertTrue("\(error)".contains("not an EPUB, PDF or comic book"), "\(error)")
         }
         assertRefusedCleanly(layout)
     }

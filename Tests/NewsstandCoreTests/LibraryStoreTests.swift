@@ -54,6 +54,11 @@ final class LibraryStoreTests: XCTestCase {
         // Make it a version 5 library, as saved by the release before migration 6.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
         try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
+        // Later migrations that add columns are undone too (7, 8 and 12 are safe to run again).
+        try database.execute("DROP INDEX issues_by_handle; ALTER TABLE issues DROP COLUMN handle")  // migration 9's
+        try database.execute("ALTER TABLE headlines DROP COLUMN media_url")
+        try database.execute("ALTER TABLE headlines DROP COLUMN media_kind")
+        try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 
@@ -143,13 +148,17 @@ final class LibraryStoreTests: XCTestCase {
         try store.upsertIssues([TestSupport.entry("1")], publicationID: kept.id)
         try store.saveReadingPosition(ReadingPosition(articleIndex: 1, blockIndex: 1), issueID: doomedIssues[0].id)
         try store.markOpened(issueID: doomedIssues[0].id)
+        XCTAssertTrue(try store.hasPublications())
         try store.removePublication(id: doomed.id)
+        XCTAssertTrue(try store.hasPublications())
         XCTAssertEqual(try store.publications().map(\.id), [kept.id])
         XCTAssertEqual(try store.issues(publicationID: doomed.id), [])
         XCTAssertEqual(try store.allIssues().map(\.publicationID), [kept.id])
         XCTAssertNil(try store.issue(id: doomedIssues[0].id))
         XCTAssertNil(try store.readingPosition(issueID: doomedIssues[0].id))
         XCTAssertNil(try store.currentlyReadingIssueID(), "the removed issue is no longer being read")
+        try store.removePublication(id: kept.id)
+        XCTAssertFalse(try store.hasPublications())
     }
 
     func testTitlesWithEscapeSequencesAreStoredSanitised() throws {

@@ -318,6 +318,18 @@ final class LibraryWindowQueryTests: XCTestCase {
         }
     }
 
+    func testDownloadedIssuesAreReadThroughTheirPartialIndexNotTheShelf() throws {
+        let library = try library
+        let text = try library.store.queryPlan(LibraryStore.downloadedIssuesSQL).joined(separator: "\n")
+        XCTAssertTrue(text.contains("USING INDEX issues_available"), text)
+        XCTAssertFalse(text.contains("issues_in_shelf_order"), text)
+        let downloaded = try library.store.downloadedIssues()
+        XCTAssertFalse(downloaded.isEmpty)
+        XCTAssertTrue(downloaded.allSatisfy { $0.state == .available })
+        let shelfOrder = downloaded.sorted { ($0.publicationID, $1.date, $1.id) < ($1.publicationID, $0.date, $0.id) }
+        XCTAssertEqual(downloaded.map(\.id), shelfOrder.map(\.id))
+    }
+
     func testOlderQueriesStillUseAnIndexAfterTheOldOneIsDropped() throws {
         let library = try library
         let store = library.store
@@ -400,7 +412,9 @@ final class LibraryWindowQueryTests: XCTestCase {
         defer { store.close() }
         XCTAssertEqual(store.database.userVersion, LibrarySchema.currentVersion)
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
-        XCTAssertEqual(try store.database.query("SELECT * FROM issues ORDER BY id"), before)
+        let after = try store.database.query("SELECT * FROM issues ORDER BY id")
+        XCTAssertEqual(after.map { Array($0.prefix(before[0].count)) }, before, "every column the issues had is as it was")
+        XCTAssertEqual(after.map { $0.last?.string }, (0..<states.count).map { "i\($0)" }, "migration 9 added handles: the typeable names as they are")
         let indexes = Set(try store.database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'issues'").compactMap { $0.first?.string })
         XCTAssertTrue(indexes.isSuperset(of: ["issues_in_shelf_order", "issues_unfinished", "issues_available", "issues_new"]), "\(indexes)")
         XCTAssertFalse(indexes.contains("issues_by_publication_and_date"))

@@ -32,6 +32,22 @@ final class ImageDecoderTests: XCTestCase {
         }
     }
 
+    func testAPixelLimitRefusesLargeImagesInPlainWordsAndLetsSmallerOnesThrough() throws {
+        let png = PNGBuilder.header(width: 12_000, height: 10_000) + PNGBuilder.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBuilder.chunk("IEND", [])
+        XCTAssertThrowsError(try ImageDecoder.decode(png, maximumPixels: 50_000_000)) { error in
+            XCTAssertEqual((error as? ImageDecodingError)?.description,
+                           "image too large: PNG is 12000x10000 (120.0 megapixels), limit is 50.0 megapixels")
+        }
+        let small = try ImageEncoder.png(SyntheticImages.solid(width: 40, height: 30, red: 9, green: 9, blue: 9))
+        XCTAssertThrowsError(try ImageDecoder.decode(small, maximumPixels: 1_199))
+        XCTAssertEqual(try ImageDecoder.decode(small, maximumPixels: 1_200).width, 40)
+        let jpeg = try ImageEncoder.jpeg(SyntheticImages.solid(width: 40, height: 30, red: 9, green: 9, blue: 9))
+        XCTAssertThrowsError(try ImageDecoder.decode(jpeg, targetSize: (5, 4), maximumPixels: 1_199), "the stored size counts, not the scaled one") { error in
+            XCTAssertTrue("\(error)".hasPrefix("image too large: JPEG is 40x30"), "\(error)")
+        }
+        XCTAssertEqual(try ImageDecoder.decode(jpeg, maximumPixels: 1_200).height, 30)
+    }
+
     func testTruncatedPNGThrows() throws {
         let folder = try Corpora.folder("pngsuite/png")
         let data = try Data(contentsOf: folder.appendingPathComponent("basn6a08.png"))

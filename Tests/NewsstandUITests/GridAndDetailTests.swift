@@ -82,4 +82,16 @@ final class GridAndDetailTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screen, .shelf)
     }
+
+    func testIssuePageShowsTheNameTheCommandLineTakes() {
+        var issue = Fixtures.issue(1, "Small Engines")
+        issue.name = "urn:uuid:4ca679e5-0b1c-4d7e-9f00-000000000001"
+        issue.handle = "small-engines-2026"
+        var state = Fixtures.state(width: 90, height: 30, issues: [issue])
+        _ = AppUpdate.update(&state, .keyPressed(.character("i")))
+        XCTAssertEqual(state.screen, .detail)
+        let text = AppView.render(state, theme: theme).lines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("kettle/small-engines-2026"), text)
+        XCTAssertFalse(text.contains("urn:uuid"), "the catalog's id is not shown: \(text)")
+    }
 }

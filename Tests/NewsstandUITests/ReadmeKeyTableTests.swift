@@ -19,7 +19,7 @@ final class ReadmeKeyTableTests: XCTestCase {
         "everywhere": Set(ScreenKind.allCases), "shelf": [.shelf], "shelf (grid)": [.shelf], "issue page": [.detail],
         "contents": [.contents], "article": [.article], "help": [.help], "subscriptions": [.subscriptions],
         "headlines": [.headlines], "storage": [.storage], "catalog": [.catalog], "search results": [.searchResults],
-        "downloads": [.downloads],
+        "downloads": [.downloads], "getting a title": [.acquisitions],
     ]
 
     private func rows() throws -> [Row] {

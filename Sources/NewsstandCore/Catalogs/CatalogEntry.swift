@@ -17,6 +17,9 @@ public struct CatalogEntry: Sendable, Equatable {
     /// The media type of each content URL when the feed gives it (`application/epub+zip`), else empty.
     /// For an OPDS acquisition through `opds:indirectAcquisition`, the innermost (final) type.
     public var contentTypes: [String]
+    /// Every OPDS acquisition link of the entry, as the catalog lists them (for acquiring one title from
+    /// the browser; `AcquisitionLink.ranked` orders them). Not stored in the library.
+    public var acquisitions: [AcquisitionLink] = []
 
     public var coverURL: URL? {
         get { coverLink?.url }

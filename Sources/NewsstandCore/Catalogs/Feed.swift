@@ -16,18 +16,30 @@ public enum FeedFormat: String, Sendable, CaseIterable {
     case newsstandAtom = "newsstand-atom"
 }
 
-/// A feed item without downloadable content: shown as a headline, never as an issue.
+/// A feed item without a readable issue to download: shown as a headline, never as an issue. A
+/// podcast's episode is one, its audio or video file in `mediaURL` (for a player, never queued).
 public struct Headline: Sendable, Equatable {
     public var title: String
     public var link: URL?
     public var date: Date?
     public var summary: String
+    /// The item's file that is not an issue (audio, video, …), when it has one.
+    public var mediaURL: URL?
+    /// What that file is, in plain words ("audio (audio/mpeg)").
+    public var mediaKind: String?
+    /// The item's text as HTML (its content, else its summary), read as an article; empty when the feed
+    /// gave only plain text (then `summary` is the article). Never shown without `XHTMLDocumentParser`.
+    public var body: String
 
-    public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "") {
+    public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "", mediaURL: URL? = nil, mediaKind: String? = nil,
+                body: String = "") {
         self.title = title
         self.link = link
         self.date = date
         self.summary = summary
+        self.mediaURL = mediaURL
+        self.mediaKind = mediaKind
+        self.body = body
     }
 }
 

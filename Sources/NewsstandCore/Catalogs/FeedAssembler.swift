@@ -82,8 +82,18 @@ final class FeedAssembler {
         let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
             ?? item.alternateSummary ?? ""
         let date = item.published ?? item.updated ?? item.issued ?? item.created
+        // Files that are not issues (a podcast's audio, a video) are never queued: with no issue file
+        // beside them, the item is a headline that names its file.
+        var media: (url: LazyURL, kind: String)?
+        if !assets.isEmpty {
+            assets.removeAll { asset in
+                guard case .other(let kind) = ContentKind.of(type: asset.type, link: asset.url.absoluteString) else { return false }
+                if media == nil { media = (asset.url, kind) }
+                return true
+            }
+        }
 
-        if !assets.isEmpty || format == .newsstandAtom {
+        if !assets.isEmpty || (format == .newsstandAtom && media == nil) {
             let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
             let name = FeedParser.issueName(rawName)
             guard !name.isEmpty else {
@@ -112,17 +122,21 @@ final class FeedAssembler {
             for asset in assets { links.append(asset.url) }
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
+            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
+            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             navigation.append(NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                              url: link.url.url, summary: summary))
         } else {
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
-            if let title = title ?? link?.absoluteString {
-                headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary))
+            if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
+                headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary,
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
             } else if !summary.isEmpty {
-                headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary))
+                headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary,
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
             }
         }
     }

@@ -54,6 +54,9 @@ struct FeedDocument {
         var summary: String?
         var alternateSummary: String?
         var content: String?
+        /// The HTML of `content`, else of `summary`, as the feed gave it (when it was HTML): a headline's
+        /// article. At most `XMLFeedReader.markupLimit` bytes.
+        var markup: String?
         var links: [Link] = []
         var enclosures: [MediaContent] = []
         var mediaContents: [MediaContent] = []

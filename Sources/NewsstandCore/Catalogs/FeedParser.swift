@@ -242,7 +242,8 @@ public enum FeedParser {
     }
 
     /// The acquisition link to download: open access and plain acquisition before sample, then borrow,
-    /// subscribe and buy; EPUB before PDF before anything else. HTML pages (a shop) are not content.
+    /// subscribe and buy; EPUB before PDF before a comic book (CBZ, CB7, CBT) before anything else. HTML pages
+    /// (a shop) are not content.
     static func bestAcquisition(_ links: [FeedDocument.Link]) -> FeedDocument.Link? {
         guard links.contains(where: { isAcquisition($0.rel) }) else { return nil }
         let candidates = links.filter { link in
@@ -265,7 +266,8 @@ public enum FeedParser {
             let type = (link.indirectTypes.last ?? link.type ?? "").lowercased()
             if type.hasPrefix("application/epub+zip") { return 0 }
             if type.hasPrefix("application/pdf") { return 1 }
-            return 2
+            if ["application/vnd.comicbook+zip", "application/x-cbz", "application/x-cb7", "application/x-cbt"].contains(where: type.hasPrefix) { return 2 }
+            return 3
         }
         return candidates.enumerated().min { a, b in
             (relRank(a.element.rel), typeRank(a.element), a.offset) < (relRank(b.element.rel), typeRank(b.element), b.offset)

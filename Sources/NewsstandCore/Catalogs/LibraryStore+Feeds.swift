@@ -33,18 +33,28 @@ extension LibraryStore {
         try locked {
             try database.transaction {
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
+                try database.query("DELETE FROM headline_text WHERE publication_id = ?", [.integer(publicationID)])
                 for (position, headline) in headlines.enumerated() {
-                    try database.query("INSERT INTO headlines (publication_id, position, title, link, date, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                    try database.query("""
+                        INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
                                        [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
                                         headline.link.map { .text($0.absoluteString) } ?? .null,
                                         headline.date.map { .real($0.timeIntervalSince1970) } ?? .null,
-                                        .text(TextSanitizer.singleLine(headline.summary))])
+                                        .text(TextSanitizer.singleLine(headline.summary)),
+                                        headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
+                                        headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null,
+                                        .text(headline.body)])
+                    try database.query("INSERT INTO headline_text (title, body, publication_id, position) VALUES (?, ?, ?, ?)",
+                                       [.text(Self.searchable(headline.title)),
+                                        .text(Self.searchable(headline.body.isEmpty ? headline.summary : FeedText.html(headline.body))),
+                                        .integer(publicationID), .integer(Int64(position))])
                 }
             }
         }
     }
 
-    /// The publication's headlines, in the order its feed gave them.
     /// How many headlines a publication has.
     public func headlineCount(publicationID: Int64) throws -> Int {
         try locked {
@@ -52,12 +62,51 @@ extension LibraryStore {
         }
     }
 
+    /// How many issues and headlines a publication has, read together (what an unchanged feed's refresh reports).
+    public func issueAndHeadlineCounts(publicationID: Int64) throws -> (issues: Int, headlines: Int) {
+        try locked {
+            let row = try database.query("""
+                SELECT (SELECT total FROM issue_counts WHERE publication_id = ?1), (SELECT count(*) FROM headlines WHERE publication_id = ?1)
+                """, [.integer(publicationID)]).first
+            return (Int(row?[0].int64 ?? 0), Int(row?[1].int64 ?? 0))
+        }
+    }
+
+    /// Records refreshes that found their feeds unchanged (HTTP 304): only the time, in one transaction for all
+    /// of them. The title, last problem and validators stay as the last fetch that brought content left them.
+    public func recordUnchangedRefreshes(_ refreshes: [(publicationID: Int64, date: Date)]) throws {
+        guard !refreshes.isEmpty else { return }
+        try locked {
+            try database.transaction {
+                for refresh in refreshes {
+                    try database.query("UPDATE publications SET last_refresh = ? WHERE id = ?",
+                                       [.real(refresh.date.timeIntervalSince1970), .integer(refresh.publicationID)])
+                }
+            }
+        }
+    }
+
+    /// The publication's headlines, in the order its feed gave them, without their bodies (`headline(publicationID:at:)` has them).
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
-            try database.query("SELECT title, link, date, summary FROM headlines WHERE publication_id = ? ORDER BY position",
+            try database.query("SELECT title, link, date, summary, media_url, media_kind FROM headlines WHERE publication_id = ? ORDER BY position",
                                [.integer(publicationID)]).map { row in
                 Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
-                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "")
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
+                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string)
+            }
+        }
+    }
+
+    /// The headline at `position` (0-based, feed order) with its body, or nil when there is none there.
+    public func headline(publicationID: Int64, at position: Int) throws -> Headline? {
+        try locked {
+            try database.query("""
+                SELECT title, link, date, summary, media_url, media_kind, body FROM headlines WHERE publication_id = ? AND position = ?
+                """, [.integer(publicationID), .integer(Int64(position))]).first.map { row in
+                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
+                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string, body: row[6].string ?? "")
             }
         }
     }

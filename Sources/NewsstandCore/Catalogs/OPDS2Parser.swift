@@ -77,7 +77,13 @@ enum OPDS2Parser {
         let image = images.max { (($0["width"] as? NSNumber)?.intValue ?? 0) < (($1["width"] as? NSNumber)?.intValue ?? 0) }
         let cover = (image ?? images.first).flatMap { resolve($0["href"], base) }
 
-        if let acquisition = FeedParser.bestAcquisition(acquisitions) {
+        let best = FeedParser.bestAcquisition(acquisitions)
+        // An audiobook or a video is never queued as an issue: the publication is a headline naming its file.
+        let media = best.flatMap { link -> (URL, String)? in
+            guard case .other(let kind) = ContentKind.of(type: link.indirectTypes.last ?? link.type, link: link.url.absoluteString) else { return nil }
+            return (link.url.url, kind)
+        }
+        if let acquisition = best, media == nil {
             let name = FeedParser.issueName(string(metadata["identifier"]) ?? acquisition.url.absoluteString)
             guard !name.isEmpty else { return }
             guard seen.insert(name).inserted else {
@@ -85,15 +91,17 @@ enum OPDS2Parser {
                 return
             }
             let type = acquisition.indirectTypes.last ?? acquisition.type
-            feed.entries.append(CatalogEntry(name: name, title: title.isEmpty ? name : title, date: date ?? fallbackDate, summary: summary,
-                                             coverLink: cover.map(LazyURL.init), contentLinks: [acquisition.url], contentTypes: type.map { [$0] } ?? []))
+            var entry = CatalogEntry(name: name, title: title.isEmpty ? name : title, date: date ?? fallbackDate, summary: summary,
+                                     coverLink: cover.map(LazyURL.init), contentLinks: [acquisition.url], contentTypes: type.map { [$0] } ?? [])
+            entry.acquisitions = AcquisitionLink.all(in: acquisitions)
+            feed.entries.append(entry)
         } else {
             let link = links.first { rels($0).contains("alternate") || rels($0).contains("self") }.flatMap { resolve($0["href"], base) }
-            guard !title.isEmpty || link != nil else {
+            guard let shown = title.isEmpty ? (link ?? media?.0)?.absoluteString : title else {
                 feed.problems.append("publication #\(position + 1) has no title and no links")
                 return
             }
-            feed.headlines.append(Headline(title: title.isEmpty ? link!.absoluteString : title, link: link, date: date, summary: summary))
+            feed.headlines.append(Headline(title: shown, link: link, date: date, summary: summary, mediaURL: media?.0, mediaKind: media?.1))
         }
     }
 

@@ -13,11 +13,14 @@ public struct PublicationRefresher: Sendable {
     public var maxPages: Int
     /// The HTTP client feeds are fetched with (and the logins it knows).
     public let client: HTTPClient
+    /// How many headlines a publication keeps: the feed's first (`max-headlines`).
+    public var maxHeadlines: Int
 
-    public init(store: LibraryStore, maxPages: Int = 10, client: HTTPClient = .shared) {
+    public init(store: LibraryStore, maxPages: Int = 10, client: HTTPClient = .shared, maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
         self.store = store
         self.maxPages = max(1, maxPages)
         self.client = client
+        self.maxHeadlines = max(0, maxHeadlines)
     }
 
     /// What one refresh did.
@@ -65,17 +68,21 @@ public struct PublicationRefresher: Sendable {
         return feed
     }
 
-    /// Refreshes one publication.
+    /// Refreshes one publication. When its feed is unchanged (304), only the refresh time is written: at once, or
+    /// with `unchangedRefreshes` into that batch, saved with others' (a sync of many feeds passes one).
     @discardableResult
-    public func refresh(_ publication: Publication) -> Outcome {
+    public func refresh(_ publication: Publication, savingUnchangedIn unchangedRefreshes: UnchangedRefreshBatch? = nil) -> Outcome {
         do {
             let validators = try store.feedValidators(publicationID: publication.id)
             guard let (feed, newValidators) = try fetch(publication.feedURL, validators: validators) else {
-                let current = try store.publication(id: publication.id)
-                try store.recordRefresh(publicationID: publication.id, title: nil, error: current?.lastError)
-                return Outcome(publicationID: publication.id, issueCount: try store.issueCounts(publicationID: publication.id).total,
-                               newIssueNames: [], problem: nil, notModified: true,
-                               headlineCount: try store.headlineCount(publicationID: publication.id))
+                if let unchangedRefreshes {
+                    unchangedRefreshes.add(publicationID: publication.id)
+                } else {
+                    try store.recordUnchangedRefreshes([(publication.id, Date())])
+                }
+                let counts = try store.issueAndHeadlineCounts(publicationID: publication.id)
+                return Outcome(publicationID: publication.id, issueCount: counts.issues, newIssueNames: [], problem: nil,
+                               notModified: true, headlineCount: counts.headlines)
             }
             return try apply(feed, validators: newValidators, to: publication, markingNewArrivals: true)
         } catch {
@@ -138,7 +145,8 @@ public struct PublicationRefresher: Sendable {
     private func apply(_ feed: Feed, validators: FetchValidators?, to publication: Publication, markingNewArrivals: Bool) throws -> Outcome {
         let known = Set(try store.issues(publicationID: publication.id).map(\.name))
         let issues = try store.upsertIssues(feed.entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
-        try store.replaceHeadlines(feed.headlines, publicationID: publication.id)
+        let headlines = feed.headlines.count > maxHeadlines ? Array(feed.headlines.prefix(maxHeadlines)) : feed.headlines
+        try store.replaceHeadlines(headlines, publicationID: publication.id)
         let problem = feed.problems.isEmpty ? nil
             : "\(publication.title): skipped \(feed.problems.count) of \(feed.problems.count + feed.entries.count) issues: " + feed.problems.joined(separator: "; ")
         try store.recordRefresh(publicationID: publication.id, title: feed.title, error: problem)
@@ -146,7 +154,7 @@ public struct PublicationRefresher: Sendable {
         try store.setFeedFormat(feed.format, publicationID: publication.id)
         return Outcome(publicationID: publication.id, issueCount: issues.count,
                        newIssueNames: feed.entries.map(\.name).filter { !known.contains($0) }, problem: problem, notModified: false,
-                       headlineCount: feed.headlines.count)
+                       headlineCount: headlines.count)
     }
 
     static func fallbackTitle(for url: URL) -> String {

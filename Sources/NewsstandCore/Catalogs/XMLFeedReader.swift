@@ -474,11 +474,22 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if inItem, let date = textDate() { item?.endDate = date }
         case .summary:
             // feedparser's rule when an RSS item has both: the second is the content.
-            if inItem { if item?.summary == nil { item?.summary = readText(frame) } else if item?.content == nil { item?.content = readText(frame) } }
+            if inItem {
+                if item?.summary == nil {
+                    item?.summary = readText(frame)
+                    if item?.markup == nil { item?.markup = readMarkup(frame) }
+                } else if item?.content == nil {
+                    item?.content = readText(frame)
+                    item?.markup = readMarkup(frame) ?? item?.markup
+                }
+            }
         case .alternateSummary:
             if item != nil, item?.alternateSummary == nil { item?.alternateSummary = readText(frame) }
         case .content:
-            if inItem, item?.content == nil { item?.content = readText(frame) }
+            if inItem, item?.content == nil {
+                item?.content = readText(frame)
+                item?.markup = readMarkup(frame) ?? item?.markup
+            }
         case .url:
             if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
         default:
@@ -516,6 +527,16 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     private func textDate() -> Date? {
         text.withUnsafeBufferPointer { FlexibleDateParser.parse(utf8: $0) }
+    }
+
+    /// The most bytes of an item's HTML kept for reading it as an article.
+    static let markupLimit = 512 << 10
+
+    /// The collected text as HTML, for a headline's article: only when the feed marked it as HTML (Atom
+    /// `type="html"`, RSS description and `content:encoded`), at most `markupLimit` bytes.
+    private func readMarkup(_ frame: Frame) -> String? {
+        guard case .html = frame.kind, !text.isEmpty, text.count <= Self.markupLimit else { return nil }
+        return rawText
     }
 
     private func readText(_ frame: Frame) -> String {

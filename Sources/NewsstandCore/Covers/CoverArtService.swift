@@ -24,15 +24,21 @@ public final class CoverArtService: @unchecked Sendable {
     private var nextRank: UInt64 = 0
     private var running: Set<CoverArtRequest> = []
     private var cache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 512)
+    /// The folder a downloaded issue is installed in, for covers the catalog does not give.
+    private let issueFolder: (@Sendable (Issue) -> URL?)?
 
     /// - Parameters:
     ///   - concurrency: covers rendered at once (at least 1).
     ///   - revalidationInterval: a cached cover file checked more than this long ago is revalidated again
     ///     (besides once per service, that is once per process run).
     ///   - client: the HTTP client covers are fetched with (and the logins it knows).
+    ///   - issueFolder: where a downloaded issue is installed; a downloaded comic book without a cover in the
+    ///     catalog then shows its first page (`IssueContent.coverPicture`).
     public init(store: LibraryStore, cacheDirectory: URL, concurrency: Int = 2, revalidationInterval: TimeInterval = 86_400,
-                client: HTTPClient = .shared, onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
+                client: HTTPClient = .shared, issueFolder: (@Sendable (Issue) -> URL?)? = nil,
+                onEvent: @escaping @Sendable (CoverArtEvent) -> Void) {
         self.store = store
+        self.issueFolder = issueFolder
         self.files = CoverFileCache(directory: cacheDirectory, revalidationInterval: revalidationInterval, client: client)
         self.concurrency = max(1, concurrency)
         self.onEvent = onEvent
@@ -61,11 +67,33 @@ public final class CoverArtService: @unchecked Sendable {
         queue.async { self.pending = self.pending.filter { wanted.contains($0.key) } }
     }
 
-    /// The cover file of an issue, through the same disk cache and revalidation as the shelf. Blocking.
+    /// The cover file of an issue, through the same disk cache and revalidation as the shelf; for a downloaded
+    /// issue the catalog gives no cover for, the picture the issue offers (a comic book's first page). Blocking.
     public func coverData(issueID: Int64) throws -> Data {
         guard let issue = try store.issue(id: issueID) else { throw FetchError("the issue is no longer in the library") }
-        guard let coverURL = issue.coverURL else { throw FetchError("the catalog gives no cover") }
+        guard let coverURL = issue.coverURL else {
+            if issue.state == .available, let folder = issueFolder?(issue), let picture = IssueContent.coverPicture(in: folder) {
+                return try Self.localPicture(picture)
+            }
+            throw FetchError("the catalog gives no cover")
+        }
         return try files.data(issueID: issue.id, url: coverURL)
+    }
+
+    /// Where a library's issues are installed, as `init`'s `issueFolder` takes it.
+    public static func folders(of store: LibraryStore, in paths: LibraryPaths) -> @Sendable (Issue) -> URL? {
+        { issue in (try? store.publication(id: issue.publicationID)).flatMap { $0.map { paths.folder(for: issue, of: $0) } } }
+    }
+
+    /// The most bytes of an issue's own picture read for its cover.
+    static let maximumLocalPictureBytes = 64 << 20
+
+    private static func localPicture(_ file: URL) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { throw FetchError("the issue's first page cannot be read") }
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: maximumLocalPictureBytes + 1) ?? Data()
+        guard data.count <= maximumLocalPictureBytes else { throw FetchError("the issue's first page is larger than 64 MiB") }
+        return data
     }
 
     private func startNext() {

@@ -3,6 +3,10 @@ import NewsstandContent
 
 /// Verifies downloaded assets and installs them as an issue folder, atomically.
 ///
+/// Archives (an EPUB or CBZ zip, a CB7, a CBT) are unpacked by `ArchiveExtractor`, whose limits and
+/// refusals (paths leaving the folder, links, devices) apply to every one of them; other files (a
+/// PDF) are copied in as they are.
+///
 /// Everything is unpacked into a staging folder beside the destination, checked, synced to disk
 /// and then renamed into place in one step (the rename synced too), so an issue is never half
 /// installed: a crash or a power cut leaves either the previous folder or the new one, and by the
@@ -24,7 +28,7 @@ public enum IssueInstaller {
 
         for (index, asset) in assets.enumerated() {
             let sourceName = index < sourceURLs.count ? sourceURLs[index].lastPathComponent : "asset-\(index)"
-            if isZipArchive(asset) {
+            if isArchive(asset) {
                 do {
                     try ArchiveExtractor.extract(archive: asset, into: staging, limits: limits)
                 } catch {
@@ -74,7 +78,7 @@ public enum IssueInstaller {
         }
     }
 
-    /// An issue folder must hold a readable EPUB or a PDF.
+    /// An issue folder must hold a readable EPUB, a PDF, or a comic book's page pictures.
     static func validateContent(in folder: URL) throws {
         let container = folder.appendingPathComponent("META-INF/container.xml")
         if FileManager.default.fileExists(atPath: container.path) {
@@ -87,7 +91,19 @@ public enum IssueInstaller {
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         if files.contains(where: { $0.lowercased().hasSuffix(".pdf") }) { return }
-        throw DownloadError("the download is not an EPUB or PDF issue")
+        if (try? ComicBookReader.open(folder: folder)) != nil { return }
+        throw DownloadError("the download is not an EPUB, PDF or comic book (CBZ, CB7, CBT) issue")
+    }
+
+    /// Whether a downloaded file is an archive to unpack: a zip (EPUB, CBZ), a 7-Zip (CB7) or a tar (CBT),
+    /// judged by its first bytes, never by its name.
+    static func isArchive(_ file: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 262)) ?? Data())
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return true }              // zip
+        if head.starts(with: [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return true }  // 7z
+        return head.count >= 262 && head[257..<262].elementsEqual("ustar".utf8)     // POSIX or GNU tar
     }
 
     static func isZipArchive(_ file: URL) -> Bool {

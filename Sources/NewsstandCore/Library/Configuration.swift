@@ -13,6 +13,8 @@ import NewsstandImaging
 ///     max-download-size 4G
 ///     disk-reserve 1G
 ///     stall-timeout 30
+///     player mpv %u
+///     max-headlines 200
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`).
     public var theme = "dark"
@@ -37,13 +39,16 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
+    /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
+    public var player: PlayerCommand?
+    /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
+    public var maxHeadlines = Configuration.defaultMaxHeadlines
+    public static let defaultMaxHeadlines = 200
 
     public init() {}
 
     /// Every setting the file may hold, in the order the README lists them.
-    public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
-                                      "daily-download-cap", "measure", "cover-mode", "rate-limit",
-                                      "max-download-size", "disk-reserve", "stall-timeout"]
+    public static var settingNames: [String] { settings.map(\.name) }
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -60,87 +65,110 @@ public struct Configuration: Equatable, Sendable {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard let key = words.first else { continue }
             let value = words.dropFirst().joined(separator: " ")
-            switch key {
-            case "theme" where !value.isEmpty:
-                configuration.theme = value
-            case "max-downloads":
-                if let count = Int(value), (1...16).contains(count) {
-                    configuration.maxDownloads = count
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): max-downloads takes a number from 1 to 16")
-                }
-            case "storage-budget":
-                if let bytes = parseSize(value) {
-                    configuration.storageBudget = bytes
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): storage-budget takes a size such as 500M or 2G")
-                }
-            case "cover-mode":
-                if value == "auto" {
-                    configuration.coverMode = nil
-                } else if let mode = CoverArtMode(rawValue: value) {
-                    configuration.coverMode = mode
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): cover-mode takes auto, ascii, ascii-color or blocks")
-                }
-            case "quiet-hours":
-                if value == "off" {
-                    configuration.autoDownloadLimits.quietHours = nil
-                } else if let hours = AutoDownloadLimits.QuietHours(value) {
-                    configuration.autoDownloadLimits.quietHours = hours
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): quiet-hours takes HH:MM-HH:MM (for example 23:00-07:00) or off")
-                }
-            case "daily-download-cap":
-                if let count = Int(value), count >= 0 {
-                    configuration.autoDownloadLimits.dailyCap = count
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): daily-download-cap takes a number of issues")
-                }
-            case "measure":
-                if let columns = Int(value), (20...400).contains(columns) {
-                    configuration.measure = columns
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): measure takes a number of columns from 20 to 400")
-                }
-            case "refresh-interval":
-                if let minutes = Int(value), (0...10_080).contains(minutes) {
-                    configuration.refreshIntervalMinutes = minutes
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): refresh-interval takes minutes from 0 (off) to 10080")
-                }
-            case "rate-limit":
-                if value.lowercased() == "off" || value == "0" {
-                    configuration.rateLimit = nil
-                } else if let bytes = parseSize(value), bytes >= 1024, bytes <= Int64(Int32.max) {
-                    configuration.rateLimit = Int(bytes)
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): rate-limit takes bytes per second such as 512K or 2M, or off")
-                }
-            case "max-download-size":
-                if let bytes = parseSize(value), bytes >= 1 << 20 {
-                    configuration.maxDownloadSize = bytes
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): max-download-size takes a size of at least 1M, such as 500M or 8G")
-                }
-            case "disk-reserve":
-                if let bytes = parseSize(value) {
-                    configuration.diskReserve = bytes
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): disk-reserve takes a size such as 500M or 2G, or 0")
-                }
-            case "stall-timeout":
-                if let seconds = Int(value), (1...3600).contains(seconds) {
-                    configuration.stallTimeout = seconds
-                } else {
-                    configuration.warnings.append("\(source), line \(offset + 1): stall-timeout takes seconds from 1 to 3600")
-                }
-            default:
-                configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")
+            let place = "\(source), line \(offset + 1)"
+            guard let setting = settings.first(where: { $0.name == key }) else {
+                configuration.warnings.append("\(place): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")
+                continue
+            }
+            if !setting.apply(&configuration, value) {
+                configuration.warnings.append("\(place): \(setting.name) takes \(setting.takes)")
             }
         }
         return configuration
     }
+
+    /// One setting of the file: its name, what it takes (said when a value is not valid), and how a value
+    /// applies (false when it is not valid, leaving the setting as it was).
+    private struct Setting: Sendable {
+        let name: String
+        let takes: String
+        let apply: @Sendable (inout Configuration, String) -> Bool
+    }
+
+    private static let settings: [Setting] = [
+        Setting(name: "theme", takes: "the name of a theme") { configuration, value in
+            guard !value.isEmpty else { return false }
+            configuration.theme = value
+            return true
+        },
+        Setting(name: "max-downloads", takes: "a number from 1 to 16") { configuration, value in
+            guard let count = Int(value), (1...16).contains(count) else { return false }
+            configuration.maxDownloads = count
+            return true
+        },
+        Setting(name: "storage-budget", takes: "a size such as 500M or 2G") { configuration, value in
+            guard let bytes = parseSize(value) else { return false }
+            configuration.storageBudget = bytes
+            return true
+        },
+        Setting(name: "refresh-interval", takes: "minutes from 0 (off) to 10080") { configuration, value in
+            guard let minutes = Int(value), (0...10_080).contains(minutes) else { return false }
+            configuration.refreshIntervalMinutes = minutes
+            return true
+        },
+        Setting(name: "quiet-hours", takes: "HH:MM-HH:MM (for example 23:00-07:00) or off") { configuration, value in
+            if value == "off" {
+                configuration.autoDownloadLimits.quietHours = nil
+                return true
+            }
+            guard let hours = AutoDownloadLimits.QuietHours(value) else { return false }
+            configuration.autoDownloadLimits.quietHours = hours
+            return true
+        },
+        Setting(name: "daily-download-cap", takes: "a number of issues") { configuration, value in
+            guard let count = Int(value), count >= 0 else { return false }
+            configuration.autoDownloadLimits.dailyCap = count
+            return true
+        },
+        Setting(name: "measure", takes: "a number of columns from 20 to 400") { configuration, value in
+            guard let columns = Int(value), (20...400).contains(columns) else { return false }
+            configuration.measure = columns
+            return true
+        },
+        Setting(name: "cover-mode", takes: "auto, ascii, ascii-color or blocks") { configuration, value in
+            if value == "auto" {
+                configuration.coverMode = nil
+                return true
+            }
+            guard let mode = CoverArtMode(rawValue: value) else { return false }
+            configuration.coverMode = mode
+            return true
+        },
+        Setting(name: "rate-limit", takes: "bytes per second such as 512K or 2M, or off") { configuration, value in
+            if value.lowercased() == "off" || value == "0" {
+                configuration.rateLimit = nil
+                return true
+            }
+            guard let bytes = parseSize(value), bytes >= 1024, bytes <= Int64(Int32.max) else { return false }
+            configuration.rateLimit = Int(bytes)
+            return true
+        },
+        Setting(name: "max-download-size", takes: "a size of at least 1M, such as 500M or 8G") { configuration, value in
+            guard let bytes = parseSize(value), bytes >= 1 << 20 else { return false }
+            configuration.maxDownloadSize = bytes
+            return true
+        },
+        Setting(name: "disk-reserve", takes: "a size such as 500M or 2G, or 0") { configuration, value in
+            guard let bytes = parseSize(value) else { return false }
+            configuration.diskReserve = bytes
+            return true
+        },
+        Setting(name: "stall-timeout", takes: "seconds from 1 to 3600") { configuration, value in
+            guard let seconds = Int(value), (1...3600).contains(seconds) else { return false }
+            configuration.stallTimeout = seconds
+            return true
+        },
+        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL (for example mpv %u)") { configuration, value in
+            guard let player = PlayerCommand(value) else { return false }
+            configuration.player = player
+            return true
+        },
+        Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
+            guard let count = Int(value), (0...100_000).contains(count) else { return false }
+            configuration.maxHeadlines = count
+            return true
+        },
+    ]
 
     /// "500M", "2G", "750K" or plain bytes.
     public static func parseSize(_ text: String) -> Int64? {

@@ -78,17 +78,18 @@ public enum PathComponent {
         return result.isEmpty ? "_" : result
     }
 
-    /// A lowercase slug for names typed on the command line: "The Lantern, No. 3" → "the-lantern-no-3".
-    public static func slug(_ title: String) -> String {
+    /// A lowercase slug for names typed on the command line: "The Lantern, No. 3" → "the-lantern-no-3"; `fallback`
+    /// when nothing of the title is ASCII letters or digits.
+    public static func slug(_ title: String, fallback: String = "publication") -> String {
         var slug = ""
         for scalar in title.lowercased().unicodeScalars {
-            if CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII {
+            if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
                 slug.unicodeScalars.append(scalar)
             } else if !slug.isEmpty && !slug.hasSuffix("-") {
                 slug += "-"
             }
         }
         while slug.hasSuffix("-") { slug.removeLast() }
-        return slug.isEmpty ? "publication" : String(slug.prefix(60))
+        return slug.isEmpty ? fallback : String(slug.prefix(60))
     }
 }

@@ -14,10 +14,12 @@ extension LibraryStore {
     @discardableResult
     public func reconcile(paths: LibraryPaths, leftoverAge: TimeInterval = 60, now: Date = Date()) throws -> [Int64] {
         Self.cleanInstallLeftovers(in: paths.issuesDirectory, olderThan: leftoverAge, now: now)
-        let publications = Dictionary(uniqueKeysWithValues: try publications().map { ($0.id, $0) })
+        // Only the publications that have downloaded issues are read (the library may hold thousands).
+        var publications: [Int64: Publication?] = [:]
         var reset: [Int64] = []
         for issue in try downloadedIssues() {
-            guard let publication = publications[issue.publicationID] else { continue }
+            if publications[issue.publicationID] == nil { publications[issue.publicationID] = try publication(id: issue.publicationID) }
+            guard let publication = publications[issue.publicationID] ?? nil else { continue }
             var isDirectory: ObjCBool = false
             let folder = paths.folder(for: issue, of: publication)
             if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) || !isDirectory.boolValue {

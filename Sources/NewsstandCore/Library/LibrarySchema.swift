@@ -1,7 +1,7 @@
 /// The library database's schema, as an ordered list of migrations.
 ///
-/// Migration `n` (counting from 1) brings a database from `PRAGMA user_version` n−1 to n.
-/// Append new steps; never edit a released one.
+/// Migration `n` (counting from 1) brings a database from `PRAGMA user_version` n−1 to n: its SQL, then its
+/// follow-up in Swift when it has one, in one transaction. Append new steps; never edit a released one.
 enum LibrarySchema {
     static let migrations: [String] = [
         """
@@ -144,6 +144,42 @@ enum LibrarySchema {
                 new = new + (new.arrived_new = 1 AND new.opened_at IS NULL) WHERE publication_id = new.publication_id;
         END;
         """,
+        // 9: handles — the name people see and type for an issue (`IssueHandle`), unique within its publication; the
+        // catalog's id (`name`) stays the key. Filled for the issues already there by the follow-up below, and set by
+        // `upsertIssues` when an issue is inserted, never when it is updated. The index's first column is the handle,
+        // so a command line's bare `HANDLE` is found without reading the table; `ON CONFLICT (publication_id, handle)`
+        // names it too.
+        """
+        ALTER TABLE issues ADD COLUMN handle TEXT;
+        CREATE UNIQUE INDEX IF NOT EXISTS issues_by_handle ON issues (handle, publication_id);
+        """,
+        // 10: headlines that carry a file which is not an issue (a podcast's audio, a video), for a player.
+        """
+        ALTER TABLE headlines ADD COLUMN media_url TEXT;
+        ALTER TABLE headlines ADD COLUMN media_kind TEXT;
+        """,
+        // 11: a headline's text as HTML (its content, else its summary), read as an article.
+        """
+        ALTER TABLE headlines ADD COLUMN body TEXT NOT NULL DEFAULT '';
+        """,
+        // 12: search in headlines like in issues: an FTS5 index of each headline's title and text (body's text,
+        // else summary), kept by replaceHeadlines; a publication's rows go with it. Safe to run again.
+        """
+        CREATE VIRTUAL TABLE IF NOT EXISTS headline_text USING fts5(
+            title, body, publication_id UNINDEXED, position UNINDEXED,
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        DELETE FROM headline_text;
+        INSERT INTO headline_text (title, body, publication_id, position) SELECT title, summary, publication_id, position FROM headlines;
+        CREATE TRIGGER IF NOT EXISTS headline_text_after_publication_delete AFTER DELETE ON publications BEGIN
+            DELETE FROM headline_text WHERE publication_id = old.id;
+        END;
+        """,
+    ]
+
+    /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
+    static let followUps: [Int: @Sendable (SQLiteDatabase) throws -> Void] = [
+        9: IssueHandleBackfill.run,
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -35,6 +35,7 @@ public final class LibraryStore: @unchecked Sendable {
         try database.transaction {
             for step in version..<LibrarySchema.currentVersion {
                 try database.execute(LibrarySchema.migrations[step])
+                try LibrarySchema.followUps[step + 1]?(database)
             }
             try database.execute("PRAGMA user_version = \(LibrarySchema.currentVersion)")
         }
@@ -113,6 +114,11 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Whether the library has any publication (without reading them).
+    public func hasPublications() throws -> Bool {
+        try locked { try database.query("SELECT EXISTS (SELECT 1 FROM publications)").first?.first?.int64 == 1 }
+    }
+
     public func publication(id: Int64) throws -> Publication? {
         try locked {
             try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE id = ?", [.integer(id)]).first.map(Self.publication(from:))
@@ -124,6 +130,16 @@ public final class LibraryStore: @unchecked Sendable {
         try locked {
             try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE name = ? OR lower(title) = lower(?) OR feed_url = ? LIMIT 1",
                                [.text(reference), .text(reference), .text(reference)]).first.map(Self.publication(from:))
+        }
+    }
+
+    /// Removes one issue from the library (the caller removes its files first).
+    public func removeIssue(id: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(id))])
+                try database.query("DELETE FROM issues WHERE id = ?", [.integer(id)])
+            }
         }
     }
 
@@ -159,37 +175,58 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Issues
 
-    /// Adds catalog entries to a publication in one transaction. An entry whose name already exists
-    /// updates that issue's metadata and keeps its state; nothing is duplicated and nothing fails.
-    /// Issues added with `markingNewArrivals` are NEW until opened.
+    /// Adds catalog entries to a publication in one transaction. An entry whose name (the catalog's id) already
+    /// exists updates that issue's metadata and keeps its state and handle; nothing is duplicated and nothing fails.
+    /// A new issue gets a free handle (`IssueHandle`). Issues added with `markingNewArrivals` are NEW until opened.
+    ///
+    /// A known issue costs one statement, an update by its unique name, and no handle work. A new one costs that
+    /// update (which finds nothing) and its insert; when its first choice of handle is taken, an insert per further
+    /// choice (and a few look-ups of the handle index where a numbering starts).
     @discardableResult
     public func upsertIssues(_ entries: [CatalogEntry], publicationID: Int64, markingNewArrivals: Bool = false) throws -> [Issue] {
         try locked {
             try database.transaction {
                 let now = Date().timeIntervalSince1970
+                var handles = IssueHandleAllocator()
                 for entry in entries {
+                    let title = TextSanitizer.singleLine(entry.title)
                     let values: [SQLiteValue] = [
-                        .integer(publicationID), .text(entry.name), .text(TextSanitizer.singleLine(entry.title)),
-                        .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
+                        .text(title), .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
                         entry.coverURLText.map { .text($0) } ?? .null,
                         .text(entry.contentURLTexts.joined(separator: "\n")),
                         entry.expectedSize.map { .integer($0) } ?? .null,
                         entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
-                        .real(now), .integer(markingNewArrivals ? 1 : 0),
+                        .integer(publicationID), .text(entry.name),
                     ]
                     try database.query("""
-                        INSERT INTO issues (publication_id, name, title, date, summary, cover_url, content_urls, expected_size, expected_sha256, added_at, arrived_new)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (publication_id, name) DO UPDATE SET
-                            title = excluded.title, date = excluded.date, summary = excluded.summary,
-                            cover_url = excluded.cover_url, content_urls = excluded.content_urls,
-                            expected_size = excluded.expected_size, expected_sha256 = excluded.expected_sha256
+                        UPDATE issues SET title = ?, date = ?, summary = ?, cover_url = ?, content_urls = ?, expected_size = ?, expected_sha256 = ?
+                        WHERE publication_id = ? AND name = ?
                         """, values)
+                    if database.changedRowCount > 0 { continue }
+                    let inserted = values + [.real(now), .integer(markingNewArrivals ? 1 : 0)]
+                    _ = try handles.assign(
+                        candidates: IssueHandle.candidates(catalogID: entry.name, title: title, date: entry.date),
+                        isTaken: { handle in try isHandleTaken(handle, publicationID: publicationID) },
+                        claim: { handle in
+                            // Nothing is inserted when another issue of the publication has the handle.
+                            try database.query("""
+                                INSERT INTO issues (title, date, summary, cover_url, content_urls, expected_size, expected_sha256,
+                                                    publication_id, name, added_at, arrived_new, handle)
+                                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                ON CONFLICT (publication_id, handle) DO NOTHING
+                                """, inserted + [.text(handle)])
+                            return database.changedRowCount == 1
+                        })
                 }
                 return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
                                           [.integer(publicationID)]).map(Self.issue(from:))
             }
         }
+    }
+
+    /// Whether a publication has an issue with this handle (one entry of the handle index).
+    private func isHandleTaken(_ handle: String, publicationID: Int64) throws -> Bool {
+        try !database.query("SELECT 1 FROM issues WHERE handle = ? AND publication_id = ?", [.text(handle), .integer(publicationID)]).isEmpty
     }
 
     /// A publication's issues, newest first.
@@ -220,18 +257,24 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
-    /// Finds issues by name (`NAME` or `PUBLICATION/NAME`); more than one result means the name is ambiguous.
+    /// Finds issues by `HANDLE` or `PUBLICATION/HANDLE` (the publication by name or title); a handle found wins, else
+    /// the catalog's id (`NAME`, `PUBLICATION/NAME`) is tried, so what worked before handles still does. More than
+    /// one result means the reference is ambiguous.
     public func findIssues(_ reference: String) throws -> [Issue] {
         try locked {
             if let slash = reference.firstIndex(of: "/") {
                 let publication = String(reference[..<slash])
-                let name = String(reference[reference.index(after: slash)...])
-                let rows = try database.query("""
-                    SELECT \(Self.issueColumns(prefix: "i.")) FROM issues i JOIN publications p ON p.id = i.publication_id
-                    WHERE i.name = ? AND (p.name = ? OR lower(p.title) = lower(?))
-                    """, [.text(name), .text(publication), .text(publication)])
-                if !rows.isEmpty { return rows.map(Self.issue(from:)) }
+                let rest = String(reference[reference.index(after: slash)...])
+                for column in ["handle", "name"] {
+                    let rows = try database.query("""
+                        SELECT \(Self.issueColumns(prefix: "i.")) FROM issues i JOIN publications p ON p.id = i.publication_id
+                        WHERE i.\(column) = ? AND (p.name = ? OR lower(p.title) = lower(?)) ORDER BY i.id
+                        """, [.text(rest), .text(publication), .text(publication)])
+                    if !rows.isEmpty { return rows.map(Self.issue(from:)) }
+                }
             }
+            let byHandle = try database.query("SELECT \(Self.issueColumns) FROM issues WHERE handle = ? ORDER BY id", [.text(reference)])
+            if !byHandle.isEmpty { return byHandle.map(Self.issue(from:)) }
             return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE name = ? ORDER BY id", [.text(reference)]).map(Self.issue(from:))
         }
     }
@@ -354,13 +397,13 @@ public final class LibraryStore: @unchecked Sendable {
 
     static func issueColumns(prefix: String) -> String {
         ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
-         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new"].map { prefix + $0 }.joined(separator: ", ")
+         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new", "handle"].map { prefix + $0 }.joined(separator: ", ")
     }
 
     static let issueColumns = issueColumns(prefix: "")
 
     static func issue(from row: [SQLiteValue]) -> Issue {
-        Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", title: row[3].string ?? "",
+        Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
               date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
               coverURL: row[6].string.flatMap(URL.init(string:)),
               contentURLs: (row[7].string ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },

@@ -22,9 +22,14 @@ public struct SQLiteError: Error, CustomStringConvertible {
 
 /// One SQLite connection, used from one thread at a time (callers serialise through `LibraryStore`).
 ///
-/// Values are always bound, never formatted into SQL.
+/// Values are always bound, never formatted into SQL. Statements are compiled once and kept (by their SQL
+/// text, at most `statementCacheLimit`), and reset after every use, so no finished query holds a read open.
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
+    /// Compiled statements by their SQL, reset and ready to bind.
+    private var statements: [String: OpaquePointer] = [:]
+    /// How many compiled statements are kept; past it the cache starts again (SQL built from changing parts, say).
+    static let statementCacheLimit = 128
 
     init(path: String) throws {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -42,8 +47,32 @@ final class SQLiteDatabase {
     deinit { close() }
 
     func close() {
+        forgetStatements()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
+    }
+
+    /// How many compiled statements are kept now (tests).
+    var cachedStatementCount: Int { statements.count }
+
+    private func forgetStatements() {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        statements.removeAll()
+    }
+
+    /// The compiled statement for `sql`, from the cache or compiled now and kept.
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        // PERSISTENT: kept for many uses, so SQLite does not take it from its small lookaside memory.
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            let error = SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
+            sqlite3_finalize(statement)
+            throw error
+        }
+        if statements.count >= Self.statementCacheLimit { forgetStatements() }
+        statements[sql] = statement
+        return statement
     }
 
     /// Runs one or more statements that take no values.
@@ -60,11 +89,12 @@ final class SQLiteDatabase {
     /// Runs a statement with bound values and returns every row.
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw SQLiteError(code: sqlite3_errcode(handle), message: lastMessage)
+        let statement = try prepared(sql)
+        defer {
+            // Ends the statement's read (or write) at once and lets go of the bound text.
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
         }
-        defer { sqlite3_finalize(statement) }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -98,6 +128,9 @@ final class SQLiteDatabase {
     }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The rows the last INSERT, UPDATE or DELETE changed itself (not through triggers); 0 for an upsert that did nothing.
+    var changedRowCount: Int { Int(sqlite3_changes(handle)) }
 
     var userVersion: Int {
         get { (try? query("PRAGMA user_version").first?.first?.int64).flatMap { $0 }.map(Int.init) ?? 0 }

@@ -4,8 +4,12 @@ import Foundation
 public struct Issue: Sendable, Equatable, Identifiable {
     public let id: Int64
     public let publicationID: Int64
-    /// Unique within its publication; the catalog's `Name`.
+    /// The catalog's own id of the issue (Atom `id`, OPDS identifier, the plist's `Name`): unique within its
+    /// publication, the key refreshes are matched by. Often a `urn:uuid:…` or a URL; people see `handle`.
     public var name: String
+    /// The name people see and type (`small-engines-2026`): unique within its publication, set when the issue
+    /// arrived and never changed (see `IssueHandle`).
+    public var handle: String
     public var title: String
     public var date: Date
     public var summary: String
@@ -26,13 +30,19 @@ public struct Issue: Sendable, Equatable, Identifiable {
     /// It arrived with a refresh after the publication was subscribed (not with the first catalog).
     public var arrivedNew: Bool
 
-    public init(id: Int64, publicationID: Int64, name: String, title: String, date: Date, summary: String = "",
+    /// Whether a cover may be drawn: the catalog's, or once the issue is downloaded, its own (a comic
+    /// book's first page; see `CoverArtService`).
+    public var mayHaveCover: Bool { coverURL != nil || state == .available }
+
+    /// `handle` defaults to `name`.
+    public init(id: Int64, publicationID: Int64, name: String, handle: String? = nil, title: String, date: Date, summary: String = "",
                 coverURL: URL? = nil, contentURLs: [URL], expectedSize: Int64? = nil, expectedSHA256: String? = nil,
                 state: IssueState = .notDownloaded, progress: Double = 0, addedAt: Date = Date(), openedAt: Date? = nil,
                 arrivedNew: Bool = false) {
         self.id = id
         self.publicationID = publicationID
         self.name = name
+        self.handle = handle ?? name
         self.title = title
         self.date = date
         self.summary = summary

@@ -16,6 +16,7 @@ final class CurlTransfer {
         let credentials: Credentials?
         let credentialSource: CredentialSource?
         let configuration: HTTPClient.Configuration
+        let curl: Libcurl
     }
 
     /// What ``complete(_:)`` leaves to the loop.
@@ -34,6 +35,7 @@ final class CurlTransfer {
     }
 
     let easy: UnsafeMutableRawPointer
+    private let curl: Libcurl
     let handle: HTTPTransfer
     let request: HTTPRequest
     var id: Int { handle.id }
@@ -48,10 +50,7 @@ final class CurlTransfer {
     private var isEnded = false
 
     // What the current attempt learnt.
-    private var status = 0
-    private var reason = ""
-    private var headers: [String: String] = [:]
-    private var lastHeaderName: String?
+    private var received = HTTPHeaderLines()
     private var isResponseChecked = false
     private var decodedBytes: Int64 = 0
     private var stop: Stop?
@@ -67,21 +66,22 @@ final class CurlTransfer {
         request = setup.handle.request
         host = request.hostForMessages
         offered = setup.credentials
-        easy = curl_easy_init()!
+        curl = setup.curl
+        easy = curl.easyInit()!
         errorBuffer = .allocate(capacity: Int(newsstand_curl_error_size()))
         errorBuffer.initialize(repeating: 0, count: Int(newsstand_curl_error_size()))
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        curl.easyCleanup(easy)
+        curl.free(headerList)
         errorBuffer.deallocate()
     }
 
     /// The transfer whose easy handle this is.
-    static func owning(_ easy: UnsafeMutableRawPointer) -> CurlTransfer? {
+    static func owning(_ easy: UnsafeMutableRawPointer, curl: Libcurl) -> CurlTransfer? {
         var pointer: UnsafeMutableRawPointer?
-        guard newsstand_curl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
+        guard curl.info(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
         return Unmanaged<CurlTransfer>.fromOpaque(pointer).takeUnretainedValue()
     }
 
@@ -93,20 +93,20 @@ final class CurlTransfer {
         let configuration = setup.configuration
         var refused: [String] = []
         func check(_ code: CURLcode, _ name: String) {
-            if code != CURLE_OK { refused.append("\(name) (\(String(cString: curl_easy_strerror(code))))") }
+            if code != CURLE_OK { refused.append("\(name) (\(curl.describe(code)))") }
         }
         func set(_ option: CURLoption, _ value: Int, _ name: String) {
-            check(newsstand_curl_easy_setopt_long(easy, option, value), name)
+            check(curl.setOption(easy, option, value), name)
         }
         func set(_ option: CURLoption, _ value: String, _ name: String) {
-            check(newsstand_curl_easy_setopt_string(easy, option, value), name)
+            check(curl.setOption(easy, option, value), name)
         }
         func set(_ option: CURLoption, offset value: Int64, _ name: String) {
-            check(newsstand_curl_easy_setopt_off_t(easy, option, curl_off_t(value)), name)
+            check(curl.setOption(easy, option, offset: value), name)
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        check(newsstand_curl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, me), "PRIVATE")
-        check(newsstand_curl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+        check(curl.setOption(easy, CURLOPT_PRIVATE, pointer: me), "PRIVATE")
+        check(curl.setOption(easy, CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer)), "ERRORBUFFER")
         set(CURLOPT_URL, request.url.absoluteString, "URL")
         // Signals are the program's: libcurl must not install handlers or use alarm() for time-outs.
         set(CURLOPT_NOSIGNAL, 1, "NOSIGNAL")
@@ -134,10 +134,10 @@ final class CurlTransfer {
         if request.method == .head { set(CURLOPT_NOBODY, 1, "NOBODY") }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            list = curl_slist_append(list, "\(name): \(value)")
+            list = curl.append(list, "\(name): \(value)")
         }
         headerList = list
-        if let list { check(newsstand_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER") }
+        if let list { check(curl.setOption(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER") }
 
         set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connectTimeout), "CONNECTTIMEOUT_MS")
         if let deadline = limits.deadline { set(CURLOPT_TIMEOUT_MS, Self.milliseconds(deadline), "TIMEOUT_MS") }
@@ -149,16 +149,16 @@ final class CurlTransfer {
         if let maxReceived = limits.maxReceivedBytes { set(CURLOPT_MAXFILESIZE_LARGE, offset: maxReceived, "MAXFILESIZE_LARGE") }
         setReceiveSpeedLimit(rateLimitShare)
 
-        check(newsstand_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, me), "WRITEDATA")
-        check(newsstand_curl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, user in
+        check(curl.setOption(easy, CURLOPT_WRITEDATA, pointer: me), "WRITEDATA")
+        check(curl.setOption(easy, CURLOPT_WRITEFUNCTION) { pointer, size, count, user in
             Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().receiveBody(pointer, size * count)
         }, "WRITEFUNCTION")
-        check(newsstand_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me), "HEADERDATA")
-        check(newsstand_curl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, user in
+        check(curl.setOption(easy, CURLOPT_HEADERDATA, pointer: me), "HEADERDATA")
+        check(curl.setOption(easy, CURLOPT_HEADERFUNCTION) { pointer, size, count, user in
             Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().receiveHeader(pointer, size * count)
         }, "HEADERFUNCTION")
-        check(newsstand_curl_easy_setopt_pointer(easy, CURLOPT_XFERINFODATA, me), "XFERINFODATA")
-        check(newsstand_curl_easy_setopt_xferinfo_callback(easy, CURLOPT_XFERINFOFUNCTION) { user, total, now, _, _ in
+        check(curl.setOption(easy, CURLOPT_XFERINFODATA, pointer: me), "XFERINFODATA")
+        check(curl.setOption(easy, CURLOPT_XFERINFOFUNCTION) { user, total, now, _, _ in
             Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue().receiveProgress(total: total, now: now)
         }, "XFERINFOFUNCTION")
         set(CURLOPT_NOPROGRESS, 0, "NOPROGRESS")
@@ -178,13 +178,13 @@ final class CurlTransfer {
 
     func setReceiveSpeedLimit(_ bytesPerSecond: Int64) {
         receiveSpeedLimit = bytesPerSecond
-        _ = newsstand_curl_easy_setopt_off_t(easy, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(bytesPerSecond))
+        _ = curl.setOption(easy, CURLOPT_MAX_RECV_SPEED_LARGE, offset: bytesPerSecond)
     }
 
     private func applyCredentials(check: (CURLcode, String) -> Void) {
         // Set or cleared every time (a retry may change them); never part of the URL.
-        check(newsstand_curl_easy_setopt_string(easy, CURLOPT_USERNAME, offered?.user), "USERNAME")
-        check(newsstand_curl_easy_setopt_string(easy, CURLOPT_PASSWORD, offered?.password), "PASSWORD")
+        check(curl.setOption(easy, CURLOPT_USERNAME, offered?.user), "USERNAME")
+        check(curl.setOption(easy, CURLOPT_PASSWORD, offered?.password), "PASSWORD")
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int {
@@ -192,10 +192,7 @@ final class CurlTransfer {
     }
 
     private func resetAttempt() {
-        status = 0
-        reason = ""
-        headers = [:]
-        lastHeaderName = nil
+        received.reset()
         isResponseChecked = false
         decodedBytes = 0
         stop = nil
@@ -214,28 +211,7 @@ final class CurlTransfer {
             return 0
         }
         guard let pointer, count > 0 else { return count }
-        var bytes = UnsafeRawBufferPointer(start: pointer, count: count)[...]
-        while let last = bytes.last, last == 10 || last == 13 { bytes = bytes.dropLast() }
-        let line = String(decoding: bytes, as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            // A new response (after a redirect, a 401 answered with a login, a 100 Continue): start over.
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reason = parts.count > 2 ? String(parts[2]) : ""
-            headers = [:]
-            lastHeaderName = nil
-        } else if let first = line.first, first == " " || first == "\t", let name = lastHeaderName {
-            headers[name, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)  // obsolete line folding
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            if let existing = headers[name] {
-                headers[name] = existing + ", " + value
-            } else {
-                headers[name] = value
-            }
-            lastHeaderName = name
-        }
+        received.read(UnsafeRawBufferPointer(start: pointer, count: count))
         return count
     }
 
@@ -251,7 +227,7 @@ final class CurlTransfer {
         let limits = request.limits
         if let maxBody = limits.maxBodyBytes, decodedBytes + Int64(count) > maxBody {
             // "Unpacks to" only when there was something to unpack.
-            let encoding = headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            let encoding = received.headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
             stop = .failure(tooLarge(maxBody, isDecoded: !encoding.isEmpty && encoding != "identity"))
             return 0
         }
@@ -321,19 +297,19 @@ final class CurlTransfer {
 
     private func currentHead() -> HTTPResponseHead {
         var code = 0
-        if newsstand_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK, code != 0 { status = code }
+        if curl.info(easy, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK, code != 0 { received.status = code }
         var effective: UnsafePointer<CChar>?
         var url = request.url
-        if newsstand_curl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective,
+        if curl.info(easy, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK, let effective,
            let parsed = URL(string: String(cString: effective)) {
             url = parsed
         }
-        return HTTPResponseHead(status: status, reason: reason, headers: headers, url: url)
+        return HTTPResponseHead(status: received.status, reason: received.reason, headers: received.headers, url: url)
     }
 
     private var receivedBytes: Int64 {
         var value: curl_off_t = 0
-        _ = newsstand_curl_easy_getinfo_off_t(easy, CURLINFO_SIZE_DOWNLOAD_T, &value)
+        _ = curl.info(easy, CURLINFO_SIZE_DOWNLOAD_T, offset: &value)
         return Int64(value)
     }
 
@@ -370,7 +346,7 @@ final class CurlTransfer {
         case nil:
             if reportedReceived != receivedBytes, isResponseChecked {
                 var total: curl_off_t = -1
-                _ = newsstand_curl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &total)
+                _ = curl.info(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, offset: &total)
                 emit(.progress(received: receivedBytes, expected: total > 0 ? Int64(total) : nil))
             }
             do {
@@ -440,7 +416,7 @@ final class CurlTransfer {
     private func failure(for code: CURLcode) -> HTTPError {
         let detail = self.detail(for: code)
         var connectCode = 0
-        _ = newsstand_curl_easy_getinfo_long(easy, CURLINFO_HTTP_CONNECTCODE, &connectCode)
+        _ = curl.info(easy, CURLINFO_HTTP_CONNECTCODE, &connectCode)
         if connectCode == 407 { return .proxyLoginRequired }
         let limits = request.limits
         switch code {
@@ -453,7 +429,7 @@ final class CurlTransfer {
             if scheme != "http" && scheme != "https" {
                 return .unsupportedURL(Self.withoutCredentials(request.url))
             }
-            if scheme == "https", (300..<400).contains(status), let location = headers["location"],
+            if scheme == "https", (300..<400).contains(received.status), let location = received.headers["location"],
                URL(string: location, relativeTo: request.url)?.scheme?.lowercased() == "http" {
                 return .insecureRedirect(host: host)
             }
@@ -469,14 +445,14 @@ final class CurlTransfer {
             return .cannotConnect(host: host, detail: "the proxy's name does not resolve (check http_proxy, https_proxy or all_proxy)")
         case CURLE_COULDNT_CONNECT:
             var osError = 0
-            _ = newsstand_curl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &osError)
+            _ = curl.info(easy, CURLINFO_OS_ERRNO, &osError)
             let reason = osError != 0 ? String(cString: strerror(Int32(osError))).lowercased() : detail
             return .cannotConnect(host: host, detail: reason)
         case CURLE_FILESIZE_EXCEEDED:
             return tooLarge(limits.maxReceivedBytes ?? 0, isDecoded: false)
         case CURLE_PARTIAL_FILE:
             var total: curl_off_t = -1
-            _ = newsstand_curl_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &total)
+            _ = curl.info(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, offset: &total)
             return .truncated(host: host, received: receivedBytes, expected: total >= 0 ? Int64(total) : nil)
         case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .connectionLost(host: host, detail: detail)
@@ -499,7 +475,7 @@ final class CurlTransfer {
             return .tooSlow(host: host, bytesPerSecond: lowSpeed.bytesPerSecond, seconds: lowSpeed.seconds)
         }
         var connected: curl_off_t = 0
-        _ = newsstand_curl_easy_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &connected)
+        _ = curl.info(easy, CURLINFO_CONNECT_TIME_T, &connected)
         if connected == 0 {
             return .connectTimeout(host: host, seconds: min(limits.connectTimeout, limits.deadline ?? .infinity))
         }
@@ -509,7 +485,7 @@ final class CurlTransfer {
     /// libcurl's words for a failure, without anything that could be a password.
     private func detail(for code: CURLcode) -> String {
         var text = String(cString: errorBuffer)
-        if text.isEmpty { text = String(cString: curl_easy_strerror(code)) }
+        if text.isEmpty { text = curl.describe(code) }
         return Self.scrub(text, password: offered?.password)
     }
 

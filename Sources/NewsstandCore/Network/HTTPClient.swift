@@ -56,12 +56,17 @@ public final class HTTPClient: Sendable {
     public let configuration: Configuration
     /// The network thread, started with the first request (so making a client costs nothing at launch).
     private let lazyLoop: LazyNetworkLoop
-    private var loop: NetworkLoop { lazyLoop.loop }
+    private var loop: Result<NetworkLoop, HTTPError> { lazyLoop.loop }
     private let counter = TransferCounter()
 
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, library: { Libcurl.shared })
+    }
+
+    /// A client over the given libcurl (tests: one that cannot be opened).
+    init(configuration: Configuration, library: @escaping @Sendable () -> Result<Libcurl, HTTPError>) {
         self.configuration = configuration
-        lazyLoop = LazyNetworkLoop(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
+        lazyLoop = LazyNetworkLoop(maxConnectionsPerHost: configuration.maxConnectionsPerHost, library: library)
     }
 
     public convenience init(credentials: (any CredentialSource)?) {
@@ -78,12 +83,20 @@ public final class HTTPClient: Sendable {
     @discardableResult
     public func start(_ request: HTTPRequest, sink: any HTTPBodySink,
                       events: @escaping @Sendable (HTTPEvent) -> Void) -> HTTPTransfer {
+        let loop: NetworkLoop
+        switch self.loop {
+        case .success(let running): loop = running
+        case .failure(let error):
+            let handle = HTTPTransfer(request: request, id: counter.next(), loop: nil, client: self)
+            events(.failed(error))
+            return handle
+        }
         let handle = HTTPTransfer(request: request, id: counter.next(), loop: loop, client: self)
         let credentials = configuration.credentials.flatMap { source in
             request.url.host.flatMap { source.credentials(forHost: $0, port: CurlTransfer.explicitPort(of: request.url), realm: nil) }
         }
         let setup = CurlTransfer.Setup(handle: handle, sink: sink, events: events, credentials: credentials,
-                                       credentialSource: configuration.credentials, configuration: configuration)
+                                       credentialSource: configuration.credentials, configuration: configuration, curl: loop.curl)
         if !loop.submit(.start(setup)) { events(.failed(.cancelled)) }
         return handle
     }
@@ -92,7 +105,7 @@ public final class HTTPClient: Sendable {
     /// held in memory up to the request's `maxBodyBytes` (``defaultFetchCapacity`` when it has none).
     /// Throws ``HTTPError``. Never call it on the network thread (from a sink or an event handler).
     public func fetch(_ request: HTTPRequest) throws -> HTTPResponse {
-        precondition(!loop.isNetworkThread, "HTTPClient.fetch would wait for itself on the network thread")
+        precondition((try? loop.get().isNetworkThread) != true, "HTTPClient.fetch would wait for itself on the network thread")
         let capacity = request.limits.maxBodyBytes.map { Int(clamping: $0) } ?? Self.defaultFetchCapacity
         let sink = HTTPBufferSink(capacity: capacity, whenFull: .fail)
         let outcome = FetchOutcome()
@@ -112,30 +125,36 @@ public final class HTTPClient: Sendable {
     /// The receive-speed limits libcurl has for the running rate-limited transfers, smallest first (tests).
     func receiveSpeedLimits() -> [Int64] {
         let reply = FetchOutcome.Box<[Int64]>()
-        guard loop.submit(.inspectReceiveSpeeds { reply.set($0) }) else { return [] }
+        guard (try? loop.get())?.submit(.inspectReceiveSpeeds { reply.set($0) }) == true else { return [] }
         return reply.wait()
     }
 }
 
-/// The client's network loop, made (libcurl initialised, its thread started) when first needed; a rate limit
-/// set before then is handed to it first.
+/// The client's network loop, made (libcurl opened, its thread started) when first needed; a rate limit
+/// set before then is handed to it first. Without libcurl there is none, and every transfer fails saying so.
 private final class LazyNetworkLoop: @unchecked Sendable {
     private let lock = NSLock()
     private let maxConnectionsPerHost: Int
     private var made: NetworkLoop?
     private var rateLimit: Int??
+    private let library: @Sendable () -> Result<Libcurl, HTTPError>
 
-    init(maxConnectionsPerHost: Int) { self.maxConnectionsPerHost = maxConnectionsPerHost }
+    init(maxConnectionsPerHost: Int, library: @escaping @Sendable () -> Result<Libcurl, HTTPError>) {
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.library = library
+    }
 
     var started: NetworkLoop? { lock.withLock { made } }
 
-    var loop: NetworkLoop {
+    var loop: Result<NetworkLoop, HTTPError> {
         lock.withLock {
-            if let made { return made }
-            let loop = NetworkLoop(maxConnectionsPerHost: maxConnectionsPerHost)
-            if let rateLimit { loop.submit(.setRateLimit(rateLimit)) }
-            made = loop
-            return loop
+            if let made { return .success(made) }
+            return library().map { curl in
+                let loop = NetworkLoop(curl: curl, maxConnectionsPerHost: maxConnectionsPerHost)
+                if let rateLimit { loop.submit(.setRateLimit(rateLimit)) }
+                made = loop
+                return loop
+            }
         }
     }
 

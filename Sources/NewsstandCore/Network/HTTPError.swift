@@ -42,6 +42,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not an http or https URL.
     case unsupportedURL(String)
     case cancelled
+    /// libcurl could not be opened (or initialised) on this machine: the dynamic loader's words.
+    case networkUnavailable(detail: String)
     /// Anything else libcurl reports, in its words.
     case other(host: String, detail: String)
 
@@ -91,6 +93,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot fetch \(url): only http and https are supported"
         case .cancelled:
             return "cancelled"
+        case let .networkUnavailable(detail):
+            return "the network cannot be used: libcurl could not be loaded (\(detail)); install Debian's libcurl4 package"
         case let .other(host, detail):
             return "fetching from \(host) failed: \(detail)"
         }

@@ -4,7 +4,8 @@ import Foundation
 public final class HTTPTransfer: @unchecked Sendable {
     public let request: HTTPRequest
     let id: Int
-    private let loop: NetworkLoop
+    /// nil when the network cannot be used (libcurl is missing): the transfer failed as it started.
+    private let loop: NetworkLoop?
     /// The client, kept alive while its transfer may run (its end shuts the network thread down).
     private let client: HTTPClient
     /// Held around every call into the sink and the event handler, so `cancel()` can promise that neither is
@@ -12,7 +13,7 @@ public final class HTTPTransfer: @unchecked Sendable {
     private let callbackLock = NSRecursiveLock()
     private var cancelled = false
 
-    init(request: HTTPRequest, id: Int, loop: NetworkLoop, client: HTTPClient) {
+    init(request: HTTPRequest, id: Int, loop: NetworkLoop?, client: HTTPClient) {
         self.request = request
         self.id = id
         self.loop = loop
@@ -27,13 +28,13 @@ public final class HTTPTransfer: @unchecked Sendable {
         let first = !cancelled
         cancelled = true
         callbackLock.unlock()
-        if first { loop.submit(.cancel(id)) }
+        if first { loop?.submit(.cancel(id)) }
     }
 
     /// Lets a transfer paused by its sink (``HTTPSinkVerdict/full``) continue: the bytes the sink refused come
     /// again. Harmless when the transfer is not paused. May be called from any thread.
     public func resume() {
-        loop.submit(.resume(id))
+        loop?.submit(.resume(id))
     }
 
     /// Whether ``cancel()`` was called.

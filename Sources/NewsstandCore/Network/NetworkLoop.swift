@@ -6,6 +6,7 @@ import Foundation
 ///
 /// Other threads never touch libcurl handles: they queue a ``Command`` under `lock` and wake the thread with
 /// `curl_multi_wakeup`, which `curl_multi_poll` returns for. The thread owns everything else without locks.
+/// libcurl itself is opened (and `curl_global_init` run, once) by ``Libcurl/shared`` before the first loop is made.
 final class NetworkLoop: @unchecked Sendable {
     /// Work handed to the network thread.
     enum Command: Sendable {
@@ -20,11 +21,7 @@ final class NetworkLoop: @unchecked Sendable {
         case shutdown
     }
 
-    /// Makes sure `curl_global_init` ran, once, before the first handle is made. libcurl 7.84 and later (this is
-    /// Debian's 7.88, built thread-safe) make the call itself safe from any thread; it is still done here, before
-    /// the network thread starts, as curl's documentation asks.
-    static let globalInitialization: CURLcode = curl_global_init(newsstand_curl_global_all())
-
+    let curl: Libcurl
     private let multi: UnsafeMutableRawPointer
     private let lock = NSLock()
     private var queue: [Command] = []
@@ -35,12 +32,12 @@ final class NetworkLoop: @unchecked Sendable {
     private var transfers: [Int: CurlTransfer] = [:]
     private var rateLimit: Int?
 
-    init(maxConnectionsPerHost: Int) {
-        _ = Self.globalInitialization
-        multi = curl_multi_init()!
-        _ = newsstand_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
+    init(curl: Libcurl, maxConnectionsPerHost: Int) {
+        self.curl = curl
+        multi = curl.multiInit()!
+        curl.setOption(multi: multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(1, maxConnectionsPerHost))
         // Several transfers to one HTTP/2 server share its connection rather than opening more.
-        _ = newsstand_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        curl.setOption(multi: multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         let thread = Thread { [self] in run() }
         thread.name = "Newsstand network"
         thread.qualityOfService = .userInitiated
@@ -59,7 +56,7 @@ final class NetworkLoop: @unchecked Sendable {
         guard !isClosed else { return false }
         queue.append(command)
         // Inside the lock: once `isClosed` is set the multi handle may be gone.
-        curl_multi_wakeup(multi)
+        curl.wakeUp(multi)
         return true
     }
 
@@ -78,9 +75,9 @@ final class NetworkLoop: @unchecked Sendable {
                 handle(command)
             }
             if shuttingDown { break }
-            curl_multi_perform(multi, &running)
+            curl.perform(multi, &running)
             collectCompleted()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl.poll(multi, timeoutMilliseconds: 1000)
         }
         lock.lock()
         isClosed = true
@@ -88,14 +85,14 @@ final class NetworkLoop: @unchecked Sendable {
         queue.removeAll()
         lock.unlock()
         for transfer in transfers.values {
-            curl_multi_remove_handle(multi, transfer.easy)
+            curl.remove(transfer.easy, from: multi)
             transfer.end(with: .cancelled)
         }
         transfers.removeAll()
         for case .start(let setup) in leftover {
             setup.handle.unlessCancelled { setup.events(.failed(.cancelled)) }
         }
-        curl_multi_cleanup(multi)
+        curl.multiCleanup(multi)
         thread = nil
     }
 
@@ -108,20 +105,20 @@ final class NetworkLoop: @unchecked Sendable {
                 return
             }
             transfers[setup.handle.id] = transfer
-            curl_multi_add_handle(multi, transfer.easy)
+            curl.add(transfer.easy, to: multi)
             rebalanceRateLimit()
         case .cancel(let id):
             guard let transfer = transfers.removeValue(forKey: id) else { return }
-            if transfer.isInMulti { curl_multi_remove_handle(multi, transfer.easy) }
+            if transfer.isInMulti { curl.remove(transfer.easy, from: multi) }
             transfer.end(with: .cancelled)
             rebalanceRateLimit()
         case .resume(let id):
             guard let transfer = transfers[id], transfer.isInMulti else { return }
-            curl_easy_pause(transfer.easy, newsstand_curlpause_cont())
+            curl.pause(transfer.easy, newsstand_curlpause_cont())
         case let .retry(id, credentials):
             guard let transfer = transfers[id] else { return }
             if transfer.prepareRetry(with: credentials) {
-                curl_multi_add_handle(multi, transfer.easy)
+                curl.add(transfer.easy, to: multi)
                 transfer.isInMulti = true
             } else {
                 transfers[id] = nil
@@ -151,11 +148,11 @@ final class NetworkLoop: @unchecked Sendable {
     private func collectCompleted() {
         var remaining: Int32 = 0
         var changed = false
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = curl.nextMessage(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
-            curl_multi_remove_handle(multi, easy)
-            guard let transfer = CurlTransfer.owning(easy) else { continue }
+            curl.remove(easy, from: multi)
+            guard let transfer = CurlTransfer.owning(easy, curl: curl) else { continue }
             transfer.isInMulti = false
             changed = true
             switch transfer.complete(code) {

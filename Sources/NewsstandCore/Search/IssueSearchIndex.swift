@@ -15,6 +15,7 @@ public struct SnippetPart: Equatable, Sendable {
 /// One place in a downloaded issue where searched words occur.
 public struct SearchHit: Equatable, Sendable {
     public let issueID: Int64
+    /// The issue's handle (`Issue.handle`): what `newsstand read` takes after `publicationName/`.
     public let issueName: String
     public let issueTitle: String
     public let publicationName: String
@@ -25,9 +26,12 @@ public struct SearchHit: Equatable, Sendable {
     public let blockIndex: Int
     /// The words around the match, sanitised, matches marked.
     public let snippet: [SnippetPart]
+    /// Set when the match is in a headline (then `issueID` is 0 and `articleTitle` is the headline's title).
+    public let headline: HeadlineLocation?
 
     public init(issueID: Int64, issueName: String, issueTitle: String, publicationName: String, articleIndex: Int,
-                articleTitle: String, blockIndex: Int, snippet: [SnippetPart]) {
+                articleTitle: String, blockIndex: Int, snippet: [SnippetPart], headline: HeadlineLocation? = nil) {
+        self.headline = headline
         self.issueID = issueID
         self.issueName = issueName
         self.issueTitle = issueTitle
@@ -80,10 +84,12 @@ public struct IssueSearchIndex: Sendable {
         return count
     }
 
-    /// Indexes what is missing, then finds `text` (every word, in any order; diacritics and case ignored).
+    /// Indexes what is missing, then finds `text` (every word, in any order; diacritics and case ignored):
+    /// in issues, then in headlines, `limit` hits in all.
     public func search(_ text: String, limit: Int = 200) throws -> [SearchHit] {
         indexMissing()
-        return try store.searchIssueText(text, limit: limit)
+        let issues = try store.searchIssueText(text, limit: limit)
+        return issues + (try store.searchHeadlineText(text, limit: limit - issues.count))
     }
 }
 
@@ -154,7 +160,7 @@ extension LibraryStore {
         guard let expression = Self.matchExpression(text) else { return [] }
         let rows = try locked {
             try database.query("""
-                SELECT t.issue_id, i.name, i.title, p.name, t.article_index, t.article_title, t.block_index,
+                SELECT t.issue_id, coalesce(i.handle, i.name), i.title, p.name, t.article_index, t.article_title, t.block_index,
                        snippet(issue_text, 1, ?, ?, '…', 12)
                 FROM issue_text t JOIN issues i ON i.id = t.issue_id JOIN publications p ON p.id = i.publication_id
                 WHERE issue_text MATCH ? AND i.state = 'available'

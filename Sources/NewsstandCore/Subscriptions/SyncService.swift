@@ -10,22 +10,24 @@ public struct SyncService: Sendable {
     public let limits: AutoDownloadLimits
     /// The time now (tests set it).
     let now: @Sendable () -> Date
-    /// Refreshes one publication's catalog (tests stand in for the network).
-    let refresh: @Sendable (Publication) -> PublicationRefresher.Outcome
+    /// Refreshes one publication's catalog, an unchanged one's time into the batch when given (tests stand in for the network).
+    let refresh: @Sendable (Publication, UnchangedRefreshBatch?) -> PublicationRefresher.Outcome
     /// How many catalogs are fetched at once in a full sync.
     public static let concurrentRefreshes = 8
 
-    public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared) {
-        self.init(store: store, paths: paths, limits: limits, now: { Date() }, refresh: { PublicationRefresher(store: store, client: client).refresh($0) })
+    public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared,
+                maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
+        self.init(store: store, paths: paths, limits: limits, now: { Date() },
+                  refresh: { PublicationRefresher(store: store, client: client, maxHeadlines: maxHeadlines).refresh($0, savingUnchangedIn: $1) })
     }
 
     init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,
-         refresh: (@Sendable (Publication) -> PublicationRefresher.Outcome)? = nil) {
+         refresh: (@Sendable (Publication, UnchangedRefreshBatch?) -> PublicationRefresher.Outcome)? = nil) {
         self.store = store
         self.paths = paths
         self.limits = limits
         self.now = now
-        self.refresh = refresh ?? { PublicationRefresher(store: store).refresh($0) }
+        self.refresh = refresh ?? { PublicationRefresher(store: store).refresh($0, savingUnchangedIn: $1) }
     }
 
     /// What one publication's refresh brought and what it set going.
@@ -41,16 +43,21 @@ public struct SyncService: Sendable {
     /// Refreshes every subscribed publication and queues the downloads their policies ask for. Catalogs are
     /// fetched `concurrentRefreshes` at a time and each is parsed and stored as it arrives; what to download is
     /// then decided one publication at a time (the daily cap counts across them). Reports come in library order.
+    ///
+    /// Feeds that answer 304 Not Modified have only their refresh time to save; those are saved in batches
+    /// (``UnchangedRefreshBatch``), all of them by the time this returns (a report's `publication` may still show
+    /// the previous time).
     public func refreshAndQueue(into downloads: DownloadQueue) -> [PublicationReport] {
         let publications = ((try? store.publications()) ?? []).filter(\.isSubscribed)
         let reports = ReportSlots(count: publications.count)
+        let unchanged = UnchangedRefreshBatch(store: store)
         let done = DispatchGroup()
         // Threads of their own: fetches block, and Dispatch's global queues add threads for blocked work only slowly.
         for _ in 0..<min(Self.concurrentRefreshes, publications.count) {
             done.enter()
             let worker = Thread {
                 while let index = reports.nextIndex() {
-                    let outcome = refresh(publications[index])
+                    let outcome = refresh(publications[index], unchanged)
                     reports.planning { reports.set(index, queue(outcome, for: publications[index], into: downloads)) }
                 }
                 done.leave()
@@ -60,12 +67,13 @@ public struct SyncService: Sendable {
             worker.start()
         }
         done.wait()
+        unchanged.save()
         return reports.all
     }
 
     /// Refreshes one publication and queues what its policy asks for.
     public func refreshAndQueue(_ publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
-        queue(refresh(publication), for: publication, into: downloads)
+        queue(refresh(publication, nil), for: publication, into: downloads)
     }
 
     /// Decides what a refreshed publication's policy and the limits let download now, and queues it.
@@ -78,6 +86,8 @@ public struct SyncService: Sendable {
         case .all: (try? store.issues(publicationID: publication.id)) ?? []
         }
         let wanted = SyncPlanner.issuesToDownload(for: current, issues: issues, arrived: Set(outcome.newIssueNames))
+        // Nothing wanted (most publications, most syncs): no limits to apply, no day's count to read.
+        guard !wanted.isEmpty else { return PublicationReport(publication: current, outcome: outcome, queued: []) }
         let date = now()
         let components = Calendar.current.dateComponents([.hour, .minute], from: date)
         let day = Self.dayStamp(date)

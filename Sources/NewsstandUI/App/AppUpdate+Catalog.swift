@@ -23,8 +23,10 @@ extension AppUpdate {
                 keep()
             }
             guard let navigation = page.feed?.navigation, navigation.indices.contains(page.cursor.selection) else {
-                state.message = StatusMessage("An issue: subscribe to this feed (a) to download it.")
-                return []
+                // A book or issue: its acquisition links, to get this one title without subscribing.
+                let entryIndex = page.cursor.selection - (page.feed?.navigation.count ?? 0)
+                guard let entries = page.feed?.entries, entries.indices.contains(entryIndex) else { return [] }
+                return offerAcquisitions(entries[entryIndex], &state)
             }
             let url = navigation[page.cursor.selection].url
             browser.pages.append(CatalogBrowser.Page(url: url))

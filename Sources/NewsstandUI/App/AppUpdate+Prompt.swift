@@ -4,6 +4,7 @@ extension AppUpdate {
     static func handlePrompt(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard var prompt = state.prompt else { return [] }
         if prompt.isLogin { return handleLoginPrompt(key, prompt, &state) }
+        if case .confirmRemoveTitle(let issueID, _) = prompt.kind { return confirmRemoveTitle(issueID, key: key, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -31,7 +32,7 @@ extension AppUpdate {
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
-            case .loginUser, .loginPassword, .confirmSaveLogin: return []
+            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle: return []
             }
         }
     }

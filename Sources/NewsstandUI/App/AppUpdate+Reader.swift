@@ -70,10 +70,11 @@ extension AppUpdate {
         reader.layout = nil
         reader.topLine = 0
         reader.matchLine = nil
-        reader.showsPagePicture = false
+        reader.showsPagePicture = reader.book?.isComicBook == true
         reader.pagePicture = nil
+        reader.pageFailure = nil
         state.reader = reader
-        return [.loadArticle(issueID: reader.issueID, articleIndex: index)]
+        return [.loadArticle(issueID: reader.issueID, articleIndex: index)] + (reader.showsPagePicture ? [renderPage(reader, state)] : [])
     }
 
     /// Lines of picture an article's image gets at a width: a quarter of the measure, 4 to 16 lines.
@@ -140,6 +141,13 @@ extension AppUpdate {
         guard var reader = state.reader else { return goBack(&state) }
         let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
         let count = reader.book?.articles.count ?? 0
+        if reader.book?.isComicBook == true, let turn = comicPageTurn(command, reader: reader, count: count) {
+            guard let next = turn else {
+                state.message = StatusMessage([.nextArticle, .pageDown, .moveDown].contains(command) ? "This is the last page." : "This is the first page.")
+                return []
+            }
+            return next == reader.articleIndex ? [] : openArticle(next, &reader, &state)
+        }
         switch command {
         case .moveDown: reader.topLine += 1
         case .moveUp: reader.topLine -= 1
@@ -183,6 +191,21 @@ extension AppUpdate {
         return (before == reader.position ? [] : savePosition(state)) + pictureEffects(&state)
     }
 
+    /// The page a key turns a comic book to: nil for keys that do not turn pages, `.some(nil)` past either end.
+    /// Every key that moves forward (→, ↓, Space, PgDn) shows the next page, back the previous; Home and End the first and last.
+    static func comicPageTurn(_ command: Command, reader: ReaderState, count: Int) -> Int?? {
+        let current = reader.articleIndex
+        let target: Int
+        switch command {
+        case .nextArticle, .pageDown, .moveDown: target = current + 1
+        case .previousArticle, .pageUp, .moveUp: target = current - 1
+        case .top: target = 0
+        case .bottom: target = count - 1
+        default: return nil
+        }
+        return .some((0..<count).contains(target) ? target : nil)
+    }
+
     static func clampTop(_ line: Int, layout: ArticleLayout, state: AppState) -> Int {
         let visible = articleVisibleLines(state)
         return min(max(0, line), max(0, layout.lines.count - visible))
@@ -204,7 +227,7 @@ extension AppUpdate {
         guard !text.isEmpty else { return [] }
         switch prompt.kind {
         case .link:
-            guard let links = state.reader?.layout?.links else { return [] }
+            guard let links = articleLinks(state) else { return [] }
             guard let number = Int(text), number >= 1, number <= links.count else {
                 state.message = StatusMessage("There is no link \(text) in this article (it has \(links.count)).")
                 return []
@@ -229,7 +252,8 @@ extension AppUpdate {
             state.screens.append(.searchResults(LibrarySearch(query: text)))
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
-        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin:
+        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
+             .confirmRemoveTitle:
             return []
         }
     }
@@ -331,7 +355,7 @@ extension AppUpdate {
 
     /// Asks once for the art of each picture in view.
     static func pictureEffects(_ state: inout AppState) -> [Effect] {
-        guard state.screen == .article, var reader = state.reader, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
+        guard state.screen == .article, var reader = state.reader, !reader.showsPagePicture, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
         var wanted: [PictureRequest] = []
         let first = min(max(0, reader.topLine), layout.lines.count)
         for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
@@ -356,10 +380,31 @@ extension AppUpdate {
         return []
     }
 
-    // MARK: PDF pages as pictures
+    // MARK: Pages as pictures (PDF pages, comic books)
+
+    /// Draws the page shown as a picture, fitted to the body of the window.
+    static func renderPage(_ reader: ReaderState, _ state: AppState) -> Effect {
+        let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
+        return .renderPage(issueID: reader.issueID, articleIndex: reader.articleIndex, columns: columns, rows: rows,
+                           mode: state.coverMode, background: state.isLightBackground ? .light : .dark)
+    }
+
+    /// After a resize: draws the page shown as a picture again when it no longer fits the window.
+    static func pagePictureEffects(_ state: inout AppState) -> [Effect] {
+        guard state.screen == .article, var reader = state.reader, reader.showsPagePicture, reader.pageFailure == nil else { return [] }
+        let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
+        if let art = reader.pagePicture?.art, art.columns == columns, art.rows == rows { return [] }
+        reader.pagePicture = nil
+        state.reader = reader
+        return [renderPage(reader, state)]
+    }
 
     static func togglePagePicture(_ state: inout AppState) -> [Effect] {
         guard var reader = state.reader else { return [] }
+        if reader.book?.isComicBook == true {
+            state.message = StatusMessage("The pages of a comic book are pictures already.")
+            return []
+        }
         guard reader.book?.isPDF == true else {
             state.message = StatusMessage("P draws a PDF page as a picture; this issue is not a PDF.")
             return []
@@ -378,8 +423,7 @@ extension AppUpdate {
         reader.pagePicture = nil
         state.reader = reader
         state.message = StatusMessage("Drawing page \(reader.articleIndex + 1)…")
-        return [.renderPage(issueID: reader.issueID, articleIndex: reader.articleIndex, columns: columns, rows: rows,
-                            mode: state.coverMode, background: state.isLightBackground ? .light : .dark)]
+        return [renderPage(reader, state)]
     }
 
     static func pageRendered(_ issueID: Int64, _ articleIndex: Int, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
@@ -388,6 +432,9 @@ extension AppUpdate {
         case .success(let art):
             reader.pagePicture = PagePicture(articleIndex: articleIndex, art: art)
             if state.message?.text.hasPrefix("Drawing page") == true { state.message = nil }
+        case .failure(let failure) where reader.book?.isComicBook == true:
+            // The page itself is what cannot be shown; the other pages still read.
+            reader.pageFailure = failure.reason
         case .failure(let failure):
             reader.showsPagePicture = false
             state.message = StatusMessage("Cannot draw the page: \(failure.reason)", isError: true)
@@ -457,6 +504,7 @@ extension AppUpdate {
     /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
     /// Going back from it returns to the results.
     static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
+        if let headline = hit.headline { return openFeedArticle(at: headline, title: hit.articleTitle, &state) }
         var reader = ReaderState(issueID: hit.issueID)
         reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
         reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)

@@ -194,6 +194,8 @@ extension AppUpdate {
             guard state.selectedIssueValue != nil else { return [] }
             state.screens = [.shelf, .detail]
             return coverEffects(&state)
+        case .removeTitle:
+            return askToRemoveTitle(&state)
         case .cancelDownload:
             guard let issue = state.selectedIssueValue, issue.state == .downloading || issue.state == .paused else {
                 state.message = StatusMessage("Nothing is downloading here.")
@@ -320,14 +322,14 @@ extension AppUpdate {
     /// The cover requests for what is in view: the shelf's visible items, or the issue page's large cover.
     public static func visibleCoverRequests(_ state: AppState) -> [CoverArtRequest] {
         if state.screen == .detail {
-            guard let issue = state.selectedIssueValue, issue.coverURL != nil else { return [] }
+            guard let issue = state.selectedIssueValue, issue.mayHaveCover else { return [] }
             let size = DetailScreen.coverSize(width: state.width, height: state.height)
             return [state.coverRequest(issueID: issue.id, columns: size.columns, rows: size.rows)]
         }
         let layout = state.shelfLayout
         guard state.screen == .shelf, layout.coverColumns > 0, let window = state.currentWindow else { return [] }
         return state.shelfCursor.visibleRange(count: state.currentIssueCount, page: layout.page).compactMap { index in
-            guard let issue = window.issue(at: index), issue.coverURL != nil else { return nil }
+            guard let issue = window.issue(at: index), issue.mayHaveCover else { return nil }
             return state.coverRequest(issueID: issue.id, columns: layout.coverColumns, rows: layout.coverRows)
         }
     }

@@ -15,8 +15,9 @@ public enum AppUpdate {
             state.width = max(0, width)
             state.height = max(0, height)
             reflowReader(&state)
+            reflowFeedArticles(&state)
             keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state)
+            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -29,6 +30,12 @@ public enum AppUpdate {
             return []
         case .headlinesLoaded(let publicationID, let result):
             return headlinesLoaded(publicationID, result, &state)
+        case .webPictureRendered(let request, let result):
+            return webPictureRendered(request, result, &state)
+        case .titleAcquired(let result):
+            return titleAcquired(result, &state)
+        case .headlineArticleLoaded(let publicationID, let index, let result):
+            return headlineArticleLoaded(publicationID, index, result, &state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):
@@ -110,11 +117,9 @@ public enum AppUpdate {
                 return true
             }
             return effects
-        case .headlines(var headlines):
-            guard command != .back else { return goBack(&state) }
-            headlines.cursor.apply(command, count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: state.body).page)
-            state.screens[state.screens.count - 1] = .headlines(headlines)
-            return []
+        case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
+        case .feedArticle(let article): return handleFeedArticle(command, article, &state)
+        case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
@@ -162,7 +167,10 @@ public enum AppUpdate {
             case .reader(var reader):
                 reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
                 state.screens[index] = .reader(reader)
-            case .shelf, .detail, .storage:
+            case .acquisitions(var choice):
+                choice.cursor.keepVisible(count: choice.links.count, page: AcquisitionScreen.layout(in: body).page)
+                state.screens[index] = .acquisitions(choice)
+            case .shelf, .detail, .storage, .feedArticle:
                 break
             }
         }

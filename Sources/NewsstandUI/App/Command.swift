@@ -20,6 +20,8 @@ public enum Command: Hashable, Sendable {
     case searchIssue, searchLibrary
     case nextMatch, previousMatch
     case openLink
+    case playMedia
+    case removeTitle
     case pagePicture
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown

@@ -16,6 +16,12 @@ public enum Effect: Equatable, Sendable {
     case loadUnfinishedDownloads
     /// Reads a publication's headlines (answered by `.headlinesLoaded`).
     case loadHeadlines(publicationID: Int64)
+    /// Adds a catalog entry to the Library shelf with `link` as its file and queues its download (answered by `.titleAcquired`).
+    case acquireTitle(CatalogEntry, AcquisitionLink)
+    /// Removes a title and its file from the Library shelf (answered by `.reported` and the library read again).
+    case removeTitle(issueID: Int64)
+    /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
+    case loadHeadlineArticle(publicationID: Int64, index: Int)
     /// Reloads the library only if another process (a sync) changed it.
     case reloadLibraryIfChangedElsewhere
     case refreshPublications
@@ -48,12 +54,18 @@ public enum Effect: Equatable, Sendable {
     case exportOPML(path: String)
     /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
     case requestPictures([PictureRequest])
+    /// Fetches web pictures of a feed article (http and https only, each within `EffectRunner.webPictureLimit`
+    /// bytes) and draws them as text art; answered by `webPictureRendered` per request.
+    case requestWebPictures([PictureRequest])
     /// Finds `query` in every article of an issue; answered by `issueSearched`.
     case searchIssue(issueID: Int64, query: String)
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.
     case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground)
     /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
     case openLink(URL)
+    /// Hands an audio or video file to the configured player (`player` in the config file), else the
+    /// system opener, never waiting for it; answered by `linkOpened` when it cannot.
+    case playMedia(URL)
     /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
     case searchLibrary(query: String)
     /// Stops a download and keeps its partial (the issue is stored as paused).

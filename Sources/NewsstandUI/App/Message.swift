@@ -16,6 +16,12 @@ public enum Message: Sendable {
     /// The library's downloads left downloading, paused or failed (for the downloads model).
     case unfinishedDownloadsLoaded([Issue])
     case headlinesLoaded(publicationID: Int64, Result<[Headline], ReaderFailure>)
+    /// A feed article's web picture was fetched and drawn, or could not be.
+    case webPictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
+    /// A title from a catalog went into the Library shelf and its download was queued (its title), or could not.
+    case titleAcquired(Result<String, ReaderFailure>)
+    /// A headline's article was read (its blocks), or could not be.
+    case headlineArticleLoaded(publicationID: Int64, index: Int, Result<[TextBlock], ReaderFailure>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])
     case downloadReported(DownloadEvent)

@@ -13,6 +13,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case rename(publicationID: Int64)
         /// y: keep the downloaded issues, n: remove them too, Esc: do nothing.
         case confirmUnsubscribe(publicationID: Int64, title: String)
+        /// y: remove a title (and its file) from the Library shelf.
+        case confirmRemoveTitle(issueID: Int64, title: String)
         /// `/` in the reader: search the open issue.
         case searchIssue
         /// `/` on the shelf: search every downloaded issue.
@@ -47,6 +49,7 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         switch kind {
         case .addSubscription: "Feed URL: "
         case .rename: "New title: "
+        case .confirmRemoveTitle(_, let title): "Remove \(title) and its file from the Library shelf? y remove · any other key keeps it"
         case .confirmUnsubscribe(_, let title): "Unsubscribe from \(title) — keep its downloaded issues? y keep · n remove them · Esc cancel"
         case .searchIssue: "Search this issue: "
         case .searchLibrary: "Search all issues: "
@@ -63,7 +66,7 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle: false
         default: true
         }
     }

@@ -36,9 +36,11 @@ public struct ReaderState: Equatable, Sendable {
     public var pictures: [PictureRequest: TextArt] = [:]
     public var requestedPictures: Set<PictureRequest> = []
     public var failedPictures: Set<PictureRequest> = []
-    /// A PDF page shown as a picture (`P`), and its art once drawn.
+    /// The page shown as a picture — a PDF page after `P`, a comic book's page always — and its art once drawn.
     public var showsPagePicture = false
     public var pagePicture: PagePicture?
+    /// Why the comic book page shown could not be drawn (said in place of the picture).
+    public var pageFailure: String?
 
     public init(issueID: Int64) {
         self.issueID = issueID

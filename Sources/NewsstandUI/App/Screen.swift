@@ -13,9 +13,13 @@ public enum Screen: Equatable, Sendable {
     case help(ListCursor)
     case subscriptions(ListCursor)
     case headlines(HeadlinesState)
+    /// A headline read as an article (keys as in an issue's article).
+    case feedArticle(FeedArticleState)
     /// Space used per publication; nil while it is measured.
     case storage(StorageReport?)
     case catalog(CatalogBrowser)
+    /// The acquisition links of one catalog entry, to download one into the Library shelf.
+    case acquisitions(AcquisitionChoice)
     case searchResults(LibrarySearch)
     case downloads(DownloadsCursor)
 
@@ -28,8 +32,10 @@ public enum Screen: Equatable, Sendable {
         case .help: .help
         case .subscriptions: .subscriptions
         case .headlines: .headlines
+        case .feedArticle: .article
         case .storage: .storage
         case .catalog: .catalog
+        case .acquisitions: .acquisitions
         case .searchResults: .searchResults
         case .downloads: .downloads
         }

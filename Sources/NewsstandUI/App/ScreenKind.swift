@@ -14,6 +14,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case storage
     /// A feed's catalog: navigation entries to follow (OPDS) and its issues.
     case catalog
+    /// The ways a catalog offers one title (format, size, kind), to download one into the Library shelf.
+    case acquisitions
     /// Results of a search across every downloaded issue.
     case searchResults
     /// Every download: running, queued, retrying, paused and failed, with the queue's controls.

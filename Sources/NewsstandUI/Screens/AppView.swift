@@ -40,6 +40,12 @@ public enum AppView {
         case .headlines(let headlines):
             HeadlinesScreen.render(headlines, in: body, theme: theme, into: &buffer)
             position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
+        case .feedArticle(let article):
+            FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
+            position = FeedArticleScreen.positionText(article, in: body)
+        case .acquisitions(let choice):
+            AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
+            position = listPosition(choice.cursor, count: choice.links.count)
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""

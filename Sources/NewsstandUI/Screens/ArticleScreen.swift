@@ -3,18 +3,31 @@ import NewsstandContent
 import NewsstandImaging
 
 /// An article, set to the window and scrolled to the reader's place: pictures drawn on their
-/// lines, search matches highlighted, or a PDF page drawn as a picture.
+/// lines, search matches highlighted; or a page drawn as a picture (a PDF page, a comic book's page).
 public enum ArticleScreen {
     /// Lines of article shown in a body `area`: all of it.
     public static func visibleLines(in area: Rect) -> Int { max(1, area.height) }
 
-    /// The size a PDF page is drawn at (`P`) in a body `area`: a column of margin each side, a line below.
+    /// The size a page is drawn at (a PDF page after `P`, a comic book's page) in a body `area`: a column
+    /// of margin each side, a line below (a comic book page's title).
     public static func pagePictureSize(in area: Rect) -> (columns: Int, rows: Int) {
         (max(1, area.width - 2), max(1, area.height - 1))
     }
 
     public static func render(_ reader: ReaderState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if reader.showsPagePicture {
+            if let book = reader.book, book.isComicBook, book.articles.indices.contains(reader.articleIndex), area.height >= 2 {
+                let title = book.articles[reader.articleIndex].title
+                let x = area.x + max(0, (area.width - DisplayWidth.of(title)) / 2)
+                buffer.write(title, x: x, y: area.maxY - 1, style: theme[.summary], maxWidth: area.maxX - x)
+            }
+            if let failure = reader.pageFailure {
+                let lines = TextWrapper.wrap("This page cannot be shown: \(failure)", width: max(1, area.width - 4))
+                for (row, line) in lines.prefix(max(0, area.height - 2)).enumerated() {
+                    buffer.write(line, x: area.x + 2, y: area.y + 1 + row, style: theme[.error], maxWidth: area.width - 4)
+                }
+                return
+            }
             guard let picture = reader.pagePicture, picture.articleIndex == reader.articleIndex else {
                 buffer.write("Drawing the page…", x: 2, y: area.y + 1, style: theme[.summary])
                 return
@@ -93,8 +106,9 @@ public enum ArticleScreen {
     }
 
     /// "article 2/5 · 40% · issue 31%": where the reader is in the article and in the issue (by
-    /// articles: the articles before this one, and this one's share read so far).
+    /// articles: the articles before this one, and this one's share read so far); "page 3/24" in a comic book.
     public static func positionText(_ reader: ReaderState, in area: Rect) -> String {
+        if let book = reader.book, book.isComicBook { return "page \(reader.articleIndex + 1)/\(book.articles.count)" }
         guard let layout = reader.layout else { return "" }
         let visible = visibleLines(in: area)
         let scrollable = max(0, layout.lines.count - visible)

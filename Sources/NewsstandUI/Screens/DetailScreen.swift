@@ -1,7 +1,8 @@
 import NewsstandContent
 import NewsstandCore
 
-/// One issue's page: its cover as large as the window allows, with title, publication, date, state and summary.
+/// One issue's page: its cover as large as the window allows, with title, publication, date, size, the name the
+/// command line takes (`PUBLICATION/HANDLE`), state and summary.
 public enum DetailScreen {
     /// The cover size for a window: as tall as fits, a 3:4 page in cells about twice as tall as wide, at most half the width.
     public static func coverSize(width: Int, height: Int) -> (columns: Int, rows: Int) {
@@ -26,7 +27,8 @@ public enum DetailScreen {
             buffer.write(line, x: text.x, y: y, style: theme[.title])
             y += 1
         }
-        let details = [state.currentPublication?.title, DateText.long(issue.date), issue.expectedSize.map { ByteCountText.megabytes($0) + " MB" }]
+        let details = [state.currentPublication?.title, DateText.long(issue.date), issue.expectedSize.map { ByteCountText.megabytes($0) + " MB" },
+                       state.currentPublication.map { "\($0.name)/\(issue.handle)" }]
         for detail in details.compactMap({ $0 }) where y < text.maxY {
             buffer.write(detail, x: text.x, y: y, style: theme[.date], maxWidth: text.width)
             y += 1

@@ -25,7 +25,8 @@ public enum HeadlinesScreen {
             highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
             let style = highlight.style
             buffer.write(headline.title, x: 2, y: rect.y, style: style(.title), maxWidth: area.width - 4)
-            let detail = [headline.date.map(DateText.long), headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
+            let media = headline.mediaKind.map { "▶ " + $0 + " (p plays)" }
+            let detail = [headline.date.map(DateText.long), media, headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
             if rect.height > 1 { buffer.write(detail, x: 4, y: rect.y + 1, style: style(.date), maxWidth: area.width - 6) }
             if rect.height > 2, let line = TextWrapper.wrap(headline.summary, width: max(1, area.width - 6)).first, !line.isEmpty {
                 buffer.write(line, x: 4, y: rect.y + 2, style: style(.summary), maxWidth: area.width - 6)

@@ -1,0 +1,144 @@
+import Foundation
+import NewsstandContent
+import NewsstandCore
+import NewsstandImaging
+
+/// A headline read in the reader: opened with Enter on the headlines screen, scrolled and left like an
+/// article, its links opened by number (`o`), `→` / `←` the next or previous headline, its pictures
+/// fetched from the web (within limits) and drawn as text art as they come into view.
+extension AppUpdate {
+    static func openFeedArticle(_ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
+        guard let items = headlines.headlines, items.indices.contains(headlines.cursor.selection) else { return [] }
+        let index = headlines.cursor.selection
+        state.screens.append(.feedArticle(FeedArticleState(publicationID: headlines.publicationID, index: index, count: items.count,
+                                                           title: items[index].title)))
+        return [.loadHeadlineArticle(publicationID: headlines.publicationID, index: index)]
+    }
+
+    /// Opens a headline found by a search (going back returns to the results).
+    static func openFeedArticle(at location: HeadlineLocation, title: String, _ state: inout AppState) -> [Effect] {
+        state.screens.append(.feedArticle(FeedArticleState(publicationID: location.publicationID, index: location.position,
+                                                           count: nil, title: title)))
+        return [.loadHeadlineArticle(publicationID: location.publicationID, index: location.position)]
+    }
+
+    static func headlineArticleLoaded(_ publicationID: Int64, _ index: Int, _ result: Result<[TextBlock], ReaderFailure>,
+                                      _ state: inout AppState) -> [Effect] {
+        let fresh = state
+        state.updateScreen { screen in
+            guard case .feedArticle(var article) = screen, article.publicationID == publicationID, article.index == index,
+                  article.blocks == nil else { return false }
+            switch result {
+            case .success(let blocks):
+                article.blocks = blocks
+                article.layout = makeLayout(blocks, fresh)
+            case .failure(let failure):
+                article.failure = failure.reason
+                article.blocks = []
+            }
+            screen = .feedArticle(article)
+            return true
+        }
+        return feedPictureEffects(&state)
+    }
+
+    /// Asks once for each web picture in view of the feed article on screen.
+    static func feedPictureEffects(_ state: inout AppState) -> [Effect] {
+        guard case .feedArticle(var article)? = state.screens.last, let layout = article.layout, !layout.lines.isEmpty else { return [] }
+        var wanted: [PictureRequest] = []
+        let first = min(max(0, article.topLine), layout.lines.count)
+        for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
+            guard let request = pictureRequest(for: layout.lines[index], in: layout, issueID: 0, state),
+                  ["http", "https"].contains(request.source.scheme?.lowercased() ?? ""),
+                  !article.requestedPictures.contains(request), !wanted.contains(request) else { continue }
+            wanted.append(request)
+        }
+        guard !wanted.isEmpty else { return [] }
+        article.requestedPictures.formUnion(wanted)
+        state.screens[state.screens.count - 1] = .feedArticle(article)
+        return [.requestWebPictures(wanted)]
+    }
+
+    static func webPictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
+        state.updateScreen { screen in
+            guard case .feedArticle(var article) = screen, article.requestedPictures.contains(request) else { return false }
+            switch result {
+            case .success(let art): article.pictures[request] = art
+            case .failure: article.failedPictures.insert(request)
+            }
+            screen = .feedArticle(article)
+            return true
+        }
+        return []
+    }
+
+    static func handleFeedArticle(_ command: Command, _ article: FeedArticleState, _ state: inout AppState) -> [Effect] {
+        var article = article
+        let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
+        switch command {
+        case .moveDown: article.topLine += 1
+        case .moveUp: article.topLine -= 1
+        case .pageDown: article.topLine += page
+        case .pageUp: article.topLine -= page
+        case .top: article.topLine = 0
+        case .bottom: article.topLine = Int.max / 2
+        case .back, .tableOfContents:
+            return goBack(&state)
+        case .nextArticle, .previousArticle:
+            let next = article.index + (command == .nextArticle ? 1 : -1)
+            guard next >= 0 && next < (article.count ?? Int.max) else {
+                state.message = StatusMessage(command == .nextArticle ? "This is the last headline." : "This is the first headline.")
+                return []
+            }
+            let listPage = HeadlinesScreen.layout(in: state.body).page
+            state.updateScreen { screen in
+                guard case .headlines(var headlines) = screen, headlines.publicationID == article.publicationID else { return false }
+                headlines.cursor.select(next, count: headlines.headlines?.count ?? 0, page: listPage)
+                screen = .headlines(headlines)
+                return true
+            }
+            let title: String? = state.screens.lazy.compactMap { screen -> String? in
+                guard case .headlines(let headlines) = screen, headlines.publicationID == article.publicationID,
+                      let items = headlines.headlines, items.indices.contains(next) else { return nil }
+                return items[next].title
+            }.first
+            var opened = FeedArticleState(publicationID: article.publicationID, index: next, count: article.count, title: title ?? "")
+            opened.topLine = 0
+            state.screens[state.screens.count - 1] = .feedArticle(opened)
+            return [.loadHeadlineArticle(publicationID: article.publicationID, index: next)]
+        case .openLink:
+            guard let links = article.layout?.links, !links.isEmpty else {
+                state.message = StatusMessage("This article has no links.")
+                return []
+            }
+            state.prompt = Prompt(.link)
+            return []
+        case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
+            state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
+            return []
+        default:
+            return []
+        }
+        if let layout = article.layout { article.topLine = clampTop(article.topLine, layout: layout, state: state) } else { article.topLine = 0 }
+        state.screens[state.screens.count - 1] = .feedArticle(article)
+        return feedPictureEffects(&state)
+    }
+
+    /// Lays open feed articles out again for a new width, keeping the top line's block.
+    static func reflowFeedArticles(_ state: inout AppState) {
+        for index in state.screens.indices {
+            guard case .feedArticle(var article) = state.screens[index], let blocks = article.blocks, let old = article.layout else { continue }
+            let position = old.position(atLine: article.topLine, articleIndex: 0)
+            let layout = makeLayout(blocks, state)
+            article.layout = layout
+            article.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
+            state.screens[index] = .feedArticle(article)
+        }
+    }
+
+    /// The links of the article on screen, numbered as it shows them: an issue's or a feed item's.
+    static func articleLinks(_ state: AppState) -> [URL]? {
+        if case .feedArticle(let article)? = state.screens.last { return article.layout?.links }
+        return state.reader?.layout?.links
+    }
+}

@@ -1,0 +1,30 @@
+import NewsstandContent
+import NewsstandCore
+import NewsstandImaging
+
+/// A feed item read as an article (a headline with text): which one, its blocks once read, their layout and the scroll.
+public struct FeedArticleState: Equatable, Sendable {
+    public let publicationID: Int64
+    /// The headline's place in its feed (0-based), its key in the library.
+    public var index: Int
+    /// How many headlines the feed has (for next / previous); nil when not known (opened from a search).
+    public var count: Int?
+    public var title: String
+    /// nil while it is read.
+    public var blocks: [TextBlock]?
+    public var layout: ArticleLayout?
+    public var topLine = 0
+    public var failure: String?
+    /// Pictures drawn as text art once fetched (keyed as an issue's are, with issue 0 and the picture's web address),
+    /// and those asked for or that could not be fetched or drawn.
+    public var pictures: [PictureRequest: TextArt] = [:]
+    public var requestedPictures: Set<PictureRequest> = []
+    public var failedPictures: Set<PictureRequest> = []
+
+    public init(publicationID: Int64, index: Int, count: Int?, title: String) {
+        self.publicationID = publicationID
+        self.index = index
+        self.count = count
+        self.title = title
+    }
+}

@@ -1,0 +1,25 @@
+import NewsstandCore
+
+/// The ways a catalog offers one title: format, size and kind per line, what Newsstand will not follow said so.
+public enum AcquisitionScreen {
+    /// The title and a note, a blank line, then one link per row.
+    public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 1) }
+
+    public static func render(_ choice: AcquisitionChoice, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        buffer.write("GET · \(choice.entry.title)", x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
+        buffer.write("Enter downloads the chosen file into the Library shelf, without subscribing.", x: 2, y: area.y + 1,
+                     style: theme[.summary], maxWidth: area.width - 4)
+        guard !choice.links.isEmpty else {
+            buffer.write("This entry offers nothing to download.", x: 2, y: area.y + 3, style: theme[.summary], maxWidth: area.width - 4)
+            return
+        }
+        let layout = layout(in: area)
+        for (offset, index) in choice.cursor.visibleRange(count: choice.links.count, page: layout.page).enumerated() {
+            let rect = layout.rowRect(offset)
+            let highlight = RowHighlight(theme: theme, isSelected: index == choice.cursor.selection)
+            highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
+            let link = choice.links[index]
+            buffer.write(link.description, x: 2, y: rect.y, style: highlight.style(link.isDownloadable ? .title : .summary), maxWidth: area.width - 4)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import NewsstandCore
+
+/// A feed item read as an article: drawn as an issue's article is (`ArticleScreen`), pictures as they are fetched.
+public enum FeedArticleScreen {
+    public static func render(_ article: FeedArticleState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+        if let failure = article.failure {
+            buffer.write("Cannot read this headline: \(failure)", x: 2, y: area.y + 1, style: theme[.summary], maxWidth: area.width - 4)
+            return
+        }
+        ArticleScreen.render(readerView(article), state, in: area, theme: theme, into: &buffer)
+    }
+
+    /// "headline 2/9 · 40%".
+    public static func positionText(_ article: FeedArticleState, in area: Rect) -> String {
+        guard let layout = article.layout else { return "" }
+        let scrollable = max(0, layout.lines.count - ArticleScreen.visibleLines(in: area))
+        let percent = scrollable == 0 ? 100 : min(100, article.topLine * 100 / scrollable)
+        return "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%"
+    }
+
+    /// The article as the reader's article view draws it.
+    static func readerView(_ article: FeedArticleState) -> ReaderState {
+        var reader = ReaderState(issueID: 0)
+        reader.isShowingArticle = true
+        reader.blocks = article.blocks
+        reader.layout = article.layout
+        reader.topLine = article.topLine
+        reader.pictures = article.pictures
+        return reader
+    }
+}

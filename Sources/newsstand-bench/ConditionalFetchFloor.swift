@@ -1,0 +1,61 @@
+import Foundation
+import NewsstandCore
+
+/// The least an unchanged sync's fetching costs through Newsstand's own client: the same conditional GETs (each
+/// feed's stored validators) from `SyncService.concurrentRefreshes` threads, nothing read from or written to the
+/// library. Between it and the unchanged sync is what the sync adds per feed; between it and curl, the client.
+enum ConditionalFetchFloor {
+    /// Hands out the feeds one at a time to the threads.
+    private final class Cursor: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+        private(set) var notModified = 0
+        private(set) var failure: String?
+        let count: Int
+
+        init(count: Int) { self.count = count }
+
+        func take() -> Int? {
+            lock.withLock {
+                guard next < count, failure == nil else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        func record(_ result: Result<ConditionalFetchResult, any Error>) {
+            lock.withLock {
+                switch result {
+                case .success(.notModified): notModified += 1
+                case .success: break
+                case .failure(let error): failure = failure ?? "\(error)"
+                }
+            }
+        }
+    }
+
+    /// Why a floor run failed.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Seconds to fetch every feed conditionally, and how many answered 304.
+    static func fetch(_ feeds: [(url: URL, validators: FetchValidators?)]) throws -> (seconds: Double, notModified: Int) {
+        let cursor = Cursor(count: feeds.count)
+        let done = DispatchGroup()
+        let start = MonotonicClock.now()
+        for _ in 0..<min(SyncService.concurrentRefreshes, feeds.count) {
+            done.enter()
+            Thread {
+                while let index = cursor.take() {
+                    cursor.record(Result { try ResourceFetcher.fetchConditionally(feeds[index].url, validators: feeds[index].validators) })
+                }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        let seconds = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
+        if let failure = cursor.failure { throw Failure(description: "conditional fetch: \(failure)") }
+        return (seconds, cursor.notModified)
+    }
+}
