@@ -43,7 +43,8 @@ public final class EffectRunner: @unchecked Sendable {
     var storageBudget: Int64? { configuration.storageBudget }
 
     /// Sync logic with the configured limits on automatic downloads.
-    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client) }
+    var sync: SyncService { SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client,
+                                       maxCatalogEntries: configuration.maxCatalogEntries) }
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration = Configuration(),
                 credentialStore: CredentialStore? = nil, send: @escaping @Sendable (Message) -> Void) {
@@ -135,7 +136,8 @@ public final class EffectRunner: @unchecked Sendable {
                 if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
-                        result = .success(try PublicationRefresher(store: self.store, client: self.client).subscribe(to: url).title)
+                        result = .success(try PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client)
+                            .subscribe(to: url).subscribedTitle)
                     } catch {
                         if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))

@@ -14,7 +14,7 @@ enum SyncCommand {
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
-                               client: context.client)
+                               client: context.client, maxCatalogEntries: context.configuration.maxCatalogEntries)
         downloads.resumeInterrupted()
         let reports = sync.refreshAndQueue(into: downloads)
         _ = downloads.waitUntilIdle()

@@ -115,8 +115,11 @@ final class FeedAssembler {
             entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
                                         summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
         } else if let link = FeedParser.navigationLink(item) {
-            navigation.append(NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
-                                             url: link.url.url, summary: summary))
+            var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
+                                                url: link.url.url, summary: summary)
+            navigationLink.rel = link.rel == "alternate" ? "" : link.rel
+            navigationLink.isAcquisitionFeed = link.type.map { FeedText.contains($0.lowercased(), "kind=acquisition") } ?? false
+            navigation.append(navigationLink)
         } else {
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString {
@@ -139,8 +142,12 @@ final class FeedAssembler {
         }
         undated = []
         uncovered = []
-        return Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
-                    headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
+        var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
+                        headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
+        feed.search = document.search
+        feed.facets = document.facets
+        feed.start = document.start
+        return feed
     }
 
     /// `finish` with the reader's problem; throws when nothing usable was read.

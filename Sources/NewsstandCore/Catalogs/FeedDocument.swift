@@ -13,6 +13,9 @@ struct FeedDocument {
     var published: Date?
     var updated: Date?
     var nextPage: URL?
+    var search: CatalogSearchLink?
+    var facets: [CatalogFacet] = []
+    var start: URL?
     var items: [Item] = []
     /// Items read, whether kept in `items` or handed on.
     var itemCount = 0

@@ -37,13 +37,15 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
+    /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
+    public var maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries
 
     public init() {}
 
     /// Every setting the file may hold, in the order the README lists them.
     public static let settingNames = ["theme", "max-downloads", "storage-budget", "refresh-interval", "quiet-hours",
                                       "daily-download-cap", "measure", "cover-mode", "rate-limit",
-                                      "max-download-size", "disk-reserve", "stall-timeout"]
+                                      "max-download-size", "disk-reserve", "stall-timeout", "max-catalog-entries"]
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -134,6 +136,12 @@ public struct Configuration: Equatable, Sendable {
                     configuration.stallTimeout = seconds
                 } else {
                     configuration.warnings.append("\(source), line \(offset + 1): stall-timeout takes seconds from 1 to 3600")
+                }
+            case "max-catalog-entries":
+                if let count = Int(value), (1...1_000_000).contains(count) {
+                    configuration.maxCatalogEntries = count
+                } else {
+                    configuration.warnings.append("\(source), line \(offset + 1): max-catalog-entries takes a number of entries from 1 to 1000000")
                 }
             default:
                 configuration.warnings.append("\(source), line \(offset + 1): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")

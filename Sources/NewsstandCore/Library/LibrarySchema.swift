@@ -144,6 +144,11 @@ enum LibrarySchema {
                 new = new + (new.arrived_new = 1 AND new.opened_at IS NULL) WHERE publication_id = new.publication_id;
         END;
         """,
+        // A subscription to a catalog root keeps the root and the title of the feed chosen from it.
+        """
+        ALTER TABLE publications ADD COLUMN catalog_root_url TEXT;
+        ALTER TABLE publications ADD COLUMN catalog_feed_title TEXT;
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

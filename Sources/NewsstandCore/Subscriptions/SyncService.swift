@@ -15,8 +15,10 @@ public struct SyncService: Sendable {
     /// How many catalogs are fetched at once in a full sync.
     public static let concurrentRefreshes = 8
 
-    public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared) {
-        self.init(store: store, paths: paths, limits: limits, now: { Date() }, refresh: { PublicationRefresher(store: store, client: client).refresh($0) })
+    public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared,
+                maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries) {
+        self.init(store: store, paths: paths, limits: limits, now: { Date() },
+                  refresh: { PublicationRefresher(store: store, maxEntries: maxCatalogEntries, client: client).refresh($0) })
     }
 
     init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,
