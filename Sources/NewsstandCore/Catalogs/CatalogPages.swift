@@ -36,6 +36,11 @@ public struct CatalogPages: Sendable {
     /// The first page of results for `terms` in the catalog whose page is `feed`.
     public func search(_ terms: String, in feed: Feed) throws -> (url: URL, feed: Feed) {
         guard let link = feed.search else { throw CatalogError("this catalog offers no search") }
+        return try search(terms, with: link)
+    }
+
+    /// The first page of results for `terms` through `link`.
+    public func search(_ terms: String, with link: CatalogSearchLink) throws -> (url: URL, feed: Feed) {
         let url = try searchURL(link, terms: terms)
         return (url, try page(at: url))
     }

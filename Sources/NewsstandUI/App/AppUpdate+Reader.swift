@@ -229,7 +229,7 @@ extension AppUpdate {
             state.screens.append(.searchResults(LibrarySearch(query: text)))
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
-        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin:
+        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin, .searchCatalog:
             return []
         }
     }
