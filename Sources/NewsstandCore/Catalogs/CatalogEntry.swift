@@ -17,6 +17,9 @@ public struct CatalogEntry: Sendable, Equatable {
     /// The media type of each content URL when the feed gives it (`application/epub+zip`), else empty.
     /// For an OPDS acquisition through `opds:indirectAcquisition`, the innermost (final) type.
     public var contentTypes: [String]
+    /// The size of each content URL as the feed states it (`length`), for showing; empty when it gives none.
+    /// Unlike `expectedSize`, it bounds no download.
+    public var contentLengths: [Int64?] = []
 
     public var coverURL: URL? {
         get { coverLink?.url }

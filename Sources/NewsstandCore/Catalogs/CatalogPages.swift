@@ -40,8 +40,13 @@ public struct CatalogPages: Sendable {
     }
 
     /// The first page of results for `terms` through `link`.
+    /// A search that finds nothing is a page listing nothing, also from servers that answer it with 404 (calibre).
     public func search(_ terms: String, with link: CatalogSearchLink) throws -> (url: URL, feed: Feed) {
         let url = try searchURL(link, terms: terms)
-        return (url, try page(at: url))
+        do {
+            return (url, try page(at: url))
+        } catch HTTPError.status(let head) where head.status == 404 {
+            return (url, Feed(format: .opds1, title: "Nothing found for “\(terms)”"))
+        }
     }
 }

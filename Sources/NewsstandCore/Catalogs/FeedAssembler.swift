@@ -112,8 +112,12 @@ final class FeedAssembler {
             for asset in assets { links.append(asset.url) }
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
+            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
+            if assets.contains(where: { $0.length != nil }) {
+                entry.contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
+            }
+            entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)

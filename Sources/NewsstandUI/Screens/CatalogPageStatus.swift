@@ -26,7 +26,7 @@ enum CatalogPageStatus {
     static func formats(_ entry: CatalogEntry) -> String {
         let names = entry.contentTypes.map(formatName).filter { !$0.isEmpty }
         guard !names.isEmpty else { return "" }
-        return " · " + names.joined(separator: ", ") + (entry.expectedSize.map { " " + size($0) } ?? "")
+        return " · " + names.joined(separator: ", ") + ((entry.contentLengths.first ?? nil ?? entry.expectedSize).map { " " + size($0) } ?? "")
     }
 
     /// "143 KB", "2.1 MB".
