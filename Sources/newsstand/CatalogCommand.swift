@@ -32,6 +32,14 @@ enum CatalogCommand {
         let summary: String?
         let acquisitions: [Acquisition]
         let cover: String?
+        /// OPDS-PSE: the page URL template (`{pageNumber}` from 0) and the page count.
+        let pageStream: PageStream?
+    }
+
+    struct PageStream: Encodable {
+        let template: String
+        let pages: Int
+        let type: String?
     }
 
     struct Acquisition: Encodable {
@@ -107,7 +115,8 @@ enum CatalogCommand {
                                  Acquisition(url: line(urls[index]), type: entry.contentTypes.indices.contains(index) ? line(entry.contentTypes[index]) : nil,
                                              size: entry.contentLengths.indices.contains(index) ? entry.contentLengths[index] : (urls.count == 1 ? entry.expectedSize : nil))
                              },
-                             cover: entry.coverURLText.map(line))
+                             cover: entry.coverURLText.map(line),
+                             pageStream: entry.pageStream.map { PageStream(template: line($0.template), pages: $0.pageCount, type: $0.type.map(line)) })
             },
             facets: feed.facets.map { Facet(group: line($0.group), title: line($0.title), url: line($0.url.absoluteString), active: $0.isActive, count: $0.count) },
             search: search, nextPage: feed.nextPage.map { line($0.absoluteString) }, problems: feed.problems.map(line))
@@ -123,7 +132,8 @@ enum CatalogCommand {
             let formats = entry.acquisitions.map { acquisition in
                 (acquisition.type ?? "?") + (acquisition.size.map { " \($0) bytes" } ?? "") + " " + acquisition.url
             }
-            lines.append("  \(entry.title)\t\(entry.date.prefix(10))\t\(entry.name)\t" + formats.joined(separator: "; "))
+            lines.append("  \(entry.title)\t\(entry.date.prefix(10))\t\(entry.name)\t" + formats.joined(separator: "; ")
+                         + (entry.pageStream.map { "; page stream (\($0.pages) pages) \($0.template)" } ?? ""))
         }
         for facet in page.facets {
             lines.append("facet: " + (facet.group.isEmpty ? "" : facet.group + ": ") + facet.title + (facet.active ? " (shown)" : "")

@@ -38,6 +38,22 @@ final class OPDSDialectTests: XCTestCase {
         XCTAssertEqual(issues.first?.coverURL?.path, "/opds/v1.2/books/b00/thumbnail")
     }
 
+    func testPageStreamsAreReadWhateverTheirPrefix() throws {
+        let server = try TestSupport.server(for: self)
+        serveKomga(server)
+        serveKavita(server)
+        let komga = try CatalogPages().page(at: server.url(for: "/opds/v1.2/books/latest"))
+        let stream = try XCTUnwrap(komga.entries.first?.pageStream)
+        XCTAssertEqual(stream.pageCount, 24)
+        XCTAssertEqual(stream.type, "image/jpeg")
+        XCTAssertEqual(stream.template, server.baseURL.absoluteString + "opds/v1.2/books/b00/pages/{pageNumber}?convert=jpeg")
+        XCTAssertEqual(stream.url(forPage: 0)?.absoluteString, server.baseURL.absoluteString + "opds/v1.2/books/b00/pages/0?convert=jpeg")
+        XCTAssertNil(stream.url(forPage: 24), "pages count from 0")
+        let kavita = try CatalogPages().page(at: server.url(for: "/api/opds/\(F.kavitaKey)/series/1"))
+        XCTAssertEqual(kavita.entries.first?.pageStream?.pageCount, 20, "p5:count, another prefix for the same namespace")
+        XCTAssertTrue(kavita.entries.first?.pageStream?.url(forPage: 3)?.absoluteString.hasSuffix("chapterId=10&pageNumber=3") == true)
+    }
+
     func testKomgaSearchReadsTheOpenSearchDescription() throws {
         let server = try TestSupport.server(for: self)
         serveKomga(server)

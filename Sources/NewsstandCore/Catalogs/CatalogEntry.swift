@@ -20,6 +20,8 @@ public struct CatalogEntry: Sendable, Equatable {
     /// The size of each content URL as the feed states it (`length`), for showing; empty when it gives none.
     /// Unlike `expectedSize`, it bounds no download.
     public var contentLengths: [Int64?] = []
+    /// The book's pages as an OPDS-PSE stream, when the catalog offers one.
+    public var pageStream: CatalogPageStream?
 
     public var coverURL: URL? {
         get { coverLink?.url }

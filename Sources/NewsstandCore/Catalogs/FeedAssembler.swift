@@ -117,6 +117,7 @@ final class FeedAssembler {
             if assets.contains(where: { $0.length != nil }) {
                 entry.contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
             }
+            entry.pageStream = item.pageStream
             entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,

@@ -62,6 +62,8 @@ struct FeedDocument {
         var mediaContents: [MediaContent] = []
         var thumbnails: [LazyURL] = []
         var itunesImage: LazyURL?
+        /// An OPDS-PSE page stream.
+        var pageStream: CatalogPageStream?
         /// `news:cover_art_icon`: size and URL.
         var coverIcons: [(size: String, url: LazyURL)] = []
     }

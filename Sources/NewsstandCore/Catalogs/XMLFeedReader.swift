@@ -321,6 +321,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 if let template = SearchTemplate.normalize(href, base: bases[baseIndex]) { document.search = .template(template) }
                 break
             }
+            // An OPDS-PSE page stream: a template too.
+            if let href, item != nil, parent == .item, href.contains("{pageNumber}"), interned(tag, "rel") == CatalogPageStream.rel {
+                if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
+                   let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
+                    item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"))
+                }
+                break
+            }
             guard let href, let url = resolve(href, base: baseIndex) else { break }
             let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
             let type = interned(tag, "type")

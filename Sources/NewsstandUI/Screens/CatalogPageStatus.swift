@@ -25,8 +25,9 @@ enum CatalogPageStatus {
     /// " · EPUB 143 KB": the entry's acquisition formats, and its size when the catalog gives it.
     static func formats(_ entry: CatalogEntry) -> String {
         let names = entry.contentTypes.map(formatName).filter { !$0.isEmpty }
-        guard !names.isEmpty else { return "" }
-        return " · " + names.joined(separator: ", ") + ((entry.contentLengths.first ?? nil ?? entry.expectedSize).map { " " + size($0) } ?? "")
+        let stream = entry.pageStream.map { " · \($0.pageCount) pages to stream" } ?? ""
+        guard !names.isEmpty else { return stream }
+        return " · " + names.joined(separator: ", ") + ((entry.contentLengths.first ?? nil ?? entry.expectedSize).map { " " + size($0) } ?? "") + stream
     }
 
     /// "143 KB", "2.1 MB".
