@@ -54,6 +54,9 @@ final class LibraryStoreTests: XCTestCase {
         // Make it a version 5 library, as saved by the release before migration 6.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
         try database.execute("ALTER TABLE reading_positions DROP COLUMN character_offset")
+        // Nor the columns later migrations add.
+        try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url")
+        try database.execute("ALTER TABLE publications DROP COLUMN catalog_feed_title")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 
