@@ -65,6 +65,9 @@ final class CatalogSearchAndPagingTests: XCTestCase {
         type("tin", &state)
         let effects = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(effects, [.searchCatalog(.description(description), terms: "tin", pageKey: URL(string: "https://catalog.example/opensearch.xml#search=tin")!)])
+        let key = URL(string: "https://catalog.example/opensearch.xml#search=tin")!
+        _ = AppUpdate.update(&state, .feedLoaded(key, .success(page(0, of: 0))))
+        XCTAssertEqual(state.catalog?.current?.feed?.entries.count, 30, "the results land on the page keyed by the description")
     }
 
     func testNoSearchNoFacetsSaySo() {

@@ -43,6 +43,11 @@ extension AppUpdate {
                 state.message = StatusMessage("This page lists no issues: follow an entry to a feed that does.")
                 return []
             }
+            // Results found through an OpenSearch description are keyed by the description, not by their own URL.
+            guard page.url.fragment?.hasPrefix("search=") != true else {
+                state.message = StatusMessage("These results came through the catalog's search description and have no feed URL of their own to read.")
+                return []
+            }
             let title = page.linkTitle ?? feed.title ?? page.url.absoluteString
             state.message = StatusMessage("Switching to \(title)…")
             return [.switchCatalogFeed(publicationID: publicationID, url: page.url, title: title)]
