@@ -36,6 +36,22 @@ final class MediaEnclosureTests: XCTestCase {
         XCTAssertFalse(ContentKind.isStreamedMedia(contentType: "image/png"), "only audio and video stop at the head")
     }
 
+    /// The in-place reading of a type is what split, Foundation's trimming and lowercased() give.
+    func testContentTypeNormalisedInPlaceAsThroughFoundation() {
+        var random = SeededRandom(seed: 12)
+        let pieces = ["application/epub+zip", "audio/mpeg", "Video/MP4", ";", " ", "\t", "\n", "charset=utf-8", "x", "É", "\u{A0}",
+                      "\u{3000}", "/", "+", "\u{1B}[31m", ""]
+        var samples: [String?] = [nil, "", " ", ";", "; x", "a;", " a ;b", "\u{A0}audio/mpeg", "AUDIO/MPEG"]
+        for _ in 0..<20_000 {
+            samples.append((0..<Int.random(in: 1...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for sample in samples {
+            let general = (sample ?? "").split(separator: ";", maxSplits: 1).first
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            XCTAssertEqual(ContentKind.normalized(sample), general, String(describing: sample).debugDescription)
+        }
+    }
+
     func testPodcastItemsAreHeadlinesNamingTheirFiles() throws {
         let feed = try FeedParser.parse(Data(podcast.utf8), url: URL(string: "https://example.com/podcast.rss")!)
         XCTAssertEqual(feed.entries, [])

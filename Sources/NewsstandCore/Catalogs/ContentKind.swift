@@ -38,7 +38,7 @@ public enum ContentKind: Equatable, Sendable {
 
     /// The kind a media type alone tells (parameters such as `; charset=` are ignored).
     public static func of(type: String?) -> ContentKind {
-        let type = (type ?? "").split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = normalized(type)
         if genericTypes.contains(type) { return .unknown }
         if readableTypes.contains(type) { return .readable }
         // What the feed wrote is shown: one clean line, never an escape sequence.
@@ -49,6 +49,21 @@ public enum ContentKind: Equatable, Sendable {
         if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") { return .other(description: "a web page (\(shown))") }
         // A type that names something else (application/x-mobipocket-ebook, text/plain, …) is not an issue either.
         return .other(description: "a file of type \(shown)")
+    }
+
+    /// `type` without its parameters, trimmed of spaces and tabs, lower-cased. Read in place when it is
+    /// ASCII without parameters, capitals or a space or tab at either end (nearly always: every
+    /// enclosure of a feed goes through here); anything else through `split` and Foundation's trimming.
+    static func normalized(_ type: String?) -> String {
+        guard let type else { return "" }
+        let plain = type.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            guard first != 0x20, first != 0x09, last != 0x20, last != 0x09 else { return false }
+            for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: ";") || (byte >= 0x41 && byte <= 0x5A) { return false }
+            return true
+        }
+        if plain == true { return type }
+        return type.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// The kind a URL's or file's name tells by its extension (query and fragment ignored).

@@ -25,6 +25,8 @@ final class FeedAssembler {
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
     private var undated: [Int] = []
     private var uncovered: [Int] = []
+    /// The last asset type `kind(of:)` judged, and what it tells.
+    private var lastTypeKind: (type: String?, kind: ContentKind)?
     /// The last entry's content types with any.
     private var lastTypes: [String] = []
     /// The content assets of the item being mapped (kept from one item to the next).
@@ -75,6 +77,19 @@ final class FeedAssembler {
         }
     }
 
+    /// `ContentKind.of(type:link:)` for an asset. What its type alone tells is kept for the next asset
+    /// with the same type (a feed's enclosures nearly all have one).
+    private func kind(of asset: FeedParser.Asset) -> ContentKind {
+        let byType: ContentKind
+        if let last = lastTypeKind, last.type == asset.type {
+            byType = last.kind
+        } else {
+            byType = ContentKind.of(type: asset.type)
+            lastTypeKind = (asset.type, byType)
+        }
+        return byType == .unknown ? ContentKind.of(fileName: asset.url.absoluteString) : byType
+    }
+
     /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
     private func place(_ item: FeedDocument.Item, format: FeedFormat?) {
         defer { position += 1 }
@@ -87,7 +102,7 @@ final class FeedAssembler {
         var media: (url: LazyURL, kind: String)?
         if !assets.isEmpty {
             assets.removeAll { asset in
-                guard case .other(let kind) = ContentKind.of(type: asset.type, link: asset.url.absoluteString) else { return false }
+                guard case .other(let kind) = self.kind(of: asset) else { return false }
                 if media == nil { media = (asset.url, kind) }
                 return true
             }

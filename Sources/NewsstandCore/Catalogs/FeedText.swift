@@ -184,7 +184,7 @@ enum FeedText {
             packed = packed << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
             index += 1
         }
-        return (packedTagKinds[packed] ?? .other, closing)
+        return (packedKind(packed), closing)
     }
 
     /// Names longer than eight bytes (`blockquote`, `figcaption`).
@@ -198,6 +198,15 @@ enum FeedText {
         if name.first == UInt8(ascii: "/") { name.removeFirst() }
         return blockTags.contains(String(decoding: name, as: UTF8.self)) ? .block : .other
     }
+
+    /// The kind of a tag name of at most eight bytes, packed as `tagKind` packs it: a scan of a
+    /// short array (a dictionary lookup hashed every tag of every text).
+    private static func packedKind(_ packed: UInt64) -> TagKind {
+        for (name, kind) in packedTagKindList where name == packed { return kind }
+        return .other
+    }
+
+    private static let packedTagKindList: [(UInt64, TagKind)] = packedTagKinds.map { ($0.key, $0.value) }
 
     private static let packedTagKinds: [UInt64: TagKind] = {
         var kinds: [UInt64: TagKind] = [:]

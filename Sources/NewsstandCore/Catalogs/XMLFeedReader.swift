@@ -334,11 +334,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
             let type = interned(tag, "type")
             let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
             if opdsRel || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
-            let link = FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title"))
             if item != nil, parent == .item {
                 // Room for the usual few links at once, not one and then two.
                 if item?.links.isEmpty == true { item?.links.reserveCapacity(4) }
-                item?.links.append(link)
+                item?.links.append(FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title")))
                 acquisitionIndex = opdsRel && FeedParser.isAcquisition(rel) ? (item?.links.count ?? 1) - 1 : nil
             } else if item == nil, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url.url }
