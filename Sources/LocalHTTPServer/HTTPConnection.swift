@@ -115,7 +115,7 @@ final class HTTPConnection {
             return (200, streamGzipBomb(bomb))
         }
         let entity: ServedEntity
-        switch server.lookup(path) {
+        switch server.lookup(path, query: request.query) {
         case .forbidden: return sendSimple(403, isHead: isHead)
         case .notFound: return sendSimple(404, isHead: isHead)
         case .found(let found): entity = found

@@ -25,6 +25,13 @@ struct HTTPRequest: Sendable {
         return decoded
     }
 
+    /// The query of the target as sent (without `?` and fragment), or nil when it has none.
+    var query: String? {
+        guard let mark = target.firstIndex(of: "?") else { return nil }
+        let rest = target[target.index(after: mark)...]
+        return String(rest.prefix { $0 != "#" })
+    }
+
     /// The byte sequence that ends a request head.
     static let headTerminator: [UInt8] = [13, 10, 13, 10]
 

@@ -194,6 +194,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     // MARK: Resources
 
     /// Serves `data` at `path` (a leading "/" is added if missing), replacing any previous resource there.
+    /// A `path` with a query (`/series?page=1`) answers only requests with exactly that query (as sent).
     /// Without an explicit `etag`, one is generated; it changes whenever the data changes.
     /// `lastModified` defaults to now when the data changes (whole seconds).
     public func setResource(_ path: String, data: Data, contentType: String = "application/octet-stream",
@@ -323,9 +324,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
         return max(0, after)
     }
 
-    func lookup(_ path: String) -> ServedEntity.Lookup {
+    /// The resource at `path`: one set for exactly that query (`/series?page=1`) first, when the request has one.
+    func lookup(_ path: String, query: String? = nil) -> ServedEntity.Lookup {
         state.lock()
-        let resource = resources[path]
+        let resource = query.flatMap { resources[path + "?" + $0] } ?? resources[path]
         state.unlock()
         if let resource { return .found(resource.entity) }
         guard let rootPath else { return .notFound }

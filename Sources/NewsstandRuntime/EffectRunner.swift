@@ -47,7 +47,8 @@ public final class EffectRunner: @unchecked Sendable {
 
     /// Sync logic with the configured limits on automatic downloads.
     var sync: SyncService {
-        SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client, maxHeadlines: configuration.maxHeadlines)
+        SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client,
+                    maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines)
     }
 
     /// The most bytes one feed article's picture may take (it stops arriving there).
@@ -174,8 +175,8 @@ public final class EffectRunner: @unchecked Sendable {
                 if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
-                        result = .success(try PublicationRefresher(store: self.store, client: self.client,
-                                                                   maxHeadlines: self.configuration.maxHeadlines).subscribe(to: url).title)
+                        result = .success(try PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client,
+                                                                   maxHeadlines: self.configuration.maxHeadlines).subscribe(to: url).subscribedTitle)
                     } catch {
                         if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))
@@ -212,9 +213,34 @@ public final class EffectRunner: @unchecked Sendable {
                 try? self.store.setPolicy(publicationID: publicationID, autoDownload: autoDownload, keepNewest: keepNewest)
                 self.sendLibrary()
             }
+        case .loadCatalogPage(let url):
+            refreshQueue.async {
+                let result = Result { try CatalogPages(client: self.client).page(at: url) }
+                if case .failure(let error) = result, self.askForLogin(after: error, at: url, retry: .loadCatalogPage(url)) { return }
+                self.send(.catalogPageLoaded(url, result.mapError { ReaderFailure("\($0)") }))
+            }
+        case .searchCatalog(let link, let terms, let key):
+            refreshQueue.async {
+                let result = Result { try CatalogPages(client: self.client).search(terms, with: link).feed }
+                self.send(.feedLoaded(key, result.mapError { ReaderFailure("\($0)") }))
+            }
+        case .switchCatalogFeed(let publicationID, let url, let title):
+            refreshQueue.async {
+                guard let publication = try? self.store.publication(id: publicationID) else { return }
+                do {
+                    let refresher = PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client)
+                    let outcome = try refresher.switchFeed(of: publication, to: url, title: title)
+                    let issues = "\(outcome.issueCount) issue\(outcome.issueCount == 1 ? "" : "s")"
+                    self.send(.reported(StatusMessage("\(publication.title) now reads \(title): \(issues).")))
+                } catch {
+                    self.send(.reported(StatusMessage("\(publication.title) still reads its feed: \(title) could not be read: \(error)", isError: true)))
+                }
+                self.sendLibrary()
+            }
         case .loadFeed(let url):
             refreshQueue.async {
-                let result = Result { try PublicationRefresher(store: self.store, client: self.client).loadFeed(at: url) }
+                // One page at a time: the browser asks for the next as the reader nears the end.
+                let result = Result { try CatalogPages(client: self.client).page(at: url) }
                 if case .failure(let error) = result, self.askForLogin(after: error, at: url, retry: .loadFeed(url)) { return }
                 let answer = result.mapError { ReaderFailure("\($0)") }
                 self.send(.feedLoaded(url, answer))

@@ -283,10 +283,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, feeds, reader, cbz, sync, downloads
+        case shelf, launch, covers, feeds, reader, cbz, sync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [cbz] [sync] [downloads]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -300,6 +300,7 @@ enum BenchmarkRunner {
             case "cbz": selected.append(.cbz)
             case "sync": selected.append(.sync)
             case "--downloads", "downloads": selected.append(.downloads)
+            case "catalog": selected.append(.catalog)
             case "-h", "--help":
                 print(usage)
                 return
@@ -323,6 +324,7 @@ enum BenchmarkRunner {
                 case .cbz: try ComicBookBenchmark().run()
                 case .sync: try SyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
+                case .catalog: try CatalogBenchmark().run()
                 }
             }
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 every case: shelf, launch, covers, feeds, reader, cbz, sync and downloads
+///     newsstand-bench                 every case: shelf, launch, covers, feeds, reader, cbz, sync, downloads and catalog
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench launch          the real newsstand binary in tmux to its first complete frame at 500 and 50,000 issues
 ///                                     (vs a minimal ncurses program and newsboat), and its peak memory
@@ -12,6 +12,8 @@ import Foundation
 ///     newsstand-bench cbz             a 500-page comic book: install, open to its first page, turn 100 pages (time per page, memory)
 ///     newsstand-bench sync            a sync of 1,000 subscriptions from a local server, cold and unchanged (304), vs curl and newsboat
 ///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
+///     newsstand-bench catalog         the catalog browser paging through a 50,000-entry OPDS catalog (100 a page) to its 100th page:
+///                                     per-page time and resident memory, which should stay flat
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:
 ///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT

@@ -24,13 +24,20 @@ enum SubscriptionCommands {
         }
         if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
         do {
-            let publication = try PublicationRefresher(store: context.store, client: context.client,
-                                                       maxHeadlines: context.configuration.maxHeadlines).subscribe(to: url)
+            let refresher = PublicationRefresher(store: context.store, maxEntries: context.configuration.maxCatalogEntries, client: context.client,
+                                                 maxHeadlines: context.configuration.maxHeadlines)
+            let publication = try refresher.subscribe(to: url)
             if policy != nil || keep != nil {
                 try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
             }
             let count = try context.store.issues(publicationID: publication.id).count
-            print("Subscribed to \(publication.title) (\(publication.name)): \(count) issue\(count == 1 ? "" : "s").")
+            let issues = "\(count) issue\(count == 1 ? "" : "s")"
+            if publication.catalogFeedTitle != nil {
+                // A catalog root: which of its feeds became the shelf.
+                print("Subscribed to \(publication.subscribedTitle): \(issues), as \(publication.name).")
+            } else {
+                print("Subscribed to \(publication.title) (\(publication.name)): \(issues).")
+            }
             if let problem = publication.lastError { print("Note: \(problem)") }
         } catch let error as HTTPError {
             if case .loginRequired = error {

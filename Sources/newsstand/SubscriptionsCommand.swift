@@ -16,6 +16,9 @@ enum SubscriptionsCommand {
         let issues: Int
         let downloaded: Int
         let new: Int
+        /// For a subscription to a catalog root: the root, and the feed of it chosen as the shelf.
+        var catalogRoot: String? = nil
+        var catalogFeed: String? = nil
     }
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -26,10 +29,13 @@ enum SubscriptionsCommand {
         let counts = try context.store.issueCounts()
         let rows = try context.store.publications().map { publication -> Row in
             let count = counts[publication.id] ?? IssueCounts()
-            return Row(name: publication.name, title: publication.title, url: publication.feedURL.absoluteString,
-                       subscribed: publication.isSubscribed, autoDownload: publication.autoDownload.rawValue, keep: publication.keepNewest,
+            var row = Row(name: publication.name, title: publication.title, url: publication.feedURL.absoluteString,
+                          subscribed: publication.isSubscribed, autoDownload: publication.autoDownload.rawValue, keep: publication.keepNewest,
                        lastRefresh: publication.lastRefresh.map(formatter.string(from:)), lastError: publication.lastError,
                        issues: count.total, downloaded: count.downloaded, new: count.new)
+            row.catalogRoot = publication.catalogRoot?.absoluteString
+            row.catalogFeed = publication.catalogFeedTitle
+            return row
         }
         if json {
             let encoder = JSONEncoder()

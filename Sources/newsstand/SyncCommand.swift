@@ -14,7 +14,8 @@ enum SyncCommand {
             if case .failed(let issueID, let reason) = event { failures.add(issueID: issueID, reason: reason) }
         }
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
-                               client: context.client, maxHeadlines: context.configuration.maxHeadlines)
+                               client: context.client, maxCatalogEntries: context.configuration.maxCatalogEntries,
+                               maxHeadlines: context.configuration.maxHeadlines)
         downloads.resumeInterrupted()
         let reports = sync.refreshAndQueue(into: downloads)
         _ = downloads.waitUntilIdle()

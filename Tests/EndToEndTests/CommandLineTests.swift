@@ -134,6 +134,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N]"),
         ("unsubscribe", "unsubscribe PUBLICATION [--keep-downloads]"),
         ("subscriptions", "subscriptions [--json]"),
+        ("catalog", "catalog URL [--search TEXT] [--json]"),
         ("login", "login URL [--user NAME] [--password-stdin]"),
         ("logout", "logout HOST"),
         ("logins", "logins"),
@@ -168,7 +169,7 @@ final class CommandLineTests: EndToEndTestCase {
         let environment = TestEnvironment.environment(home: home)
         let help = try TestEnvironment.run(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0, help.errors)
-        XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the 16 commands, in order")
+        XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the 17 commands, in order")
         let flat = Self.flattened(help.output)
         XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--demo] open the shelf"), help.output)
         for (name, synopsis) in Self.synopses {

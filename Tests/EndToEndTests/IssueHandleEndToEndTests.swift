@@ -104,8 +104,9 @@ final class IssueHandleEndToEndTests: EndToEndTestCase {
         // Back to the schema before handles (version 8), as the previous Newsstand left it.
         let database = try SQLiteDatabase(path: home.appendingPathComponent(".local/share/newsstand/library.sqlite").path)
         try database.execute("DROP INDEX issues_by_handle; ALTER TABLE issues DROP COLUMN handle; PRAGMA user_version = 8;")
-        // And without what later migrations added (10 and 11's columns; 12 may run again).
+        // And without what later migrations added (10, 11 and 13's columns; 12 may run again).
         try database.execute("ALTER TABLE headlines DROP COLUMN media_url; ALTER TABLE headlines DROP COLUMN media_kind; ALTER TABLE headlines DROP COLUMN body;")
+        try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url; ALTER TABLE publications DROP COLUMN catalog_feed_title;")
         database.close()
 
         let list = try TestEnvironment.run(["list"], environment: environment)

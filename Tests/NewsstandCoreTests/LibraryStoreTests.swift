@@ -59,6 +59,8 @@ final class LibraryStoreTests: XCTestCase {
         try database.execute("ALTER TABLE headlines DROP COLUMN media_url")
         try database.execute("ALTER TABLE headlines DROP COLUMN media_kind")
         try database.execute("ALTER TABLE headlines DROP COLUMN body")
+        try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url")
+        try database.execute("ALTER TABLE publications DROP COLUMN catalog_feed_title")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

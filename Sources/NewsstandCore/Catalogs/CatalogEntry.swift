@@ -20,6 +20,11 @@ public struct CatalogEntry: Sendable, Equatable {
     /// Every OPDS acquisition link of the entry, as the catalog lists them (for acquiring one title from
     /// the browser; `AcquisitionLink.ranked` orders them). Not stored in the library.
     public var acquisitions: [AcquisitionLink] = []
+    /// The size of each content URL as the feed states it (`length`), for showing; empty when it gives none.
+    /// Unlike `expectedSize`, it bounds no download.
+    public var contentLengths: [Int64?] = []
+    /// The book's pages as an OPDS-PSE stream, when the catalog offers one.
+    public var pageStream: CatalogPageStream?
 
     public var coverURL: URL? {
         get { coverLink?.url }

@@ -48,6 +48,10 @@ public struct NavigationLink: Sendable, Equatable {
     public var title: String
     public var url: URL
     public var summary: String
+    /// The link's relation (`http://opds-spec.org/sort/new`, `subsection`…), empty when it has none.
+    public var rel: String = ""
+    /// The target says it is an acquisition feed (`kind=acquisition`): a list of books, not more navigation.
+    public var isAcquisitionFeed = false
 
     public init(title: String, url: URL, summary: String = "") {
         self.title = title
@@ -71,6 +75,12 @@ public struct Feed: Sendable, Equatable {
     public var nextPage: URL?
     /// Plain-words reasons for items that were skipped.
     public var problems: [String]
+    /// How the catalog is searched, when it says (OpenSearch, OPDS 2 `search`).
+    public var search: CatalogSearchLink?
+    /// Other views of this feed (OPDS facets), in feed order.
+    public var facets: [CatalogFacet] = []
+    /// The catalog's root (`rel="start"`), when the feed names it.
+    public var start: URL?
 
     public init(format: FeedFormat, title: String? = nil, entries: [CatalogEntry] = [], headlines: [Headline] = [],
                 navigation: [NavigationLink] = [], nextPage: URL? = nil, problems: [String] = []) {

@@ -140,10 +140,17 @@ final class FeedAssembler {
             var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
                                      summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
             if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            if assets.contains(where: { $0.length != nil }) {
+                entry.contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
+            }
+            entry.pageStream = item.pageStream
             entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
-            navigation.append(NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
-                                             url: link.url.url, summary: summary))
+            var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
+                                                url: link.url.url, summary: summary)
+            navigationLink.rel = link.rel == "alternate" ? "" : link.rel
+            navigationLink.isAcquisitionFeed = link.type.map { FeedText.contains($0.lowercased(), "kind=acquisition") } ?? false
+            navigation.append(navigationLink)
         } else {
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
@@ -168,8 +175,12 @@ final class FeedAssembler {
         }
         undated = []
         uncovered = []
-        return Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
-                    headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
+        var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
+                        headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
+        feed.search = document.search
+        feed.facets = document.facets
+        feed.start = document.start
+        return feed
     }
 
     /// `finish` with the reader's problem; throws when nothing usable was read.

@@ -13,6 +13,9 @@ struct FeedDocument {
     var published: Date?
     var updated: Date?
     var nextPage: URL?
+    var search: CatalogSearchLink?
+    var facets: [CatalogFacet] = []
+    var start: URL?
     var items: [Item] = []
     /// Items read, whether kept in `items` or handed on.
     var itemCount = 0
@@ -62,6 +65,8 @@ struct FeedDocument {
         var mediaContents: [MediaContent] = []
         var thumbnails: [LazyURL] = []
         var itunesImage: LazyURL?
+        /// An OPDS-PSE page stream.
+        var pageStream: CatalogPageStream?
         /// `news:cover_art_icon`: size and URL.
         var coverIcons: [(size: String, url: LazyURL)] = []
     }

@@ -206,7 +206,12 @@ public enum FeedParser {
         item.links.first { $0.rel == "alternate" && !isCatalogType($0.type) }?.url
     }
 
-    struct Asset { var url: LazyURL; var type: String? }
+    struct Asset {
+        var url: LazyURL
+        var type: String?
+        /// The size the feed gives (`length`, `fileSize`), as text; parsed only when kept.
+        var length: String? = nil
+    }
 
     /// Downloadable content: RSS enclosures, Atom `rel="enclosure"`, the best OPDS acquisition link,
     /// and Media RSS content that is not an image (images are covers unless nothing else is there).
@@ -219,12 +224,12 @@ public enum FeedParser {
     /// `contentAssets` into `assets` (emptied first), an array the caller keeps for the next item.
     static func contentAssets(_ item: FeedDocument.Item, into assets: inout [Asset]) {
         assets.removeAll(keepingCapacity: true)
-        for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type)) }
-        for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type)) }
+        for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type, length: enclosure.length)) }
+        for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type, length: link.length)) }
         if let acquisition = bestAcquisition(item.links) {
-            assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type))
+            assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type, length: acquisition.length))
         }
-        for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type)) }
+        for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type, length: media.length)) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
         guard assets.count > 1 else { return }
         // The first of each URL, in order.

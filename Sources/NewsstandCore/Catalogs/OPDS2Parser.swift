@@ -12,6 +12,24 @@ enum OPDS2Parser {
         var feed = Feed(format: .opds2, title: string(metadata["title"]).map(FeedText.plain))
         let links = root["links"] as? [[String: Any]] ?? []
         feed.nextPage = links.first { rels($0).contains("next") }.flatMap { resolve($0["href"], url) }
+        feed.start = links.first { rels($0).contains("start") }.flatMap { resolve($0["href"], url) }
+        if let search = links.first(where: { rels($0).contains("search") }), let href = search["href"] as? String {
+            if href.contains("{"), let template = SearchTemplate.normalize(href, base: url) {
+                feed.search = .template(template)
+            } else if (search["type"] as? String ?? "").contains("opensearchdescription"), let target = resolve(href, url) {
+                feed.search = .description(target)
+            }
+        }
+        for facet in root["facets"] as? [[String: Any]] ?? [] {
+            let group = string((facet["metadata"] as? [String: Any])?["title"]).map(FeedText.plain) ?? ""
+            for link in facet["links"] as? [[String: Any]] ?? [] {
+                guard let target = resolve(link["href"], url) else { continue }
+                let properties = link["properties"] as? [String: Any] ?? [:]
+                feed.facets.append(CatalogFacet(group: group, title: string(link["title"]).map(FeedText.plain) ?? target.absoluteString, url: target,
+                                                isActive: rels(link).contains("self"),
+                                                count: (properties["numberOfItems"] as? NSNumber)?.intValue))
+            }
+        }
         let fallbackDate = string(metadata["modified"]).flatMap(FlexibleDateParser.parse) ?? Date(timeIntervalSince1970: 0)
 
         var seen: Set<String> = []
@@ -23,7 +41,9 @@ enum OPDS2Parser {
         func add(navigation: [[String: Any]]) {
             for link in navigation {
                 guard let target = resolve(link["href"], url) else { continue }
-                feed.navigation.append(NavigationLink(title: string(link["title"]).map(FeedText.plain) ?? target.absoluteString, url: target))
+                var navigationLink = NavigationLink(title: string(link["title"]).map(FeedText.plain) ?? target.absoluteString, url: target)
+                navigationLink.rel = rels(link).first ?? ""
+                feed.navigation.append(navigationLink)
             }
         }
 

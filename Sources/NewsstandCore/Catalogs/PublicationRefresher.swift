@@ -11,14 +11,22 @@ public struct PublicationRefresher: Sendable {
     public let store: LibraryStore
     /// How many pages of a paginated feed are read, the first included.
     public var maxPages: Int
+    /// The most entries one refresh stores: the newest, whatever the feed's order (`max-catalog-entries`).
+    /// Pages stop being read once this many are in hand.
+    public var maxEntries: Int
     /// The HTTP client feeds are fetched with (and the logins it knows).
     public let client: HTTPClient
     /// How many headlines a publication keeps: the feed's first (`max-headlines`).
     public var maxHeadlines: Int
 
-    public init(store: LibraryStore, maxPages: Int = 10, client: HTTPClient = .shared, maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
+    /// `maxEntries` unless configured: ten pages of a hundred.
+    public static let defaultMaxEntries = 1000
+
+    public init(store: LibraryStore, maxPages: Int = 10, maxEntries: Int = PublicationRefresher.defaultMaxEntries, client: HTTPClient = .shared,
+                maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
         self.store = store
         self.maxPages = max(1, maxPages)
+        self.maxEntries = max(1, maxEntries)
         self.client = client
         self.maxHeadlines = max(0, maxHeadlines)
     }
@@ -54,11 +62,52 @@ public struct PublicationRefresher: Sendable {
     }
 
     /// Fetches and validates a feed, then subscribes to it. Nothing is saved when the feed is unusable.
+    ///
+    /// A catalog root (an OPDS navigation feed with no issues of its own) is followed, up to three levels,
+    /// to the feed `CatalogShelfChooser` picks; the publication keeps the root's title, reads the chosen
+    /// feed, and records both (`Publication.catalogRoot`, `catalogFeedTitle`).
     public func subscribe(to url: URL, title: String? = nil) throws -> Publication {
-        guard let (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
-        let publication = try store.addPublication(title: title ?? feed.title ?? Self.fallbackTitle(for: url), feedURL: url)
-        try apply(feed, validators: validators, to: publication, markingNewArrivals: false)
+        guard var (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        let rootTitle = feed.title
+        var feedURL = url
+        var chosen: [String] = []
+        var visited: Set<URL> = [url]
+        levels: while CatalogShelfChooser.isNavigation(feed), chosen.count < 3 {
+            // Up to four candidates a level: the first with issues is the shelf; else the first that read is
+            // followed further down.
+            var deeper: (link: NavigationLink, feed: Feed, validators: FetchValidators?)?
+            for link in CatalogShelfChooser.candidates(in: feed.navigation).prefix(4) where visited.insert(link.url).inserted {
+                guard let next = try? fetch(link.url, validators: nil) else { continue }
+                if !CatalogShelfChooser.isNavigation(next.0) {
+                    (feed, validators, feedURL) = (next.0, next.1, link.url)
+                    chosen.append(link.title)
+                    break levels
+                }
+                if deeper == nil { deeper = (link, next.0, next.1) }
+            }
+            guard let deeper else { break }
+            (feed, validators, feedURL) = (deeper.feed, deeper.validators, deeper.link.url)
+            chosen.append(deeper.link.title)
+        }
+        let publication = try store.addPublication(title: title ?? rootTitle ?? feed.title ?? Self.fallbackTitle(for: url), feedURL: feedURL)
+        if !chosen.isEmpty {
+            try store.setCatalogFeed(publicationID: publication.id, root: url, feedURL: feedURL, feedTitle: chosen.joined(separator: " › "))
+        }
+        let current = try store.publication(id: publication.id) ?? publication
+        try apply(feed, validators: validators, to: current, markingNewArrivals: false)
         return try store.publication(id: publication.id) ?? publication
+    }
+
+    /// Points a publication at another feed of its catalog (a series, an author, a sort order) and refreshes it
+    /// from there. Issues not downloaded that the new feed does not list go; downloaded ones stay.
+    @discardableResult
+    public func switchFeed(of publication: Publication, to url: URL, title: String) throws -> Outcome {
+        guard let (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        try store.setCatalogFeed(publicationID: publication.id, root: publication.catalogRoot ?? publication.feedURL, feedURL: url, feedTitle: title)
+        let listed = Set(feed.entries.map(\.name))
+        try store.removeUndownloadedIssues(publicationID: publication.id, except: listed)
+        let current = try store.publication(id: publication.id) ?? publication
+        return try apply(feed, validators: validators, to: current, markingNewArrivals: false)
     }
 
     /// Fetches a feed and its following pages (at most `maxPages`), merged, without touching the library:
@@ -113,7 +162,7 @@ public struct PublicationRefresher: Sendable {
         var names = Set(feed.entries.map(\.name))
         var page = 1
         while let next = feed.nextPage {
-            guard page < maxPages else { break }
+            guard page < maxPages, feed.entries.count < maxEntries else { break }
             guard visited.insert(next).inserted else {
                 feed.nextPage = nil
                 break
@@ -138,6 +187,11 @@ public struct PublicationRefresher: Sendable {
                 break
             }
         }
+        if feed.entries.count > maxEntries {
+            // The newest, in the feed's order.
+            let kept = Set(feed.entries.indices.sorted { feed.entries[$0].date > feed.entries[$1].date }.prefix(maxEntries))
+            feed.entries = feed.entries.indices.filter(kept.contains).map { feed.entries[$0] }
+        }
         return (feed, newValidators)
     }
 
@@ -149,7 +203,8 @@ public struct PublicationRefresher: Sendable {
         try store.replaceHeadlines(headlines, publicationID: publication.id)
         let problem = feed.problems.isEmpty ? nil
             : "\(publication.title): skipped \(feed.problems.count) of \(feed.problems.count + feed.entries.count) issues: " + feed.problems.joined(separator: "; ")
-        try store.recordRefresh(publicationID: publication.id, title: feed.title, error: problem)
+        // A publication read from a catalog root keeps the root's title, not the chosen feed's.
+        try store.recordRefresh(publicationID: publication.id, title: publication.catalogRoot == nil ? feed.title : nil, error: problem)
         try store.setFeedValidators(validators, publicationID: publication.id)
         try store.setFeedFormat(feed.format, publicationID: publication.id)
         return Outcome(publicationID: publication.id, issueCount: issues.count,

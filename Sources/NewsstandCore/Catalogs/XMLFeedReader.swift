@@ -316,6 +316,19 @@ final class XMLFeedReader: XMLPushParserDelegate {
             item?.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
+            // A search template's braces are no URL: it is read as text, before links are resolved.
+            if let href, item == nil, parent == .channel, document.search == nil, href.contains("{"), interned(tag, "rel") == "search" {
+                if let template = SearchTemplate.normalize(href, base: bases[baseIndex]) { document.search = .template(template) }
+                break
+            }
+            // An OPDS-PSE page stream: a template too.
+            if let href, item != nil, parent == .item, href.contains("{pageNumber}"), interned(tag, "rel") == CatalogPageStream.rel {
+                if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
+                   let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
+                    item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"))
+                }
+                break
+            }
             guard let href, let url = resolve(href, base: baseIndex) else { break }
             let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
             let type = interned(tag, "type")
@@ -329,6 +342,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             } else if item == nil, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url.url }
                 if rel == "alternate", document.link == nil { document.link = url.url }
+                if rel.utf8.first != UInt8(ascii: "a") { catalogLink(rel: rel, type: type, href: href, url: url, tag: tag, base: baseIndex) }
             }
         case .indirectAcquisition:
             if let index = acquisitionIndex, let type = tag.attribute("type"), item != nil {
@@ -560,6 +574,26 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
     /// is read only for a link that needs it.
+    /// A feed-level OPDS link: search (template or OpenSearch description), facet, start.
+    private func catalogLink(rel: String, type: String?, href: String, url: LazyURL, tag: XMLStartTag, base: Int) {
+        switch rel {
+        case "search" where document.search == nil:
+            if (type ?? "").lowercased().contains("opensearchdescription") {
+                document.search = .description(url.url)
+            }
+        case "start" where document.start == nil:
+            document.start = url.url
+        case "http://opds-spec.org/facet":
+            let group = tag.attribute("facetGroup", prefix: "opds") ?? tag.attribute("facetGroup") ?? ""
+            let active = (tag.attribute("activeFacet", prefix: "opds") ?? tag.attribute("activeFacet")) == "true"
+            let count = (tag.attribute("count", prefix: "thr") ?? tag.attribute("count")).flatMap { Int($0) }
+            let title = tag.attribute("title").map(FeedText.plain) ?? url.absoluteString
+            document.facets.append(CatalogFacet(group: FeedText.plain(group), title: title, url: url.url, isActive: active, count: count))
+        default:
+            break
+        }
+    }
+
     private func resolve(_ text: String, base: Int) -> LazyURL? {
         LazyURL(text, base: bases[base])
     }

@@ -44,6 +44,18 @@ struct XMLStartTag {
         return found
     }
 
+    /// The value of the attribute `local` in the namespace `namespaceURI`, whatever prefix the document gives it.
+    func attribute(_ local: StaticString, namespace namespaceURI: StaticString) -> String? {
+        guard let attributes else { return nil }
+        for index in 0..<attributeCount {
+            let base = index * 5
+            guard let name = attributes[base], XMLBytes.equal(name, local), let uri = attributes[base + 2], XMLBytes.equal(uri, namespaceURI),
+                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+            return XMLBytes.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
+        }
+        return nil
+    }
+
     /// `attribute("base", prefix: "xml") ?? attribute("base")`, in one pass over the attributes.
     var xmlBase: String? {
         guard let attributes, attributeCount > 0 else { return nil }

@@ -44,6 +44,8 @@ public struct Configuration: Equatable, Sendable {
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
+    /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
+    public var maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries
 
     public init() {}
 
@@ -166,6 +168,11 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
+            return true
+        },
+        Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000") { configuration, value in
+            guard let count = Int(value), (1...1_000_000).contains(count) else { return false }
+            configuration.maxCatalogEntries = count
             return true
         },
     ]

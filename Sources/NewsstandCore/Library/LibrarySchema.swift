@@ -175,6 +175,11 @@ enum LibrarySchema {
             DELETE FROM headline_text WHERE publication_id = old.id;
         END;
         """,
+        // 13: a subscription to a catalog root keeps the root and the title of the feed chosen from it.
+        """
+        ALTER TABLE publications ADD COLUMN catalog_root_url TEXT;
+        ALTER TABLE publications ADD COLUMN catalog_feed_title TEXT;
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

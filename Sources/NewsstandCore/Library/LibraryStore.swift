@@ -385,14 +385,17 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format"
+    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title"
 
     private static func publication(from row: [SQLiteValue]) -> Publication {
-        Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
+        var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
                     feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
                     lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
                     isSubscribed: row[6].int64 != 0, autoDownload: AutoDownloadPolicy(rawValue: row[7].string ?? "") ?? .none,
                     keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
+        publication.catalogRoot = row[10].string.flatMap { URL(string: $0) }
+        publication.catalogFeedTitle = row[11].string
+        return publication
     }
 
     static func issueColumns(prefix: String) -> String {

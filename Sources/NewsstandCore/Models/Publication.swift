@@ -17,6 +17,10 @@ public struct Publication: Sendable, Equatable, Identifiable {
     public var keepNewest: Int?
     /// The format the feed was last read as (nil before its first successful read).
     public var feedFormat: FeedFormat?
+    /// The catalog root this publication was subscribed through (an OPDS navigation feed), and the title
+    /// of the feed of it chosen as the shelf (`feedURL`); nil for a feed subscribed directly.
+    public var catalogRoot: URL?
+    public var catalogFeedTitle: String?
 
     public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
                 isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil, feedFormat: FeedFormat? = nil) {

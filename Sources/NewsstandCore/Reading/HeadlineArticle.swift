@@ -7,34 +7,19 @@ import NewsstandContent
 public enum HeadlineArticle {
     /// The article's blocks. Relative links and pictures resolve against the item's link.
     public static func blocks(for headline: Headline) -> [TextBlock] {
-        var html = "<html><body><h1>\(escape(headline.title))</h1>"
+        var html = "<html><body><h1>\(XMLEscaping.escaped(headline.title))</h1>"
         if !headline.body.isEmpty {
             html += headline.body
         } else if !headline.summary.isEmpty {
-            html += "<p>\(escape(headline.summary))</p>"
+            html += "<p>\(XMLEscaping.escaped(headline.summary))</p>"
         }
         if let media = headline.mediaURL {
-            html += "<p><a href=\"\(escape(media.absoluteString))\">\(escape(headline.mediaKind ?? "The item's file"))</a></p>"
+            html += "<p><a href=\"\(XMLEscaping.escaped(media.absoluteString))\">\(XMLEscaping.escaped(headline.mediaKind ?? "The item's file"))</a></p>"
         }
         if let link = headline.link {
-            html += "<p><a href=\"\(escape(link.absoluteString))\">Read it on the web</a></p>"
+            html += "<p><a href=\"\(XMLEscaping.escaped(link.absoluteString))\">Read it on the web</a></p>"
         }
         html += "</body></html>"
         return XHTMLDocumentParser.blocks(from: Data(html.utf8), baseURL: headline.link)
-    }
-
-    private static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

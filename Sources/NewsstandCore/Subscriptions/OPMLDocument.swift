@@ -44,31 +44,17 @@ public struct OPMLDocument: Sendable, Equatable {
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<opml version="2.0">"#,
             "  <head>",
-            "    <title>\(Self.escape(title))</title>",
+            "    <title>\(XMLEscaping.escaped(title))</title>",
             "  </head>",
             "  <body>",
         ]
         for outline in outlines {
-            var attributes = #"type="rss" text="\#(Self.escape(outline.title))" title="\#(Self.escape(outline.title))" xmlUrl="\#(Self.escape(outline.feedURL.absoluteString))""#
-            if let site = outline.siteURL { attributes += #" htmlUrl="\#(Self.escape(site.absoluteString))""# }
+            var attributes = #"type="rss" text="\#(XMLEscaping.escaped(outline.title))" title="\#(XMLEscaping.escaped(outline.title))" xmlUrl="\#(XMLEscaping.escaped(outline.feedURL.absoluteString))""#
+            if let site = outline.siteURL { attributes += #" htmlUrl="\#(XMLEscaping.escaped(site.absoluteString))""# }
             lines.append("    <outline \(attributes)/>")
         }
         lines += ["  </body>", "</opml>", ""]
         return lines.joined(separator: "\n")
-    }
-
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }
 

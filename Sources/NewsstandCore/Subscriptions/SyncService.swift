@@ -16,9 +16,10 @@ public struct SyncService: Sendable {
     public static let concurrentRefreshes = 8
 
     public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared,
-                maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
+                maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries, maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
         self.init(store: store, paths: paths, limits: limits, now: { Date() },
-                  refresh: { PublicationRefresher(store: store, client: client, maxHeadlines: maxHeadlines).refresh($0, savingUnchangedIn: $1) })
+                  refresh: { PublicationRefresher(store: store, maxEntries: maxCatalogEntries, client: client, maxHeadlines: maxHeadlines)
+                      .refresh($0, savingUnchangedIn: $1) })
     }
 
     init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,

@@ -13,7 +13,7 @@ extension AppUpdate {
         }
         if page.cursor.apply(command, count: page.rowCount, page: layout.page) {
             keep()
-            return []
+            return loadMoreIfNear(&state)
         }
         switch command {
         case .tap:
@@ -29,7 +29,9 @@ extension AppUpdate {
                 return offerAcquisitions(entries[entryIndex], &state)
             }
             let url = navigation[page.cursor.selection].url
-            browser.pages.append(CatalogBrowser.Page(url: url))
+            var next = CatalogBrowser.Page(url: url)
+            next.linkTitle = navigation[page.cursor.selection].title
+            browser.pages.append(next)
             state.screens[state.screens.count - 1] = .catalog(browser)
             return [.loadFeed(url)]
         case .subscribeToViewedFeed:
@@ -40,6 +42,8 @@ extension AppUpdate {
             if browser.pages.isEmpty { return goBack(&state) }
             state.screens[state.screens.count - 1] = .catalog(browser)
             return []
+        case .searchCatalog, .showFacets, .useCatalogFeed:
+            return handleCatalogExtras(command, browser, &state)
         default:
             return []
         }
@@ -58,6 +62,6 @@ extension AppUpdate {
             screen = .catalog(browser)
             return true
         }
-        return []
+        return loadMoreIfNear(&state)
     }
 }

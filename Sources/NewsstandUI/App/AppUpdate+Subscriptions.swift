@@ -56,6 +56,12 @@ extension AppUpdate {
             guard let publication = selected else { return [] }
             state.screens.append(.catalog(CatalogBrowser(url: publication.feedURL)))
             return [.loadFeed(publication.feedURL)]
+        case .chooseCatalogFeed:
+            guard let publication = selected else { return [] }
+            let root = publication.catalogRoot ?? publication.feedURL
+            state.screens.append(.catalog(CatalogBrowser(url: root, publicationID: publication.id)))
+            state.message = StatusMessage("Choose a feed of \(publication.title)'s catalog, then u to read it.")
+            return [.loadFeed(root)]
         case .showHeadlines:
             guard let publication = selected else { return [] }
             state.screens.append(.headlines(HeadlinesState(publicationID: publication.id, title: publication.title)))

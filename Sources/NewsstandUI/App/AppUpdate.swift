@@ -54,6 +54,8 @@ public enum AppUpdate {
             return subscriptionAdded(result, &state)
         case .feedLoaded(let url, let result):
             return feedLoaded(url, result, &state)
+        case .catalogPageLoaded(let url, let result):
+            return catalogPageLoaded(url, result, &state)
         case .storageMeasured(let report):
             state.updateScreen { screen in
                 guard case .storage = screen else { return false }

@@ -10,6 +10,16 @@ public struct CatalogBrowser: Equatable, Sendable {
         public var feed: Feed?
         public var failure: String?
         public var cursor = ListCursor()
+        /// What the header says instead of the URL (a search: "Search: harbour"; the facets of a feed).
+        public var label: String?
+        /// The title of the link followed to get here, for "use this feed".
+        public var linkTitle: String?
+        /// The next page is being fetched (`CatalogBrowser+Paging`).
+        public var isLoadingMore = false
+        /// Entries dropped from the front to keep the page within `CatalogBrowser.maxEntries`.
+        public var droppedEntries = 0
+        /// Problems with pages loaded after the first.
+        public var pagingFailure: String?
 
         public init(url: URL) {
             self.url = url
@@ -20,9 +30,12 @@ public struct CatalogBrowser: Equatable, Sendable {
     }
 
     public var pages: [Page]
+    /// The publication whose feed may be switched to one shown here (`u`), when the browser was opened for that.
+    public var publicationID: Int64?
 
-    public init(url: URL) {
+    public init(url: URL, publicationID: Int64? = nil) {
         pages = [Page(url: url)]
+        self.publicationID = publicationID
     }
 
     public var current: Page? { pages.last }

@@ -17,6 +17,7 @@ public enum Command: Hashable, Sendable {
     case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
     case showStorage, enforceStorageBudget, importOPML, exportOPML
     case browseCatalog, subscribeToViewedFeed
+    case searchCatalog, showFacets, useCatalogFeed, chooseCatalogFeed
     case searchIssue, searchLibrary
     case nextMatch, previousMatch
     case openLink

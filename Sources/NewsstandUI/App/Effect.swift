@@ -46,6 +46,13 @@ public enum Effect: Equatable, Sendable {
     case measureStorage
     /// Fetches a feed to look at, saving nothing (answered by `.feedLoaded`).
     case loadFeed(URL)
+    /// Fetches one more page of a catalog being browsed (answered by `.catalogPageLoaded`).
+    case loadCatalogPage(URL)
+    /// Searches a catalog for `terms` (reading an OpenSearch description first when need be); answered by
+    /// `.feedLoaded(pageKey, …)`, `pageKey` being the URL of the page pushed for the results.
+    case searchCatalog(CatalogSearchLink, terms: String, pageKey: URL)
+    /// Points a publication at another feed of its catalog and refreshes it (answered by `.reported`).
+    case switchCatalogFeed(publicationID: Int64, url: URL, title: String)
     /// Removes issues beyond keep-N and the budget now, then measures again.
     case enforceStorageLimits
     /// Subscribes to the feeds of an OPML file (answered by `.reported`).

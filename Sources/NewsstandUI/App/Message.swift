@@ -32,6 +32,8 @@ public enum Message: Sendable {
     case subscriptionAdded(Result<String, ReaderFailure>)
     case storageMeasured(StorageReport)
     case feedLoaded(URL, Result<Feed, ReaderFailure>)
+    /// The page at the URL, asked for to continue a catalog page being browsed.
+    case catalogPageLoaded(URL, Result<Feed, ReaderFailure>)
     /// Background work that has only something to say (an OPML import or export).
     case reported(StatusMessage)
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)

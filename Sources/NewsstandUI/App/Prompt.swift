@@ -19,6 +19,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case searchIssue
         /// `/` on the shelf: search every downloaded issue.
         case searchLibrary
+        /// `/` in the catalog browser: search the catalog.
+        case searchCatalog
         /// `o`: the number of a link of the article.
         case link
         /// A path to an OPML file to import subscriptions from.
@@ -53,6 +55,7 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .confirmUnsubscribe(_, let title): "Unsubscribe from \(title) — keep its downloaded issues? y keep · n remove them · Esc cancel"
         case .searchIssue: "Search this issue: "
         case .searchLibrary: "Search all issues: "
+        case .searchCatalog: "Search the catalog: "
         case .link: "Open link: "
         case .importOPML: "Import OPML from: "
         case .exportOPML: "Export OPML to: "

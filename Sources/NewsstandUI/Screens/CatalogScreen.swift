@@ -10,7 +10,7 @@ public enum CatalogScreen {
         guard let page = browser.current else { return }
         let trail = browser.pages.compactMap { $0.feed?.title }.joined(separator: " › ")
         buffer.write("CATALOG" + (trail.isEmpty ? "" : " · " + trail), x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
-        buffer.write(page.url.absoluteString, x: 2, y: area.y + 1, style: theme[.date], maxWidth: area.width - 4)
+        buffer.write(CatalogPageStatus.subtitle(page), x: 2, y: area.y + 1, style: theme[.date], maxWidth: area.width - 4)
         if let failure = page.failure {
             buffer.write("This feed cannot be read: \(failure)", x: 2, y: area.y + 3, style: theme[.error], maxWidth: area.width - 4)
             return
@@ -38,7 +38,7 @@ public enum CatalogScreen {
                 let entry = feed.entries[index - feed.navigation.count]
                 buffer.write("  " + entry.title, x: 2, y: y, style: style(.text), maxWidth: area.width - 4)
                 if rect.height > 1 {
-                    buffer.write(DateText.long(entry.date) + (entry.summary.isEmpty ? "" : " · " + entry.summary), x: 4, y: y + 1,
+                    buffer.write(DateText.long(entry.date) + CatalogPageStatus.formats(entry) + (entry.summary.isEmpty ? "" : " · " + entry.summary), x: 4, y: y + 1,
                                  style: style(.date), maxWidth: area.width - 6)
                 }
             }

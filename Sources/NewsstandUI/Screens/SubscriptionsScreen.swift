@@ -33,7 +33,7 @@ public enum SubscriptionsScreen {
                       "auto-download \(publication.autoDownload.rawValue)",
                       publication.keepNewest.map { "keep \($0)" } ?? "keep all"].joined(separator: " · ")
         let policyWidth = min(policy.count, max(0, text.width / 2))
-        buffer.write(publication.title, x: text.x, y: text.y, style: style(.title), maxWidth: text.width - policyWidth - 2)
+        buffer.write(publication.subscribedTitle, x: text.x, y: text.y, style: style(.title), maxWidth: text.width - policyWidth - 2)
         buffer.write(policy, x: text.maxX - policyWidth, y: text.y, style: style(.date), maxWidth: policyWidth)
         buffer.write(publication.feedURL.absoluteString, x: text.x + 2, y: text.y + 1, style: style(.summary), maxWidth: text.width - 2)
         let countsText = "\(counts.new) new, \(counts.downloaded) downloaded, \(counts.total) issue\(counts.total == 1 ? "" : "s")"
