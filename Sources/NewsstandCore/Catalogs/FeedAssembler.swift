@@ -137,14 +137,15 @@ final class FeedAssembler {
             for asset in assets { links.append(asset.url) }
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
-            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            // Made in the array and completed there: a CatalogEntry is large, and one made aside was copied in.
+            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
+            let index = entries.count - 1
+            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entries[index].acquisitions = AcquisitionLink.all(in: item.links) }
             if assets.contains(where: { $0.length != nil }) {
-                entry.contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
+                entries[index].contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
             }
-            entry.pageStream = item.pageStream
-            entries.append(entry)
+            if let pageStream = item.pageStream { entries[index].pageStream = pageStream }
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)

@@ -321,8 +321,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 if let template = SearchTemplate.normalize(href, base: bases[baseIndex]) { document.search = .template(template) }
                 break
             }
-            // An OPDS-PSE page stream: a template too.
-            if let href, item != nil, parent == .item, href.contains("{pageNumber}"), interned(tag, "rel") == CatalogPageStream.rel {
+            // An OPDS-PSE page stream: a template too. (Its rel is looked at first: a search of every
+            // item link's text through Foundation was an eighth of reading an Atom feed.)
+            if let href, item != nil, parent == .item, interned(tag, "rel") == CatalogPageStream.rel, href.contains("{pageNumber}") {
                 if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
                    let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
                     item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"))
