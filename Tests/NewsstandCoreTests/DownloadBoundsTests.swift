@@ -7,59 +7,14 @@ import LocalHTTPServer
 /// margin or `max-download-size`, `disk-reserve`, `stall-timeout`, logins from the client's credential source,
 /// and memory bounded by back-pressure when the disk is slower than the network. Every wait has a deadline.
 final class DownloadBoundsTests: XCTestCase {
-    private struct Harness {
-        let store: LibraryStore
-        let paths: LibraryPaths
-        let publication: Publication
-        let server: LocalHTTPServer
-        let events: EventLog<DownloadEvent>
-        let queue: DownloadQueue
+    private typealias Harness = DownloadHarness
 
-        func addIssue(_ name: String, content: [URL], size: Int64? = nil, sha256: String? = nil) throws -> Issue {
-            let issues = try store.upsertIssues([TestSupport.entry(name, content: content, size: size, sha256: sha256)],
-                                                publicationID: publication.id)
-            return try XCTUnwrap(issues.first { $0.name == name })
-        }
-
-        /// The issue's installed or failed event, waiting at most `timeout` seconds.
-        func outcome(of issueID: Int64, timeout: TimeInterval = 30) -> DownloadEvent? {
-            events.wait(timeout: timeout) { $0.contains { $0.issueID == issueID && $0.isTerminal } }
-            return events.all.last { $0.issueID == issueID && $0.isTerminal }
-        }
-
-        func events(of issueID: Int64) -> [DownloadEvent] { events.all.filter { $0.issueID == issueID } }
-
-        func receivedBytes(of issueID: Int64) -> [Int64] {
-            events(of: issueID).compactMap { if case .progressed(_, _, let received, _, _) = $0 { received } else { nil } }
-        }
-
-        func retries(of issueID: Int64) -> [String] {
-            events(of: issueID).compactMap { if case .retrying(_, _, _, let reason) = $0 { reason } else { nil } }
-        }
-
-        func requests(_ path: String) -> [RequestRecord] { server.requestLog.filter { $0.path == path } }
-
-        func partial(of issue: Issue) -> URL { paths.partialFile(issueID: issue.id, asset: 0) }
-    }
-
-    private func makeHarness(policy: DownloadPolicy = DownloadPolicy(maxAttempts: 5, backoffBase: 0.01, backoffCap: 0.05),
+    private func makeHarness(policy: DownloadPolicy = DownloadHarness.quickRetries,
                              client: HTTPClient = .shared, freeSpace: @escaping @Sendable (URL) -> Int64? = { _ in nil },
                              blockSize: Int = AssetTransfer.writeBufferSize, beforeWrite: @escaping @Sendable (Int) -> Void = { _ in },
                              also: @escaping @Sendable (DownloadEvent) -> Void = { _ in }) throws -> Harness {
-        let (store, paths) = try TestSupport.store(for: self)
-        let server = try TestSupport.server(for: self)
-        let publication = try store.addPublication(title: "Kettle & Compass", feedURL: server.url(for: "/catalog.plist"))
-        let events = EventLog<DownloadEvent>()
-        let queue = DownloadQueue(store: store, paths: paths, policy: policy, client: client, freeSpace: freeSpace,
-                                  blockSize: blockSize, beforeWrite: beforeWrite) { event in
-            events.append(event)
-            also(event)
-        }
-        addTeardownBlock {
-            server.stop()
-            _ = queue.waitUntilIdle(timeout: 15)
-        }
-        return Harness(store: store, paths: paths, publication: publication, server: server, events: events, queue: queue)
+        try DownloadHarness.make(for: self, policy: policy, client: client, freeSpace: freeSpace, blockSize: blockSize,
+                                 beforeWrite: beforeWrite, also: also)
     }
 
     private func failureReason(_ event: DownloadEvent?, file: StaticString = #filePath, line: UInt = #line) -> String {
@@ -93,7 +48,7 @@ final class DownloadBoundsTests: XCTestCase {
 
         let reason = failureReason(harness.outcome(of: issue.id))
         XCTAssertEqual(reason, "the issue is larger than 2 MB (max-download-size); raise max-download-size in the config file to download it")
-        XCTAssertEqual(harness.retries(of: issue.id), [], "a body without end is not tried again")
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.reason), [], "a body without end is not tried again")
         // Blocks reach the file in order, so the bytes written are the partial file's size.
         XCTAssertLessThanOrEqual(written.value, limit, "never more than the limit on disk")
         XCTAssertGreaterThan(written.value, limit - Int64(3 * blockSize), "it got up to the limit (less what was held in memory)")
@@ -116,7 +71,7 @@ final class DownloadBoundsTests: XCTestCase {
 
         let reason = failureReason(harness.outcome(of: issue.id))
         XCTAssertEqual(reason, "the server sent more than the catalog's size of the issue (512 KB): stopped at 1.5 MB")
-        XCTAssertEqual(harness.retries(of: issue.id), [])
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.reason), [])
         XCTAssertLessThanOrEqual(written.value, bound)
         XCTAssertGreaterThan(written.value, bound - Int64(3 * blockSize), "more than the catalog's size got through, within the margin")
         XCTAssertLessThanOrEqual(harness.receivedBytes(of: issue.id).max() ?? 0, bound)
@@ -156,7 +111,7 @@ final class DownloadBoundsTests: XCTestCase {
         XCTAssertTrue(reason.hasPrefix("stopped with "), reason)
         XCTAssertTrue(reason.contains("downloads keep 1 MB free (disk-reserve)"), reason)
         XCTAssertTrue(reason.contains("lower disk-reserve in the config file"), reason)
-        XCTAssertEqual(harness.retries(of: issue.id), [], "a full disk is not retried by itself")
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.reason), [], "a full disk is not retried by itself")
         let kept = PartialDownload.size(of: harness.partial(of: issue))
         XCTAssertGreaterThanOrEqual(kept, 300_000, "what was written before is kept")
         XCTAssertLessThan(kept, Int64(data.count))
@@ -204,7 +159,7 @@ final class DownloadBoundsTests: XCTestCase {
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id, timeout: 40), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
 
-        XCTAssertEqual(harness.retries(of: issue.id), ["127.0.0.1 stopped sending for 1 s"])
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.reason), ["127.0.0.1 stopped sending for 1 s"])
         let log = harness.server.log(atLeast: 2).filter { $0.path == "/stall.epub" }
         XCTAssertEqual(log.map(\.status), [200, 206])
         XCTAssertEqual(log.first?.bodyBytesSent, 60_000)
@@ -236,7 +191,7 @@ final class DownloadBoundsTests: XCTestCase {
         let issue = try harness.addIssue("members", content: [harness.server.url(for: "/members.epub")])
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: "127.0.0.1 asks for a login (\u{201C}Subscribers\u{201D})"))
-        XCTAssertEqual(harness.retries(of: issue.id), [], "a login is not something a retry brings")
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.reason), [], "a login is not something a retry brings")
         XCTAssertEqual(harness.requests("/members.epub").map(\.status), [401])
         XCTAssertFalse(FileManager.default.fileExists(atPath: harness.partial(of: issue).path))
     }

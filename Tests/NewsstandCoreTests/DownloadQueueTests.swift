@@ -4,75 +4,17 @@ import XCTest
 import LocalHTTPServer
 
 final class DownloadQueueTests: XCTestCase {
-    /// One library, a served folder, a download queue and the events it reports.
-    private struct Harness {
-        let store: LibraryStore
-        let paths: LibraryPaths
-        let publication: Publication
-        let server: LocalHTTPServer
-        let www: URL
-        let events: EventLog<DownloadEvent>
-        let queue: DownloadQueue
-
-        /// Copies a sample issue into the served folder as `name` and returns its URL on the server.
-        func serve(sample: String, as name: String) throws -> URL {
-            try FileManager.default.copyItem(at: TestSupport.sampleIssue(sample), to: www.appendingPathComponent(name))
-            return server.url(for: "/\(name)")
-        }
-
-        func addIssue(_ name: String, content: [URL], size: Int64? = nil, sha256: String? = nil) throws -> Issue {
-            let issues = try store.upsertIssues([TestSupport.entry(name, content: content, size: size, sha256: sha256)],
-                                                publicationID: publication.id)
-            return try XCTUnwrap(issues.first { $0.name == name })
-        }
-
-        /// Waits for the issue's installed or failed event.
-        func outcome(of issueID: Int64, timeout: TimeInterval = 30) -> DownloadEvent? {
-            events.wait(timeout: timeout) { $0.contains { $0.issueID == issueID && $0.isTerminal } }
-            return events.all.last { $0.issueID == issueID && $0.isTerminal }
-        }
-
-        func folder(of issue: Issue) -> URL { paths.folder(for: issue, of: publication) }
-
-        func events(of issueID: Int64) -> [DownloadEvent] { events.all.filter { $0.issueID == issueID } }
-
-        func progress(of issueID: Int64) -> [(fraction: Double, received: Int64, total: Int64?)] {
-            events(of: issueID).compactMap {
-                if case let .progressed(_, fraction, received, total, _) = $0 { return (fraction, received, total) }
-                return nil
-            }
-        }
-
-        /// Files left in the partial-downloads folder.
-        var partials: [String] { (try? FileManager.default.contentsOfDirectory(atPath: paths.partialDownloadsDirectory.path)) ?? [] }
-
-        /// Everything in the issues folder (to see that nothing half-installed is left behind).
-        var installedItems: [String] { TestFiles.listing(of: paths.issuesDirectory) }
-    }
+    private typealias Harness = DownloadHarness
 
     /// Retries after a few milliseconds, so tests of backoff stay fast.
-    static let quickRetries = DownloadPolicy(maxAttempts: 5, backoffBase: 0.01, backoffCap: 0.05)
+    static let quickRetries = DownloadHarness.quickRetries
 
     private func makeHarness(maxConcurrent: Int = 3, policy: DownloadPolicy = DownloadQueueTests.quickRetries,
                              freeSpace: @escaping @Sendable (URL) -> Int64? = { _ in nil }, diskSync: DiskSync = .fsync,
                              also: @escaping @Sendable (DownloadEvent) -> Void = { _ in }) throws -> Harness {
-        let (store, paths) = try TestSupport.store(for: self)
-        let www = try TestFiles.scratchFolder(for: self)
-        let server = try TestSupport.server(for: self, root: www)
-        let publication = try store.addPublication(title: "Kettle & Compass", feedURL: server.url(for: "/catalog.plist"))
-        let events = EventLog<DownloadEvent>()
         var policy = policy
         policy.maxConcurrent = maxConcurrent
-        let queue = DownloadQueue(store: store, paths: paths, policy: policy, freeSpace: freeSpace, diskSync: diskSync) { event in
-            events.append(event)
-            also(event)
-        }
-        // Runs before the server stops (teardown blocks run last-added first), so no transfer outlives the test.
-        addTeardownBlock {
-            server.stop()
-            _ = queue.waitUntilIdle(timeout: 15)
-        }
-        return Harness(store: store, paths: paths, publication: publication, server: server, www: www, events: events, queue: queue)
+        return try DownloadHarness.make(for: self, policy: policy, freeSpace: freeSpace, diskSync: diskSync, also: also)
     }
 
     private func sampleFacts(_ name: String) throws -> (size: Int64, sha256: String) {
@@ -409,17 +351,6 @@ final class DownloadQueueTests: XCTestCase {
 // MARK: - Resuming, retrying, pausing, ordering, limits
 
 extension DownloadQueueTests {
-    private func retries(of harness: Harness, _ issueID: Int64) -> [(attempt: Int, delay: TimeInterval, reason: String)] {
-        harness.events(of: issueID).compactMap {
-            if case let .retrying(_, attempt, delay, reason) = $0 { return (attempt, delay, reason) }
-            return nil
-        }
-    }
-
-    private func requests(_ harness: Harness, _ path: String) -> [RequestRecord] {
-        harness.server.requestLog.filter { $0.path == path }
-    }
-
     /// `bytes=N-` → N.
     private func rangeStart(_ record: RequestRecord) -> Int? {
         guard let range = record.range, range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
@@ -435,14 +366,14 @@ extension DownloadQueueTests {
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
 
-        let log = requests(harness, "/d.epub")
+        let log = harness.requests("/d.epub")
         XCTAssertEqual(log.map(\.status), [200, 206])
         XCTAssertEqual(log.first?.bodyBytesSent, 20_000, "the fault really cut the body short")
         XCTAssertNil(log.first?.range)
         XCTAssertEqual(log.last.flatMap(rangeStart), 20_000, "the second request continues where the first stopped")
         XCTAssertNotNil(log.last?.headers["if-range"], "and is conditional on the same representation")
         XCTAssertEqual(log.last?.bodyBytesSent, Int(facts.size) - 20_000, "only the rest is fetched")
-        XCTAssertEqual(retries(of: harness, issue.id).map(\.attempt), [2])
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.attempt), [2])
         // The catalog's SHA-256 was checked before installing: the appended file is byte for byte the original.
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
         XCTAssertEqual(harness.partials, [])
@@ -466,7 +397,7 @@ extension DownloadQueueTests {
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
 
-        let log = requests(harness, "/changing.epub")
+        let log = harness.requests("/changing.epub")
         XCTAssertEqual(log.map(\.status), [200, 200], "If-Range with the old ETag gets the whole new file")
         XCTAssertEqual(log.last.flatMap(rangeStart), 30_000)
         XCTAssertEqual(log.last?.bodyBytesSent, new.count)
@@ -482,7 +413,7 @@ extension DownloadQueueTests {
         harness.server.faults = { var plan = FaultPlan(); plan.dropConnectionAfterBytes = 25_000; plan.ignoreRange = true; return plan }()
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        let log = requests(harness, "/n.epub")
+        let log = harness.requests("/n.epub")
         XCTAssertEqual(log.map(\.status), [200, 200])
         XCTAssertEqual(log.last.flatMap(rangeStart), 25_000, "a range was asked for")
         XCTAssertEqual(log.last?.bodyBytesSent, Int(facts.size), "and the whole file came back")
@@ -510,7 +441,7 @@ extension DownloadQueueTests {
     func testA416ForACompletePartialFinishesWithoutFetchingAgain() throws {
         // A previous run got every byte, then stopped before installing.
         let (harness, issue, size) = try resumeACompletePartial("complete.epub", storedLength: try sampleFacts("2025-autumn").size)
-        let log = requests(harness, "/complete.epub")
+        let log = harness.requests("/complete.epub")
         XCTAssertEqual(log.map(\.status), [416])
         XCTAssertEqual(log.first.flatMap(rangeStart), size)
         guard case .started(_, let resumedAt?)? = harness.events(of: issue.id).first(where: { if case .started = $0 { true } else { false } }) else {
@@ -545,8 +476,8 @@ extension DownloadQueueTests {
         harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (2, 503, nil); return plan }()
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
-        XCTAssertEqual(requests(harness, "/f.epub").map(\.status), [503, 503, 200])
-        let retries = retries(of: harness, issue.id)
+        XCTAssertEqual(harness.requests("/f.epub").map(\.status), [503, 503, 200])
+        let retries = harness.retries(of: issue.id)
         XCTAssertEqual(retries.map(\.attempt), [2, 3])
         XCTAssertTrue(retries.allSatisfy { $0.delay >= 0 && $0.delay <= 0.05 }, "full jitter under the cap: \(retries.map(\.delay))")
         XCTAssertTrue(retries.allSatisfy { $0.reason.contains("503") })
@@ -570,11 +501,11 @@ extension DownloadQueueTests {
         harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (1, 429, 1); return plan }()
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
-        let retries = retries(of: harness, issue.id)
+        let retries = harness.retries(of: issue.id)
         XCTAssertEqual(retries.count, 1)
         XCTAssertGreaterThanOrEqual(retries.first?.delay ?? 0, 1, "Retry-After: 1 beats the 50 ms backoff cap")
         XCTAssertTrue(retries.first?.reason.contains("429") ?? false)
-        XCTAssertEqual(requests(harness, "/b.epub").map(\.status), [429, 200])
+        XCTAssertEqual(harness.requests("/b.epub").map(\.status), [429, 200])
     }
 
     func testRefusedAndGoneFailAtOnceWithoutRetrying() throws {
@@ -595,7 +526,7 @@ extension DownloadQueueTests {
             XCTAssertTrue(harness.queue.waitUntilIdle(timeout: 10))
             // The server records a request just after answering it: wait for the record, then count.
             XCTAssertEqual(harness.server.log(atLeast: 1).count, 1, "\(status): one request, no retry")
-            XCTAssertEqual(retries(of: harness, issue.id).count, 0)
+            XCTAssertEqual(harness.retries(of: issue.id).count, 0)
             XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .failed(reason: reason))
         }
     }
@@ -606,8 +537,8 @@ extension DownloadQueueTests {
         harness.server.faults = { var plan = FaultPlan(); plan.failFirstRequests = (10, 502, nil); return plan }()
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: "127.0.0.1 answered 502 Bad Gateway"))
-        XCTAssertEqual(requests(harness, "/down.epub").map(\.status), [502, 502, 502])
-        XCTAssertEqual(retries(of: harness, issue.id).map(\.attempt), [2, 3])
+        XCTAssertEqual(harness.requests("/down.epub").map(\.status), [502, 502, 502])
+        XCTAssertEqual(harness.retries(of: issue.id).map(\.attempt), [2, 3])
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .failed(reason: "127.0.0.1 answered 502 Bad Gateway"))
     }
 
@@ -640,7 +571,7 @@ extension DownloadQueueTests {
         harness.server.bytesPerSecond = nil
         harness.queue.resume(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
-        let log = requests(harness, "/p.epub")
+        let log = harness.requests("/p.epub")
         XCTAssertEqual(log.last?.status, 206)
         XCTAssertEqual(log.last.flatMap(rangeStart), Int(kept), "resume asks for exactly what is missing")
         let started = harness.events(of: issue.id).compactMap { if case .started(_, let resumedAt) = $0 { resumedAt } else { nil } }
@@ -708,7 +639,7 @@ extension DownloadQueueTests {
         harness.queue.setRateLimit(bytesPerSecond: Self.sliceTestLimit)
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        return (harness, issue, requests(harness, "/" + name), Int(facts.size), Int(AssetTransfer.sliceLength(bytesPerSecond: Self.sliceTestLimit)))
+        return (harness, issue, harness.requests("/" + name), Int(facts.size), Int(AssetTransfer.sliceLength(bytesPerSecond: Self.sliceTestLimit)))
     }
 
     /// Under a rate limit the network itself is held back: the file is asked for in slices, each asked for
@@ -751,7 +682,7 @@ extension DownloadQueueTests {
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available, "installed after the catalog's SHA-256 matched")
-        return (requests(harness, "/" + name), Int(facts.size))
+        return (harness.requests("/" + name), Int(facts.size))
     }
 
     /// A limit set while a download runs slows the network at once: the request for the whole rest of the
@@ -795,13 +726,13 @@ extension DownloadQueueTests {
                                        size: small.size, sha256: small.sha256)
         harness.queue.enqueue(issueID: one.id)
         XCTAssertEqual(harness.outcome(of: one.id), .installed(issueID: one.id), "\(harness.events(of: one.id))")
-        XCTAssertEqual(requests(harness, "/sus.epub").map(\.status), [206], "a first slice that ends short is the whole file")
+        XCTAssertEqual(harness.requests("/sus.epub").map(\.status), [206], "a first slice that ends short is the whole file")
     }
 
     func testA416ThatGivesTheLengthAtLastFinishesACompletePartial() throws {
         // A previous run got every byte from a server that never said the length, then stopped.
         let (harness, _, _) = try resumeACompletePartial("unknown.epub", storedLength: nil)
-        XCTAssertEqual(requests(harness, "/unknown.epub").map(\.status), [416], "bytes */N says the partial is whole")
+        XCTAssertEqual(harness.requests("/unknown.epub").map(\.status), [416], "bytes */N says the partial is whole")
     }
 
     func testUnderARateLimitAServerThatIgnoresRangesStillInstalls() throws {
@@ -813,7 +744,7 @@ extension DownloadQueueTests {
         harness.queue.setRateLimit(bytesPerSecond: 256 << 10)
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        let log = requests(harness, "/si.epub")
+        let log = harness.requests("/si.epub")
         XCTAssertEqual(log.map(\.status), [200], "one whole reply, paced as it is written")
         XCTAssertEqual(log.first?.bodyBytesSent, Int(facts.size))
     }
@@ -849,7 +780,7 @@ extension DownloadQueueTests {
         let issue = try harness.addIssue("big", content: [try harness.serve(sample: "2025-autumn", as: "big.epub")])
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .failed(issueID: issue.id, reason: "not enough free space: need 0.1 MB, have 0.0 MB"))
-        XCTAssertEqual(retries(of: harness, issue.id).count, 0)
+        XCTAssertEqual(harness.retries(of: issue.id).count, 0)
         assertNothingInstalled(harness, issue)
     }
 

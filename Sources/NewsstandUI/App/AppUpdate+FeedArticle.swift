@@ -76,12 +76,8 @@ extension AppUpdate {
         var article = article
         let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
         switch command {
-        case .moveDown: article.topLine += 1
-        case .moveUp: article.topLine -= 1
-        case .pageDown: article.topLine += page
-        case .pageUp: article.topLine -= page
-        case .top: article.topLine = 0
-        case .bottom: article.topLine = Int.max / 2
+        case .moveDown, .moveUp, .pageDown, .pageUp, .top, .bottom:
+            article.topLine = scrolled(article.topLine, by: command, page: page)
         case .back, .tableOfContents:
             return goBack(&state)
         case .nextArticle, .previousArticle:
@@ -107,12 +103,7 @@ extension AppUpdate {
             state.screens[state.screens.count - 1] = .feedArticle(opened)
             return [.loadHeadlineArticle(publicationID: article.publicationID, index: next)]
         case .openLink:
-            guard let links = article.layout?.links, !links.isEmpty else {
-                state.message = StatusMessage("This article has no links.")
-                return []
-            }
-            state.prompt = Prompt(.link)
-            return []
+            return askForLink(among: article.layout?.links, &state)
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
             state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
             return []

@@ -149,12 +149,8 @@ extension AppUpdate {
             return next == reader.articleIndex ? [] : openArticle(next, &reader, &state)
         }
         switch command {
-        case .moveDown: reader.topLine += 1
-        case .moveUp: reader.topLine -= 1
-        case .pageDown: reader.topLine += page
-        case .pageUp: reader.topLine -= page
-        case .top: reader.topLine = 0
-        case .bottom: reader.topLine = Int.max / 2
+        case .moveDown, .moveUp, .pageDown, .pageUp, .top, .bottom:
+            reader.topLine = scrolled(reader.topLine, by: command, page: page)
         case .nextArticle, .previousArticle:
             let next = reader.articleIndex + (command == .nextArticle ? 1 : -1)
             guard next >= 0 && next < count else {
@@ -174,12 +170,7 @@ extension AppUpdate {
         case .nextMatch, .previousMatch:
             return goToMatch(forward: command == .nextMatch, &state)
         case .openLink:
-            guard let links = reader.layout?.links, !links.isEmpty else {
-                state.message = StatusMessage("This article has no links.")
-                return []
-            }
-            state.prompt = Prompt(.link)
-            return []
+            return askForLink(among: reader.layout?.links, &state)
         case .pagePicture:
             return togglePagePicture(&state)
         default:
@@ -189,6 +180,29 @@ extension AppUpdate {
         let before = state.reader?.position
         state.reader = reader
         return (before == reader.position ? [] : savePosition(state)) + pictureEffects(&state)
+    }
+
+    /// An article's top line after a scrolling command (a line, a page, either end; the layout clamps it after).
+    static func scrolled(_ topLine: Int, by command: Command, page: Int) -> Int {
+        switch command {
+        case .moveDown: topLine + 1
+        case .moveUp: topLine - 1
+        case .pageDown: topLine + page
+        case .pageUp: topLine - page
+        case .top: 0
+        case .bottom: Int.max / 2
+        default: topLine
+        }
+    }
+
+    /// Asks for a link's number (`o N`), or says the article has none.
+    static func askForLink(among links: [URL]?, _ state: inout AppState) -> [Effect] {
+        guard let links, !links.isEmpty else {
+            state.message = StatusMessage("This article has no links.")
+            return []
+        }
+        state.prompt = Prompt(.link)
+        return []
     }
 
     /// The page a key turns a comic book to: nil for keys that do not turn pages, `.some(nil)` past either end.
