@@ -28,7 +28,8 @@ final class CalibreAcquisitionEndToEndTests: EndToEndTestCase {
         try session.waitFor(text: "SUBSCRIPTIONS")
         // F browses the catalog from its root.
         try session.send("F")
-        try session.waitFor(text: "Newest")
+        // The subscriptions screen names the followed feed ("By Newest") too: wait for the browser's own list.
+        try session.waitFor("the catalog's root") { $0.contains("CATALOG · ") && $0.contains("By Title") }
         // Move to the "By Newest" entry, then follow it.
         var screen = try session.screen()
         for _ in 0..<20 where !(screen.split(separator: "\n").first { $0.contains("▌") && $0.contains("Newest") } != nil) {

@@ -56,6 +56,7 @@ public final class CalibreServer {
         ["/usr/bin/", "/usr/local/bin/"].map { URL(fileURLWithPath: $0 + name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// Runs a calibre command to its end; a failure carries the end of what it printed, so the test log says why.
     private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
         let process = Process()
         process.executableURL = executable
@@ -63,11 +64,14 @@ public final class CalibreServer {
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let printed = errors.fileHandleForReading.readDataToEndOfFile() // calibre prints little; read before waiting
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CalibreFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus)")
+            let tail = String(decoding: printed.suffix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw CalibreFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus): \(tail)")
         }
     }
 
