@@ -43,13 +43,15 @@ let package = Package(
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
+        // Pictures of known structure (a title band, gradients, text) that the tests and the benchmark measure covers on.
+        .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer", "TestPictures"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
-        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport", "TestPictures"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),

@@ -7,14 +7,16 @@ import Foundation
 ///    centred, and padded with spaces.
 /// 2. It is area-averaged in linear light to 4 × 8 sub-pixels per cell, composited over the background
 ///    (black for `.dark`, white for `.light`), and converted to lightness.
-/// 3. Levels are stretched between the 1st and 99th lightness percentiles (at most 5× gain) so dim or washed-out
-///    thumbnails stay recognisable. The stretched lightness is the wanted ink (inverted on `.light`, where ink is dark).
-/// 4. Each cell takes the printable ASCII glyph whose coverage mask (`GlyphMasks`, from `BitmapFont`) best fits
-///    the cell's wanted ink at those sub-pixels (squared error, plus terms for unexplained structure and for the
-///    mean; see `GlyphMasks.nearest`): ink on the bare terminal background in `ascii` mode. In `ascii-color` mode
-///    the cell's colour carries its brightness, so the wanted ink is scaled to the cell's mean and the glyph
-///    carries the structure. Optionally (`ascii` mode) the difference between the cell's wanted mean and the chosen
-///    glyph's mean coverage is diffused to its neighbours (Floyd–Steinberg).
+/// 3. Tone first, for the whole picture at once: levels are stretched gently between the 1st and 99th lightness
+///    percentiles (at most 2× gain), and lightness 0...1 becomes wanted ink 0...the densest glyph's coverage
+///    (inverted on `.light`, where ink is dark). So a white title band stays lighter than a mid-grey body, and a
+///    gradient stays monotone: no cell is stretched on its own.
+/// 4. Then shape: each cell takes the printable ASCII glyph whose coverage mask (`GlyphMasks`, from `BitmapFont`)
+///    best fits the cell's wanted ink, first by its quarter-cell tone, then by its shape (see `GlyphMasks.nearest`):
+///    ink on the bare terminal background in `ascii` mode. In `ascii-color` mode the cell's colour carries its
+///    brightness, so the wanted ink is scaled to the brightest a cell gets and the glyph carries the structure.
+///    Optionally (`ascii` mode) the difference between the cell's wanted mean and the chosen glyph's mean coverage
+///    is diffused to its neighbours (Floyd–Steinberg).
 public enum AsciiArtRenderer {
     /// Every glyph the ASCII modes can draw, from least to most ink (mean coverage in `BitmapFont`).
     public static var glyphsByCoverage: [Character] { GlyphMasks.standard.glyphs }
@@ -140,11 +142,14 @@ public enum AsciiArtRenderer {
         }
         let (low, high) = stretchLevels(lightness)
         let scale = 1 / max(high - low, 1e-6)
-        // Wanted ink per sub-pixel (0...1, the same units as mask coverage).
+        // Wanted ink per sub-pixel, in the same units as mask coverage. The glyph's coverage is all that carries light
+        // in `ascii`, so the picture's range maps onto the glyphs' range: white is the densest glyph, and every lighter
+        // part of the picture stays lighter than every darker part (tone first).
+        let inkRange = GlyphMasks.standard.means.last ?? 1
         lightness.withUnsafeMutableBufferPointer { values in
             for i in 0..<values.count {
                 let stretched = min(max((values[i] - low) * scale, 0), 1)
-                values[i] = dark ? stretched : 1 - stretched
+                values[i] = (dark ? stretched : 1 - stretched) * inkRange
             }
         }
         let ink = lightness
@@ -196,14 +201,14 @@ public enum AsciiArtRenderer {
                     let mean = sum.sum() / count
                     let chosen: Int
                     if withColors {
-                        // The colour carries the mean: match the pattern scaled to mean 1 (the glyph's ink is drawn
-                        // in the cell's average colour, so what shows is mean × mask).
-                        if mean < colorInkFloor {
+                        // The colour carries the mean: match the pattern scaled to the brightest a cell gets (the
+                        // glyph's ink is drawn in the cell's average colour, so what shows is mean × mask).
+                        if mean < colorInkFloor * inkRange {
                             chosen = 0
                         } else {
-                            let scale = GlyphMasks.Row(repeating: 1 / mean)
+                            let scale = GlyphMasks.Row(repeating: inkRange / mean)
                             for y in 0..<sy { cell[y] *= scale }
-                            chosen = masks.nearest(to: cell, mean: 1)
+                            chosen = masks.nearest(to: cell, mean: inkRange)
                         }
                     } else {
                         chosen = masks.nearest(to: cell, mean: mean)
@@ -226,8 +231,9 @@ public enum AsciiArtRenderer {
         return (glyphs, colors)
     }
 
-    /// Black and white points: the 1st and 99th lightness percentiles, widened to at least 0.2 apart
-    /// (a 5× gain limit, so flat pictures are not turned into noise).
+    /// Black and white points: the 1st and 99th lightness percentiles, widened to at least 0.5 apart (a gentle
+    /// stretch: at most 2× gain, so a washed-out thumbnail gains contrast while a flat or low-contrast picture keeps
+    /// about its own brightness, and a dark one stays dark).
     static func stretchLevels(_ values: [Float]) -> (Float, Float) {
         guard !values.isEmpty else { return (0, 1) }
         var histogram = [Int](repeating: 0, count: 256)
@@ -242,7 +248,7 @@ public enum AsciiArtRenderer {
             return 1
         }
         var low = percentile(0.01), high = percentile(0.99)
-        let minimumSpan: Float = 0.2
+        let minimumSpan: Float = 0.5
         if high - low < minimumSpan {
             let centre = (low + high) / 2
             low = centre - minimumSpan / 2

@@ -17,20 +17,16 @@ struct GlyphMasks: Sendable {
     let glyphs: [Character]
     /// Each glyph's coverage, `rows` rows per glyph (glyph `i` is `masks[i * rows ..< (i + 1) * rows]`).
     let masks: [Row]
-    /// Each mask minus its mean, scaled to unit length (zero for space), for the structure term; laid out like `masks`.
+    /// Each mask minus its mean, scaled to unit length (zero for space), for the shape term; laid out like `masks`.
     let shapes: [Row]
+    /// Each glyph's mean coverage in the four quarters of its cell (top left, top right, bottom left, bottom right).
+    let quarters: [Row]
     /// Mean coverage of each mask (0...1).
     let means: [Float]
-    /// Sum of the squared coverages of each mask.
-    let squaredNorms: [Float]
 
-    /// Weight of the structure term (see `nearest`). Between 0 and 6 the benchmark's SSIM moves by less than
-    /// 0.003; from about 2 up, edges and strokes reliably take glyphs of their shape (`L`, `F`, `/`, `\\`, `|`).
-    static let structureWeight: Float = 4
-    /// Weight of the extra mean term (see `nearest`). Plain squared error charges every glyph for its own
-    /// unevenness, so flat areas would get too little ink; 1 keeps tones closer and raised the benchmark's 4×4 SSIM
-    /// from 0.188 to 0.197 (40×30) and 0.133 to 0.144 (120×60), costing 0.002 at full resolution.
-    static let meanWeight: Float = 1
+    /// Weight of the shape term (see `nearest`) against the tone term. Below 1, thin strokes lose `|` to `(`; above 1
+    /// shape starts to cost tone (at 2 the text cover's quarter-cell correlation falls from 0.79 to 0.71, 40×30).
+    static let shapeWeight: Float = 1
 
     static let standard = GlyphMasks()
 
@@ -65,7 +61,7 @@ struct GlyphMasks: Sendable {
         glyphs = entries.map(\.glyph)
         masks = entries.flatMap { rows($0.mask) }
         means = entries.map(\.mean)
-        squaredNorms = entries.map { $0.mask.reduce(0) { $0 + $1 * $1 } }
+        quarters = entries.map { Self.quarterMeans(rows($0.mask)) }
         shapes = entries.flatMap { entry -> [Row] in
             let centred = entry.mask.map { $0 - entry.mean }
             let length = centred.reduce(0) { $0 + $1 * $1 }.squareRoot()
@@ -79,89 +75,90 @@ struct GlyphMasks: Sendable {
         (0..<BitmapFont.width).map { column in UInt8((1...13).contains(row) && (3...4).contains(column) ? 1 : 0) }
     }
 
+    /// The mean of each quarter of a cell given as `rows` rows (top left, top right, bottom left, bottom right).
+    @inline(__always)
+    static func quarterMeans(_ cell: UnsafePointer<Row>) -> Row {
+        let top = cell[0] + cell[1] + cell[2] + cell[3], bottom = cell[4] + cell[5] + cell[6] + cell[7]
+        return Row(top[0] + top[1], top[2] + top[3], bottom[0] + bottom[1], bottom[2] + bottom[3]) / 8
+    }
+
+    static func quarterMeans(_ cell: [Row]) -> Row {
+        cell.withUnsafeBufferPointer { quarterMeans($0.baseAddress!) }
+    }
+
     /// The index (into `glyphs`) of the best glyph for `target`, the wanted ink at the cell's sub-pixels as `rows`
     /// rows, whose mean is `mean`.
     ///
-    /// The cost is the squared error between target and mask, plus `structureWeight` times the part of the target's
-    /// own variation (about its mean) that the glyph's shape does not explain: ‖t − t̄‖² (1 − ρ₊²), with ρ₊ the
-    /// correlation between target and mask, clamped at 0, plus `meanWeight` × `samplesPerCell` × (difference in
-    /// means)². Plain squared error favours whichever glyph has about the right amount of ink; the structure term
-    /// makes edges and strokes take glyphs of their shape. Every term is non-negative and the squared error alone
-    /// is at least `samplesPerCell` × (difference in means)², which gives the early stop. Ties go to the sparser
-    /// glyph.
+    /// Tone first, then shape. The tone term is the squared error between the target's and the glyph's quarter
+    /// means (what a reader sees of a cell from reading distance: its brightness and which half or corner is lit),
+    /// counted over the 8 sub-pixels of each quarter. Plain squared error over every sub-pixel would charge each
+    /// glyph for its own unevenness and leave mid-tones too dark (a flat 0.16 would be drawn blank). The shape term
+    /// is `shapeWeight` times the part of the target's own variation about its mean that the glyph's shape does not
+    /// explain: ‖t − t̄‖² (1 − ρ₊²), with ρ₊ the correlation between target and mask, clamped at 0; it is 0 for a
+    /// flat target, so flat areas take the glyph of the right density with the evenest quarters. The tone term is at
+    /// least `samplesPerCell` × (difference in means)², which gives the early stop. Ties go to the sparser glyph.
     func nearest(to target: UnsafePointer<Row>, mean: Float) -> Int {
         let n = Float(Self.samplesPerCell)
-        let meanWeight = Self.meanWeight
         var squares = target[0] * target[0]
         for row in 1..<Self.rows { squares += target[row] * target[row] }
-        let targetNorm = squares.sum()
-        let centredNorm = max(0, targetNorm - n * mean * mean)
+        let centredNorm = max(0, squares.sum() - n * mean * mean)
+        let targetQuarters = Self.quarterMeans(target)
         return means.withUnsafeBufferPointer { means in
-            masks.withUnsafeBufferPointer { masks in
+            quarters.withUnsafeBufferPointer { quarters in
                 shapes.withUnsafeBufferPointer { shapes in
-                    squaredNorms.withUnsafeBufferPointer { norms in
-                        @inline(__always) func cost(_ index: Int) -> Float {
-                            let (dot, explained) = Self.products(target, masks.baseAddress! + index * Self.rows,
-                                                                 shapes.baseAddress! + index * Self.rows)
-                            return Self.cost(targetNorm: targetNorm, centredNorm: centredNorm, mean: mean, dot: dot,
-                                             explained: explained, maskNorm: norms[index], maskMean: means[index])
-                        }
-                        // Start at the first glyph whose mean is not below the target's.
-                        var low = 0, high = means.count
-                        while low < high {
-                            let middle = (low + high) / 2
-                            if means[middle] < mean { low = middle + 1 } else { high = middle }
-                        }
-                        let start = min(low, means.count - 1)
-                        var best = start
-                        var bestCost = cost(start)
-                        var index = start - 1
-                        while index >= 0 {
-                            let gap = means[index] - mean
-                            if (1 + meanWeight) * n * gap * gap >= bestCost { break }
-                            let c = cost(index)
-                            if c <= bestCost { bestCost = c; best = index } // lower index: sparser wins ties
-                            index -= 1
-                        }
-                        index = start + 1
-                        while index < means.count {
-                            let gap = means[index] - mean
-                            if (1 + meanWeight) * n * gap * gap >= bestCost { break }
-                            let c = cost(index)
-                            if c < bestCost { bestCost = c; best = index }
-                            index += 1
-                        }
-                        return best
+                    @inline(__always) func cost(_ index: Int) -> Float {
+                        Self.cost(targetQuarters: targetQuarters, centredNorm: centredNorm, glyphQuarters: quarters[index],
+                                  explained: Self.explained(target, shapes.baseAddress! + index * Self.rows))
                     }
+                    // Start at the first glyph whose mean is not below the target's.
+                    var low = 0, high = means.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if means[middle] < mean { low = middle + 1 } else { high = middle }
+                    }
+                    let start = min(low, means.count - 1)
+                    var best = start
+                    var bestCost = cost(start)
+                    var index = start - 1
+                    while index >= 0 {
+                        let gap = means[index] - mean
+                        if n * gap * gap >= bestCost { break }
+                        let c = cost(index)
+                        if c <= bestCost { bestCost = c; best = index } // lower index: sparser wins ties
+                        index -= 1
+                    }
+                    index = start + 1
+                    while index < means.count {
+                        let gap = means[index] - mean
+                        if n * gap * gap >= bestCost { break }
+                        let c = cost(index)
+                        if c < bestCost { bestCost = c; best = index }
+                        index += 1
+                    }
+                    return best
                 }
             }
         }
     }
 
-    /// target · mask and target · shape.
+    /// target · shape: how much of the target's variation the glyph's unit shape explains.
     @inline(__always)
-    static func products(_ target: UnsafePointer<Row>, _ mask: UnsafePointer<Row>, _ shape: UnsafePointer<Row>) -> (Float, Float) {
-        var dot = target[0] * mask[0], explained = target[0] * shape[0]
-        dot += target[1] * mask[1]; explained += target[1] * shape[1]
-        dot += target[2] * mask[2]; explained += target[2] * shape[2]
-        dot += target[3] * mask[3]; explained += target[3] * shape[3]
-        dot += target[4] * mask[4]; explained += target[4] * shape[4]
-        dot += target[5] * mask[5]; explained += target[5] * shape[5]
-        dot += target[6] * mask[6]; explained += target[6] * shape[6]
-        dot += target[7] * mask[7]; explained += target[7] * shape[7]
-        return ((dot[0] + dot[1]) + (dot[2] + dot[3]), (explained[0] + explained[1]) + (explained[2] + explained[3]))
+    static func explained(_ target: UnsafePointer<Row>, _ shape: UnsafePointer<Row>) -> Float {
+        var sum = target[0] * shape[0]
+        sum += target[1] * shape[1]; sum += target[2] * shape[2]; sum += target[3] * shape[3]
+        sum += target[4] * shape[4]; sum += target[5] * shape[5]; sum += target[6] * shape[6]
+        sum += target[7] * shape[7]
+        return (sum[0] + sum[1]) + (sum[2] + sum[3])
     }
 
-    /// The cost `nearest` minimises, from the target's squared length and centred squared length, its mean, and its
-    /// dot products with the glyph's mask and unit shape.
+    /// The cost `nearest` minimises, from the target's and glyph's quarter means, the target's centred squared
+    /// length, and its dot product with the glyph's unit shape.
     @inline(__always)
-    static func cost(targetNorm: Float, centredNorm: Float, mean: Float, dot: Float, explained: Float,
-                     maskNorm: Float, maskMean: Float) -> Float {
-        let squaredError = targetNorm + maskNorm - 2 * dot
+    static func cost(targetQuarters: Row, centredNorm: Float, glyphQuarters: Row, explained: Float) -> Float {
+        let difference = targetQuarters - glyphQuarters
+        let tone = Float(samplesPerCell / 4) * (difference * difference).sum()
         let along = max(0, explained)
-        let unexplained = max(0, centredNorm - along * along)
-        let gap = maskMean - mean
-        return squaredError + structureWeight * unexplained + meanWeight * Float(samplesPerCell) * gap * gap
+        return tone + shapeWeight * max(0, centredNorm - along * along)
     }
 
     // MARK: Conveniences for tests (32 values, row-major)
@@ -178,15 +175,11 @@ struct GlyphMasks: Sendable {
         let n = Float(Self.samplesPerCell)
         let mean = values.reduce(0, +) / n, targetNorm = values.reduce(0) { $0 + $1 * $1 }
         let rows = Self.rows(values)
-        let (dot, explained) = rows.withUnsafeBufferPointer { target in
-            masks.withUnsafeBufferPointer { masks in
-                shapes.withUnsafeBufferPointer { shapes in
-                    Self.products(target.baseAddress!, masks.baseAddress! + index * Self.rows, shapes.baseAddress! + index * Self.rows)
-                }
-            }
+        let explained = rows.withUnsafeBufferPointer { target in
+            shapes.withUnsafeBufferPointer { Self.explained(target.baseAddress!, $0.baseAddress! + index * Self.rows) }
         }
-        return Self.cost(targetNorm: targetNorm, centredNorm: max(0, targetNorm - n * mean * mean), mean: mean, dot: dot,
-                         explained: explained, maskNorm: squaredNorms[index], maskMean: means[index])
+        return Self.cost(targetQuarters: Self.quarterMeans(rows), centredNorm: max(0, targetNorm - n * mean * mean),
+                         glyphQuarters: quarters[index], explained: explained)
     }
 
     private static func rows(_ values: [Float]) -> [Row] {
@@ -200,8 +193,8 @@ struct GlyphMasks: Sendable {
 
     // MARK: Describing glyphs (tests and documentation)
 
-    /// The glyph a fully inked cell takes: the most coverage of any glyph.
-    var densest: Character { glyphs[nearest(to: [Float](repeating: 1, count: Self.samplesPerCell))] }
+    /// The glyph the brightest flat cell takes (wanted ink the densest glyph's coverage everywhere).
+    var densest: Character { glyphs[nearest(to: [Float](repeating: means.last ?? 1, count: Self.samplesPerCell))] }
 
     /// Mean coverage of `glyph`, or nil if it is not one of the glyphs.
     func coverage(of glyph: Character) -> Float? { glyphs.firstIndex(of: glyph).map { means[$0] } }

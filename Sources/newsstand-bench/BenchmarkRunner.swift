@@ -179,6 +179,8 @@ enum RepositoryResources {
 
     static var sampleLibrary: URL? { locate("SampleLibrary", variable: "NEWSSTAND_SAMPLE_LIBRARY", marker: "catalog.plist") }
     static var themes: URL? { locate("Themes", variable: "NEWSSTAND_THEMES", marker: "dark.theme") }
+    /// The shared real-world corpora beside the repository (`../shared/corpora`), when present.
+    static var corpora: URL? { locate("shared/corpora", variable: "NEWSSTAND_CORPORA", marker: "README.md") }
 }
 
 // MARK: Output
@@ -283,10 +285,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, covers, fidelity, feeds, reader, cbz, sync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -295,6 +297,7 @@ enum BenchmarkRunner {
             case "shelf": selected.append(.shelf)
             case "launch": selected.append(.launch)
             case "covers": selected.append(.covers)
+            case "fidelity": selected.append(.fidelity)
             case "feeds": selected.append(.feeds)
             case "reader": selected.append(.reader)
             case "cbz": selected.append(.cbz)
@@ -309,7 +312,7 @@ enum BenchmarkRunner {
             }
         }
         // With nothing named, every case.
-        if selected.isEmpty { selected = Case.allCases }
+        if selected.isEmpty { selected = Case.allCases.filter { $0 != .fidelity } } // covers has the fidelity table
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -319,6 +322,7 @@ enum BenchmarkRunner {
                 case .shelf: try ShelfBenchmark().run()
                 case .launch: try LaunchBenchmark().run()
                 case .covers: try CoverBenchmark().run()
+                case .fidelity: try CoverBenchmark(fidelityOnly: true).run()
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
                 case .cbz: try ComicBookBenchmark().run()

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandImaging
+import TestPictures
 
 /// Case 2, cover rendering.
 ///
@@ -9,10 +10,8 @@ import NewsstandImaging
 /// `CoverArtService` does it (JPEGs decoded with a size hint of 4×8 pixels per cell). `chafa` and `jp2a`, when
 /// installed, run on the same files at the same size in the same run, and the ratio is printed.
 ///
-/// Fidelity: the ASCII output for every sample cover is re-drawn with an 8×16 bitmap font (`BitmapFont`, in
-/// NewsstandImaging, the same glyphs the renderer matches cells against), light ink on black, and compared with
-/// the cover itself, area-averaged to the same pixels, by SSIM on luminance. The same is done for
-/// `chafa --symbols ascii -c none` output.
+/// Fidelity: the ASCII art of every sample cover, of the generated `TestPicture`s and of a photograph from the shared
+/// corpora, ours, jp2a's and chafa's in the same run, scored by `InkCorrelation` (how the ink follows the light).
 struct CoverBenchmark {
     var sizes: [(columns: Int, rows: Int)] = [(40, 30), (120, 60)]
     var pixelSizes: [(width: Int, height: Int)] = [(600, 800), (1200, 1600), (3000, 4000)]
@@ -21,6 +20,9 @@ struct CoverBenchmark {
     func repetitions(forPixels pixels: Int) -> Int {
         pixels >= 10_000_000 ? 3 : pixels >= 1_500_000 ? 7 : 15
     }
+
+    /// Only the fidelity table (`newsstand-bench fidelity`), not the timing.
+    var fidelityOnly = false
 
     func run() throws {
         guard let folder = RepositoryResources.sampleLibrary?.appendingPathComponent("covers", isDirectory: true) else {
@@ -32,10 +34,11 @@ struct CoverBenchmark {
         let samples = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { ["png", "jpg", "jpeg"].contains($0.pathExtension.lowercased()) }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let tools = Tools()
+        if fidelityOnly { return try fidelity(samples, tools: tools) }
         guard let source = samples.first(where: { $0.lastPathComponent == "2025-autumn.jpg" }) ?? samples.first else { return }
         let temporary = try TemporaryFolder(prefix: "newsstand-bench-covers")
         defer { temporary.remove() }
-        let tools = Tools()
 
         progress("generating \(pixelSizes.count * 2) covers from \(source.lastPathComponent)")
         let files = try generateCovers(from: source, into: temporary.url)
@@ -164,45 +167,80 @@ struct CoverBenchmark {
 
     // MARK: Fidelity
 
-    private func fidelity(_ samples: [URL], tools: Tools) throws {
-        progress("fidelity: SSIM of the re-drawn ASCII art of \(samples.count) sample covers")
-        var rows: [[String]] = []
-        for size in sizes {
-            var ours: [Double] = [], theirs: [Double] = [], oursCoarse: [Double] = [], theirsCoarse: [Double] = []
-            for file in samples {
-                let data = try Data(contentsOf: file)
-                let full = try ImageDecoder.decode(data)
-                let options = AsciiArtOptions(columns: size.columns, rows: size.rows)
-                let image = try ImageDecoder.decode(data, targetSize: (size.columns * 4, size.rows * 8))
-                let art = AsciiArtRenderer.render(image, options: options)
-                let fit = AsciiArtRenderer.fittedSize(imageWidth: image.width, imageHeight: image.height, options: options)
-                let left = (size.columns - fit.columns) / 2, top = (size.rows - fit.rows) / 2
-                let region = art.lines[top..<(top + fit.rows)].map { String(Array($0)[left..<(left + fit.columns)]) }
-                let score = Fidelity.ssim(drawing: region, of: full)
-                ours.append(score.full)
-                oursCoarse.append(score.coarse)
-                var row = ["\(file.lastPathComponent) at \(size.columns)×\(size.rows)", String(format: "%.3f", score.full), String(format: "%.3f", score.coarse)]
-                if let chafa = tools.chafa {
-                    let outcome = try ChildProcess.run(chafa, ["--size", "\(size.columns)x\(size.rows)", "--symbols", "ascii", "-c", "none",
-                                                               "-f", "symbols", file.path], quiet: true)
-                    let lines = Fidelity.plainLines(outcome.output)
-                    let chafaScore = lines.isEmpty ? (.nan, .nan) : Fidelity.ssim(drawing: lines, of: full)
-                    theirs.append(chafaScore.full)
-                    theirsCoarse.append(chafaScore.coarse)
-                    row.append(String(format: "%.3f", chafaScore.full))
-                    row.append(String(format: "%.3f", chafaScore.coarse))
-                    row.append("\(lines.first?.count ?? 0)×\(lines.count) cells vs our \(fit.columns)×\(fit.rows)")
-                } else {
-                    row += ["-", "-", ""]
-                }
-                rows.append(row)
-            }
-            let mean = { (values: [Double]) in values.isEmpty ? "-" : String(format: "%.3f", values.reduce(0, +) / Double(values.count)) }
-            rows.append(["  mean at \(size.columns)×\(size.rows)", mean(ours), mean(oursCoarse), mean(theirs), mean(theirsCoarse), "\(samples.count) covers"])
+    /// A picture measured for fidelity: a file every tool reads, and its pixels.
+    private struct FidelityCover {
+        let name: String
+        let file: URL
+        let picture: RasterImage
+    }
+
+    /// The sample covers, the generated pictures (`TestPicture`) and a photograph of people from the shared corpora.
+    private func fidelityCovers(samples: [URL], folder: URL) throws -> [FidelityCover] {
+        var covers = try samples.map { FidelityCover(name: $0.lastPathComponent, file: $0, picture: try ImageDecoder.decode(Data(contentsOf: $0))) }
+        for generated in TestPicture.allCases {
+            let picture = generated.image()
+            let file = folder.appendingPathComponent("\(generated.rawValue).png")
+            try ImageEncoder.png(picture).write(to: file)
+            covers.append(FidelityCover(name: generated.rawValue, file: file, picture: picture))
         }
-        let header = ["case", "ours", "ours 4×4", "chafa ascii", "chafa 4×4", "notes"]
+        if let photo = RepositoryResources.corpora?.appendingPathComponent("jpeg/jpeg-decoder/reftest/images/rgb.jpg"),
+           let data = try? Data(contentsOf: photo) {
+            covers.append(FidelityCover(name: "photo (corpora rgb.jpg)", file: photo, picture: try ImageDecoder.decode(data)))
+        }
+        return covers
+    }
+
+    /// Our ASCII art of `cover` at `size`, only the cells the picture fills.
+    private func ourArt(_ cover: FidelityCover, size: (columns: Int, rows: Int)) throws -> [String] {
+        let options = AsciiArtOptions(columns: size.columns, rows: size.rows)
+        let image = try ImageDecoder.decode(Data(contentsOf: cover.file), targetSize: (size.columns * 4, size.rows * 8))
+        let art = AsciiArtRenderer.render(image, options: options)
+        let fit = AsciiArtRenderer.fittedSize(imageWidth: image.width, imageHeight: image.height, options: options)
+        let left = (size.columns - fit.columns) / 2, top = (size.rows - fit.rows) / 2
+        return art.lines[top..<(top + fit.rows)].map { String(Array($0)[left..<(left + fit.columns)]) }
+    }
+
+    /// A tool's ASCII art of `cover` (escape sequences removed), or nil when it is not installed or fails.
+    private func toolArt(_ executable: String?, _ arguments: [String], _ cover: FidelityCover) -> [String]? {
+        guard let executable, let outcome = try? ChildProcess.run(executable, arguments + [cover.file.path], quiet: true),
+              outcome.status == 0 else { return nil }
+        let lines = Fidelity.plainLines(outcome.output)
+        return lines.isEmpty ? nil : lines
+    }
+
+    private func fidelity(_ samples: [URL], tools: Tools) throws {
+        let temporary = try TemporaryFolder(prefix: "newsstand-bench-fidelity")
+        defer { temporary.remove() }
+        let covers = try fidelityCovers(samples: samples, folder: temporary.url)
+        progress("fidelity: ink against light for \(covers.count) covers, ours, jp2a and chafa")
+        var rows: [[String]] = []
+        var sideBySide: [String] = []
+        func figure(_ score: InkCorrelation?) -> [String] {
+            guard let score else { return ["-", "-"] }
+            return [String(format: "%.3f", score.subCell), String(format: "%.3f", score.perCell)]
+        }
+        for size in sizes {
+            for cover in covers {
+                let ours = try ourArt(cover, size: size)
+                let fit = (columns: ours.first?.count ?? 0, rows: ours.count)
+                // Both tools draw for a dark terminal by default, as ours does here.
+                let jp2a = toolArt(tools.jp2a, ["--size=\(fit.columns)x\(fit.rows)"], cover)
+                let chafa = toolArt(tools.chafa, ["--size", "\(size.columns)x\(size.rows)", "--symbols", "ascii", "-c", "none", "-f", "symbols"], cover)
+                let score = { (art: [String]?) in art.map { InkCorrelation(art: $0, picture: cover.picture) } }
+                let (our, their1, their2) = (score(ours), score(jp2a), score(chafa))
+                // Ours against the better tool, in both columns.
+                let bestSub = [their1?.subCell, their2?.subCell].compactMap { $0 }.filter { !$0.isNaN }.max()
+                let bestCell = [their1?.perCell, their2?.perCell].compactMap { $0 }.filter { !$0.isNaN }.max()
+                let verdict = bestSub == nil ? "" : (our!.subCell >= bestSub! && our!.perCell >= (bestCell ?? -1)) ? "ours ≥ best" : "BELOW the better tool"
+                rows.append(["\(cover.name) at \(size.columns)×\(size.rows)"] + figure(our) + figure(their1) + figure(their2) + [verdict])
+                if cover.name == TestPicture.titleBand.rawValue, size.columns == 40 {
+                    sideBySide = Fidelity.sideBySide([("ours", ours), ("jp2a", jp2a ?? []), ("chafa --symbols ascii", chafa ?? [])])
+                }
+            }
+        }
+        let header = ["cover", "ours 2×2", "ours cell", "jp2a 2×2", "jp2a cell", "chafa 2×2", "chafa cell", ""]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        var lines = ["Fidelity: SSIM (luminance, 8×8 windows) of the ASCII art re-drawn with an 8×16 font vs the cover; 1 is identical"]
+        var lines = ["Fidelity: ink against light, Pearson's r (1 = ink rises and falls with the picture's lightness), ASCII on a dark background"]
         for (index, row) in ([header] + rows).enumerated() {
             let cells = row.enumerated().map { column, cell -> String in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
@@ -211,9 +249,16 @@ struct CoverBenchmark {
             lines.append(("  " + cells.joined(separator: "  ")).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
             if index == 0 { lines.append("  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
         }
-        lines.append("  * both drawn light on black; each compared over the cells its picture fills, the cover area-averaged to the same pixels")
-        lines.append("  * 4×4: both images area-averaged over 4×4-pixel blocks (2×4 per cell) before SSIM, roughly the view from reading distance")
+        lines.append("  * each art re-drawn with an 8×16 DejaVu Sans Mono bitmap (BitmapFont), ink coverage per quarter cell (2×2) and per cell,")
+        lines.append("    against the picture's sRGB lightness area-averaged to the same samples (InkCorrelation)")
+        lines.append("  * jp2a: --size=our fitted size; chafa: --size=columns×rows --symbols ascii -c none (it fits the picture itself)")
         if tools.chafa == nil { lines.append("  * chafa not installed: no comparison") }
+        if tools.jp2a == nil { lines.append("  * jp2a not installed: no comparison") }
+        if !sideBySide.isEmpty {
+            lines.append("")
+            lines.append("The title-band cover at 40×30 (white band with a black masthead, a grey body darkening downwards, a dark disc):")
+            lines += sideBySide.map { "  " + $0 }
+        }
         print(lines.joined(separator: "\n") + "\n")
         fflush(nil)
     }
@@ -224,7 +269,7 @@ struct CoverBenchmark {
     }
 }
 
-/// Re-draws text art as pixels and scores it against the picture.
+/// Text art from other tools, made comparable with ours.
 enum Fidelity {
     /// Lines of a tool's output without escape sequences or carriage returns, padded to equal length.
     static func plainLines(_ output: String) -> [String] {
@@ -236,72 +281,15 @@ enum Fidelity {
         return lines.map { $0 + String(repeating: " ", count: width - $0.count) }
     }
 
-    /// SSIM between `lines` drawn with `BitmapFont` (ink 255 on 0) and `picture` area-averaged to the same size.
-    /// `full`: at the drawing's own pixels; `coarse`: both area-averaged over 4×4-pixel blocks first
-    /// (2×4 per cell, roughly what the eye sees at reading distance).
-    static func ssim(drawing lines: [String], of picture: RasterImage) -> (full: Double, coarse: Double) {
-        let columns = lines.first?.count ?? 0, rows = lines.count
-        guard columns > 0, rows > 0 else { return (.nan, .nan) }
-        let width = columns * BitmapFont.width, height = rows * BitmapFont.height
-        var drawn = [Float](repeating: 0, count: width * height)
-        for (row, line) in lines.enumerated() {
-            for (column, character) in line.enumerated() where column < columns {
-                let glyph = BitmapFont.glyph(character)
-                for y in 0..<BitmapFont.height {
-                    for x in 0..<BitmapFont.width where glyph[y * BitmapFont.width + x] != 0 {
-                        drawn[(row * BitmapFont.height + y) * width + column * BitmapFont.width + x] = 255
-                    }
-                }
-            }
+    /// Arts next to each other under their titles, separated by a gap.
+    static func sideBySide(_ arts: [(title: String, lines: [String])]) -> [String] {
+        let widths = arts.map { max($0.title.count, $0.lines.map(\.count).max() ?? 0) }
+        let height = arts.map(\.lines.count).max() ?? 0
+        func padded(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        let titles = arts.indices.map { padded(arts[$0].title, widths[$0]) }.joined(separator: "   ")
+        let body = (0..<height).map { row in
+            arts.indices.map { padded(row < arts[$0].lines.count ? arts[$0].lines[row] : "", widths[$0]) }.joined(separator: "   ")
         }
-        let scaled = Resampler.areaAverage(picture, width: width, height: height)
-        var reference = [Float](repeating: 0, count: width * height)
-        func linear(_ value: UInt8) -> Float {
-            let c = Float(value) / 255
-            return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
-        }
-        for i in 0..<(width * height) {
-            let p = i * 4
-            let alpha = Float(scaled.pixels[p + 3]) / 255
-            let y = (0.2126 * linear(scaled.pixels[p]) + 0.7152 * linear(scaled.pixels[p + 1]) + 0.0722 * linear(scaled.pixels[p + 2])) * alpha
-            reference[i] = (y <= 0.0031308 ? y * 12.92 : 1.055 * powf(y, 1 / 2.4) - 0.055) * 255
-        }
-        func coarse(_ values: [Float]) -> [Float] {
-            let w = width / 4, h = height / 4
-            var out = [Float](repeating: 0, count: w * h)
-            for y in 0..<height { for x in 0..<width where x / 4 < w && y / 4 < h { out[(y / 4) * w + x / 4] += values[y * width + x] / 16 } }
-            return out
-        }
-        return (structuralSimilarity(reference, drawn, width: width, height: height),
-                structuralSimilarity(coarse(reference), coarse(drawn), width: width / 4, height: height / 4))
-    }
-
-    /// Mean SSIM over 8×8 windows every 4 pixels (C1 = (0.01·255)², C2 = (0.03·255)²).
-    static func structuralSimilarity(_ a: [Float], _ b: [Float], width: Int, height: Int) -> Double {
-        let c1 = pow(0.01 * 255.0, 2), c2 = pow(0.03 * 255.0, 2)
-        let window = 8, step = 4
-        var total = 0.0, count = 0
-        var y = 0
-        while y + window <= height {
-            var x = 0
-            while x + window <= width {
-                var sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
-                for dy in 0..<window {
-                    let base = (y + dy) * width + x
-                    for dx in 0..<window {
-                        let va = Double(a[base + dx]), vb = Double(b[base + dx])
-                        sa += va; sb += vb; saa += va * va; sbb += vb * vb; sab += va * vb
-                    }
-                }
-                let n = Double(window * window)
-                let ma = sa / n, mb = sb / n
-                let va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb
-                total += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2))
-                count += 1
-                x += step
-            }
-            y += step
-        }
-        return count > 0 ? total / Double(count) : .nan
+        return ([titles] + body).map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }
 }

@@ -55,7 +55,7 @@ final class RenderModeTests: XCTestCase {
         }
     }
 
-    func testAsciiColorKeepsTheGlyphsAndColoursEachCellWithItsAverage() {
+    func testAsciiColorLetsTheColourCarryTheLightAndColoursEachCellWithItsAverage() {
         // Left half green, right half magenta; each cell is 4 source pixels wide, the split falls inside column 2.
         var pixels = [UInt8](repeating: 255, count: 10 * 20 * 4)
         for y in 0..<20 {
@@ -70,9 +70,14 @@ final class RenderModeTests: XCTestCase {
         colored.mode = .asciiColor
         let plain = AsciiArtRenderer.render(image, options: options)
         let art = AsciiArtRenderer.render(image, options: colored)
-        // Every cell here is flat (or blank), where both modes agree; elsewhere ascii-color lets the colour carry the
-        // brightness and chooses glyphs by shape (GlyphMatchingTests).
-        XCTAssertEqual(art.lines, plain.lines, "flat cells: the same glyphs as ascii mode")
+        // In ascii the glyphs carry the light: bright green takes more ink than darker magenta. In ascii-color the
+        // colour carries it, so every flat cell takes the same glyph, the one of the brightest flat cell.
+        let densest = AsciiArtRenderer.render(RasterImage(width: 4, height: 8, red: 255, green: 255, blue: 255, alpha: 255),
+                                              options: AsciiArtOptions(columns: 1, rows: 1)).lines[0]
+        XCTAssertNotEqual(Array(plain.lines[2])[0], Array(plain.lines[2])[4], plain.text)
+        XCTAssertEqual(art.lines.map { String(Array($0)[0..<2]) + String(Array($0)[3..<5]) },
+                       Array(repeating: String(repeating: densest, count: 4), count: 5), art.text)
+        XCTAssertTrue(art.lines.allSatisfy { Array($0)[2] != " " }, art.text)
         XCTAssertTrue(art.lines.allSatisfy { $0.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } })
         let fit = AsciiArtRenderer.fittedSize(imageWidth: 10, imageHeight: 20, options: options)
         XCTAssertEqual(fit.columns, 5)
