@@ -26,9 +26,15 @@ public final class CalibreServer {
         folder = try TestFiles.scratchFolder(for: testCase)
         let home = folder.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let environment = ["HOME": home.path, "QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        // calibre allows one program that may change a library per user on the whole machine (a lock in /var/lock),
+        // so a server of another test, or of another test run, would make `calibredb add` refuse. Each test has its
+        // own library: the server is told to skip that lock (calibre's own switch), and `calibredb add`, which
+        // has none, waits its turn.
+        let environment = ["HOME": home.path, "QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                           "CALIBRE_NO_SI_DANGER_DANGER": "1"]
         let library = folder.appendingPathComponent("library", isDirectory: true)
-        try Self.runToEnd(calibredb, ["add", "--library-path", library.path] + books.map(\.path), environment: environment)
+        try Self.runToEnd(calibredb, ["add", "--library-path", library.path] + books.map(\.path), environment: environment,
+                          retryWhilePrinting: "Another calibre program")
         var arguments = ["--listen-on", "127.0.0.1", "--disable-use-bonjour"]
         if let login {
             let users = folder.appendingPathComponent("users.sqlite").path
@@ -57,6 +63,18 @@ public final class CalibreServer {
     }
 
     /// Runs a calibre command to its end; a failure carries the end of what it printed, so the test log says why.
+    /// `runToEnd`, tried again for up to 30 seconds while a failure prints `busy` (another program holds calibre's lock).
+    private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String], retryWhilePrinting busy: String) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try runToEnd(executable, arguments, environment: environment)
+            } catch let failure as CalibreFailure where failure.description.contains(busy) && Date() < deadline {
+                usleep(250_000)
+            }
+        }
+    }
+
     private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
         let process = Process()
         process.executableURL = executable
