@@ -29,16 +29,21 @@ public final class TerminalApp: @unchecked Sendable {
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
+    /// The user's `cover-mode` (nil: auto), the theme's, and the colours: pictures are chosen from them at `run()`.
+    private let coverSetting: CoverModeSetting?
+    private let colorMode: CursesBackend.ColorMode
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
+        self.colorMode = colorMode
+        coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
         backend = CursesBackend(colorMode: colorMode)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
         state.articleMeasure = configuration.measure
-        state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
+        state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
@@ -55,6 +60,7 @@ public final class TerminalApp: @unchecked Sendable {
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).
         runner.resumeInterruptedDownloads()
+        choosePictureMode()
         backend.start()
         let size = backend.size
         state.width = size.width
@@ -67,6 +73,18 @@ public final class TerminalApp: @unchecked Sendable {
             }
         }
         dispatchMain()
+    }
+
+    /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol) and chooses.
+    private func choosePictureMode() {
+        let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
+        guard mayShowPictures else { return }
+        let environment = ProcessInfo.processInfo.environment
+        let answers = TerminalQuery.ask(throughTmux: !(environment["TMUX"] ?? "").isEmpty)
+        let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
+        state.coverMode = choice.text
+        state.pictureProtocol = choice.picture
+        state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
     }
 
     private func installSources() {
