@@ -85,6 +85,8 @@ public final class TerminalApp: @unchecked Sendable {
         state.coverMode = choice.text
         state.pictureProtocol = choice.picture
         state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
+        backend.usePictures(choice.picture, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
+                            background: theme.isLight ? .white : .black)
     }
 
     private func installSources() {
