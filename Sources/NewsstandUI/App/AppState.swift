@@ -88,8 +88,12 @@ public struct AppState: Equatable, Sendable {
 
     /// The cover request for an issue at a size, in this state's mode and background.
     public func coverRequest(issueID: Int64, columns: Int, rows: Int) -> CoverArtRequest {
-        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode)
+        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode,
+                        cellPixels: pictureCellPixels)
     }
+
+    /// The cell size pictures are made for when they are shown as terminal pictures; nil when they are drawn as text.
+    public var pictureCellPixels: CellPixelSize? { pictureProtocol == nil ? nil : cellPixelSize }
 
     /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
     public func loadedIssue(id: Int64) -> Issue? {
