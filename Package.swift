@@ -62,6 +62,6 @@ let package = Package(
         .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
     ]
 )

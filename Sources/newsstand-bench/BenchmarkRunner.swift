@@ -283,10 +283,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, covers, pictures, feeds, reader, cbz, sync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -295,6 +295,7 @@ enum BenchmarkRunner {
             case "shelf": selected.append(.shelf)
             case "launch": selected.append(.launch)
             case "covers": selected.append(.covers)
+            case "pictures": selected.append(.pictures)
             case "feeds": selected.append(.feeds)
             case "reader": selected.append(.reader)
             case "cbz": selected.append(.cbz)
@@ -319,6 +320,7 @@ enum BenchmarkRunner {
                 case .shelf: try ShelfBenchmark().run()
                 case .launch: try LaunchBenchmark().run()
                 case .covers: try CoverBenchmark().run()
+                case .pictures: try PictureProtocolBenchmark().run()
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
                 case .cbz: try ComicBookBenchmark().run()
