@@ -51,6 +51,11 @@ final class CursesBackend {
         previousFrame = nil
     }
 
+    /// Gives ncurses back bytes read from the keyboard before it started (keys typed while the terminal was asked).
+    func pushBack(typed bytes: [UInt8]) {
+        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+    }
+
     /// Shows pictures with `kind` from now on (nil: none). `throughTmux` wraps kitty commands for tmux's passthrough;
     /// `background` is what sixel pictures' transparent pixels are composited over.
     func usePictures(_ kind: PictureProtocol?, throughTmux: Bool, background: RGBColor) {

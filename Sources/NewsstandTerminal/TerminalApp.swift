@@ -60,8 +60,9 @@ public final class TerminalApp: @unchecked Sendable {
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).
         runner.resumeInterruptedDownloads()
-        choosePictureMode()
+        let typed = choosePictureMode()
         backend.start()
+        backend.pushBack(typed: typed)
         let size = backend.size
         state.width = size.width
         state.height = size.height
@@ -76,9 +77,10 @@ public final class TerminalApp: @unchecked Sendable {
     }
 
     /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol) and chooses.
-    private func choosePictureMode() {
+    /// Returns the keys typed meanwhile.
+    private func choosePictureMode() -> [UInt8] {
         let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
-        guard mayShowPictures else { return }
+        guard mayShowPictures else { return [] }
         let environment = ProcessInfo.processInfo.environment
         let answers = TerminalQuery.ask(throughTmux: !(environment["TMUX"] ?? "").isEmpty)
         let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
@@ -87,19 +89,15 @@ public final class TerminalApp: @unchecked Sendable {
         state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
         backend.usePictures(choice.picture, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
                             background: theme.isLight ? .white : .black)
+        return answers.typed
     }
 
     private func installSources() {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [unowned self] in
-            for event in backend.readKeys() {
-                switch event {
-                case .key(let key): handle(.keyPressed(key))
-                case .resized: resized()
-                }
-            }
-        }
+        input.setEventHandler { [unowned self] in readKeys() }
         input.resume()
+        // Keys typed while the terminal was being asked were given back to ncurses: read them now.
+        DispatchQueue.main.async { [unowned self] in readKeys() }
         sources.append(input)
         for (signalNumber, action) in [(SIGWINCH, 0), (SIGINT, 1), (SIGTERM, 1), (SIGHUP, 1)] {
             signal(signalNumber, SIG_IGN)
@@ -127,6 +125,15 @@ public final class TerminalApp: @unchecked Sendable {
             timer.setEventHandler { [unowned self] in runner.perform(.refreshPublications) }
             timer.resume()
             sources.append(timer)
+        }
+    }
+
+    private func readKeys() {
+        for event in backend.readKeys() {
+            switch event {
+            case .key(let key): handle(.keyPressed(key))
+            case .resized: resized()
+            }
         }
     }
 

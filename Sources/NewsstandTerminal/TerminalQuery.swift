@@ -6,15 +6,17 @@ import NewsstandPictures
 /// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse.
 enum TerminalQuery {
     /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, and DA1 last.
-    /// Inside tmux the kitty query goes through tmux's passthrough, so only an outer terminal that tmux
-    /// lets through (`allow-passthrough on`) answers it.
+    /// Inside tmux the kitty query and a second DA1 go through tmux's passthrough, so only an outer terminal that
+    /// tmux lets through (`allow-passthrough on`) answers them; that DA1 marks the end of the outer terminal's answers.
     static func queries(throughTmux: Bool) -> [UInt8] {
-        var kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
-        if throughTmux { kitty = TmuxPassthrough.wrap(kitty) }
-        return kitty + Array("\u{1B}[16t\u{1B}[>0q\u{1B}[c".utf8)
+        let kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}[c".utf8)
+        guard throughTmux else { return kitty + local }
+        return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
     }
 
     /// Asks and reads the answers, waiting at most `timeout`; a terminal that answers nothing costs that long once.
+    /// Keys typed meanwhile come back in `typed`, for the backend to read as keys.
     static func ask(throughTmux: Bool, timeout: TimeInterval = 0.25) -> TerminalAnswers {
         let input = STDIN_FILENO
         guard isatty(input) == 1 && isatty(STDOUT_FILENO) == 1 else { return TerminalAnswers() }
@@ -38,7 +40,7 @@ enum TerminalQuery {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             received += buffer[0..<count]
-            if TerminalAnswers.parse(received).isComplete { break }
+            if TerminalAnswers.parse(received).primaryAnswerCount >= (throughTmux ? 2 : 1) { break }
         }
         return TerminalAnswers.parse(received)
     }

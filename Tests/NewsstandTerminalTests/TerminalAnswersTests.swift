@@ -14,7 +14,8 @@ final class TerminalAnswersTests: XCTestCase {
     static let xterm = "\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?64;1;2;6;9;15;16;17;18;21;22;28c"
     static let iterm2 = "\u{1B}P>|iTerm2 3.5.0\u{1B}\\\u{1B}[?62;4c"
     static let tmux = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c"
-    static let tmuxInsideKitty = "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c"
+    /// tmux's own answers, then, through passthrough, kitty's graphics answer and its DA1.
+    static let tmuxInsideKitty = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"
 
     private func parse(_ text: String) -> TerminalAnswers { TerminalAnswers.parse(Array(text.utf8)) }
 
@@ -35,6 +36,13 @@ final class TerminalAnswersTests: XCTestCase {
         XCTAssertFalse(parse(Self.xterm).hasSixel, "plain xterm (vt420 id) has no sixel")
 
         XCTAssertEqual(parse(Self.tmux).terminalName, "tmux")
+        let throughTmux = parse(Self.tmuxInsideKitty)
+        XCTAssertEqual(throughTmux.primaryAnswerCount, 2, "tmux's DA1 and the outer terminal's")
+        XCTAssertEqual(throughTmux.primaryAttributes, [1, 2], "the first DA1 is tmux's")
+        XCTAssertTrue(throughTmux.hasKittyGraphics)
+        XCTAssertEqual(String(decoding: TerminalQuery.queries(throughTmux: true), as: UTF8.self),
+                       "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}[c"
+                       + "\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
         XCTAssertEqual(parse(Self.iterm2).terminalName, "iterm2")
         XCTAssertEqual(parse(Self.wezterm).terminalName, "wezterm")
     }
@@ -45,7 +53,9 @@ final class TerminalAnswersTests: XCTestCase {
         XCTAssertFalse(parse("\u{1B}_Gi=31;OK").hasKittyGraphics, "an unfinished answer counts for nothing")
         let noisy = parse("jk\u{1B}[A\u{1B}_Gi=31;ENOENT:unsupported\u{1B}\\\u{1B}[?62;4c")
         XCTAssertFalse(noisy.hasKittyGraphics, "an error answer is no")
-        XCTAssertTrue(noisy.hasSixel, "keys typed meanwhile are skipped")
+        XCTAssertTrue(noisy.hasSixel, "keys typed meanwhile are no answer")
+        XCTAssertEqual(noisy.typed, Array("jk\u{1B}[A".utf8), "and are kept to be read as keys")
+        XCTAssertEqual(parse(Self.xtermVT340).typed, [])
         let hostile = parse("\u{1B}P>|ev\u{1B}[2Jil\u{7}\u{1B}[?62c")
         XCTAssertEqual(hostile.version, "ev", "a name stops at a control character")
         XCTAssertEqual(parse("\u{1B}[6;99999;99999t\u{1B}[?62c").cellPixelSize, CellPixelSize(width: 64, height: 128), "clamped")
