@@ -1,13 +1,14 @@
 # Newsstand: the two README commands (`make run`, `make test`) and a few helpers.
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
-PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev tmux poppler-utils
+PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
-# and logins, nghttpd for HTTP/2).
-TEST_PACKAGES := calibre nghttp2-server
+# and logins, nghttpd for HTTP/2), and a real sixel terminal for the pictures test (xterm on Xvfb, screenshots
+# with xwd from x11-apps, read with ImageMagick).
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps imagemagick
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).

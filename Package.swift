@@ -7,6 +7,7 @@ import PackageDescription
 ///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandRuntime (effect runner, reader work, library loading)
 ///   NewsstandRuntime → NewsstandUI (cell buffer, screens, state, update: pure)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
+///   NewsstandTerminal → NewsstandPictures (terminal picture protocols as bytes; libsixel) → NewsstandImaging
 ///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art);
 ///   NewsstandCore's network layer drives libcurl (CCurl) on one thread; it reads XML feeds with libxml2's streaming (SAX2 push) parser
 /// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
@@ -28,18 +29,22 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // No pkgConfig: its linker flags would link libcurl, which is opened at run time instead (see CCurl/shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
 
         // Core: knows nothing of the terminal.
         .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
         .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl", "CLibXML2"]),
 
+        // Terminal pictures as bytes: kitty graphics, sixel (libsixel) and iTerm2 images from a RasterImage. No terminal I/O.
+        .target(name: "NewsstandPictures", dependencies: ["NewsstandImaging", "CSixel"]),
+
         // Front end: renders state into a cell buffer; no ncurses here.
         .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
         // The app runtime: carries out the UI's effects in the background (downloads, covers, reading, library windows) and answers with messages.
         .target(name: "NewsstandRuntime", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
         // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
-        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "CNcursesw"]),
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "NewsstandPictures", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
@@ -47,7 +52,7 @@ let package = Package(
         .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer", "TestPictures"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
@@ -56,8 +61,9 @@ let package = Package(
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport", "LocalHTTPServer"]),
-        .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging"]),
+        .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
+        .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
     ]
 )

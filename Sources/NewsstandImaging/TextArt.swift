@@ -4,12 +4,15 @@
 /// 7-bit printable ASCII in the ASCII modes, "▀" or " " in `blocks` mode. `foreground` and `background` hold
 /// one colour per cell, row-major (`count == columns * rows`); nil means the terminal's (or the theme's) default.
 /// In `ascii` mode every colour is nil.
+/// When the terminal shows real pictures, `picture` holds the picture for these cells and the lines are blank.
 public struct TextArt: Sendable, Equatable {
     public let columns: Int
     public let rows: Int
     public let lines: [String]
     public let foreground: [RGBColor?]
     public let background: [RGBColor?]
+    /// The terminal picture shown over these cells instead of the text, when there is one.
+    public var picture: TerminalPicture?
 
     public init(columns: Int, rows: Int, lines: [String], foreground: [RGBColor?], background: [RGBColor?]) {
         precondition(foreground.count == columns * rows && background.count == columns * rows,
@@ -25,6 +28,13 @@ public struct TextArt: Sendable, Equatable {
     public init(columns: Int, rows: Int, lines: [String]) {
         let none = [RGBColor?](repeating: nil, count: max(0, columns * rows))
         self.init(columns: columns, rows: rows, lines: lines, foreground: none, background: none)
+    }
+
+    /// Blank cells carrying a terminal picture of the same size.
+    public init(picture: TerminalPicture) {
+        self.init(columns: picture.columns, rows: picture.rows,
+                  lines: Array(repeating: String(repeating: " ", count: picture.columns), count: picture.rows))
+        self.picture = picture
     }
 
     /// No cells at all.

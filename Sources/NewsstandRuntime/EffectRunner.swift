@@ -24,6 +24,8 @@ public final class EffectRunner: @unchecked Sendable {
     /// Article pictures and PDF pages; `pictureCache` is used on it only.
     private let pictureQueue = DispatchQueue(label: "newsstand.pictures", qos: .userInitiated)
     private var pictureCache: [PictureRequest: TextArt] = [:]
+    /// Pixels held by terminal pictures in `pictureCache`, in bytes.
+    private var pictureCacheBytes = 0
     /// Counts the pages asked to be drawn (`.renderPage`), so a page turned past before it was drawn is skipped.
     private let pageRequestLock = NSLock()
     private var pageRequests = 0
@@ -287,10 +289,7 @@ public final class EffectRunner: @unchecked Sendable {
                         result = .success(art)
                     } else {
                         result = self.issueFolder(request.issueID).flatMap { ReaderWork.picture(request, issueFolder: $0) }
-                        if case .success(let art) = result {
-                            if self.pictureCache.count >= 256 { self.pictureCache.removeAll() }
-                            self.pictureCache[request] = art
-                        }
+                        if case .success(let art) = result { self.cachePicture(art, for: request) }
                     }
                     self.send(.pictureRendered(request, result))
                 }
@@ -307,12 +306,10 @@ public final class EffectRunner: @unchecked Sendable {
                         result = Result {
                             try ResourceFetcher.fetch(request.source, maxBytes: Self.webPictureLimit, timeout: 20, client: self.client)
                         }.mapError { ReaderFailure("the picture cannot be fetched: \($0)") }.flatMap {
-                            ReaderWork.draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+                            ReaderWork.draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background,
+                                            cellPixels: request.cellPixels)
                         }
-                        if case .success(let art) = result {
-                            if self.pictureCache.count >= 256 { self.pictureCache.removeAll() }
-                            self.pictureCache[request] = art
-                        }
+                        if case .success(let art) = result { self.cachePicture(art, for: request) }
                     }
                     self.send(.webPictureRendered(request, result))
                 }
@@ -325,7 +322,7 @@ public final class EffectRunner: @unchecked Sendable {
                 }
                 self.send(.issueSearched(issueID: issueID, query: query, result))
             }
-        case .renderPage(let issueID, let articleIndex, let columns, let rows, let mode, let background):
+        case .renderPage(let issueID, let articleIndex, let columns, let rows, let mode, let background, let cellPixels):
             let serial = pageRequestLock.withLock { () -> Int in
                 pageRequests += 1
                 return pageRequests
@@ -339,10 +336,10 @@ public final class EffectRunner: @unchecked Sendable {
                     let result = self.issueFolder(issueID).flatMap { folder in
                         if let book, book.isComicBook {
                             return ReaderWork.comicPage(book, index: articleIndex, issueFolder: folder, columns: columns, rows: rows, mode: mode,
-                                                        background: background)
+                                                        background: background, cellPixels: cellPixels)
                         }
                         return ReaderWork.pdfPage(issueFolder: folder, page: articleIndex + 1, columns: columns, rows: rows, mode: mode,
-                                                  background: background)
+                                                  background: background, cellPixels: cellPixels)
                     }
                     self.send(.pageRendered(issueID: issueID, articleIndex: articleIndex, result))
                 }
@@ -473,6 +470,17 @@ public final class EffectRunner: @unchecked Sendable {
     private var lastExternalChangeCounter: Int64?
 
     /// An issue's folder. Safe from any queue.
+    /// Keeps drawn art on `pictureQueue`: at most 256 pictures, and at most 64 MB of terminal pictures' pixels.
+    private func cachePicture(_ art: TextArt, for request: PictureRequest) {
+        let bytes = art.picture?.image.pixels.count ?? 0
+        if pictureCache.count >= 256 || pictureCacheBytes + bytes > 64 << 20 {
+            pictureCache.removeAll()
+            pictureCacheBytes = 0
+        }
+        pictureCache[request] = art
+        pictureCacheBytes += bytes
+    }
+
     private func issueFolder(_ issueID: Int64) -> Result<URL, ReaderFailure> {
         guard let issue = try? store.issue(id: issueID), let publication = try? store.publication(id: issue.publicationID) else {
             return .failure(ReaderFailure("the issue is no longer in the library"))

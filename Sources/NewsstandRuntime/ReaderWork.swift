@@ -10,7 +10,7 @@ public enum ReaderWork {
     /// symbolic links), decoded and drawn at the request's size and mode.
     public static func picture(_ request: PictureRequest, issueFolder: URL) -> Result<TextArt, ReaderFailure> {
         pictureData(request.source, issueFolder: issueFolder).flatMap {
-            draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background)
+            draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background, cellPixels: request.cellPixels)
         }
     }
 
@@ -23,10 +23,10 @@ public enum ReaderWork {
     /// Draws a comic book's page (article `index` of `book`): its picture file, only from inside `issueFolder`,
     /// decoded within `maximumPagePixels` and fitted to `columns` × `rows`. Nothing of it is kept but the art.
     public static func comicPage(_ book: EPUBBook, index: Int, issueFolder: URL, columns: Int, rows: Int, mode: CoverArtMode,
-                                 background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+                                 background: TerminalBackground, cellPixels: CellPixelSize? = nil) -> Result<TextArt, ReaderFailure> {
         guard book.isComicBook, book.articles.indices.contains(index) else { return .failure(ReaderFailure("this issue has no page \(index + 1)")) }
         return pictureData(book.articles[index].file, issueFolder: issueFolder).flatMap {
-            draw($0, columns: columns, rows: rows, mode: mode, background: background, maximumPixels: maximumPagePixels)
+            draw($0, columns: columns, rows: rows, mode: mode, background: background, cellPixels: cellPixels, maximumPixels: maximumPagePixels)
         }
     }
 
@@ -52,13 +52,14 @@ public enum ReaderWork {
         return .success(data)
     }
 
-    /// Decodes an image and draws it as text art.
+    /// Decodes an image and draws it as text art, or as a terminal picture for cells of `cellPixels`.
     public static func draw(_ data: Data, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground,
-                            maximumPixels: Int? = nil) -> Result<TextArt, ReaderFailure> {
+                            cellPixels: CellPixelSize? = nil, maximumPixels: Int? = nil) -> Result<TextArt, ReaderFailure> {
         do {
-            let image = try ImageDecoder.decode(data, targetSize: (max(1, columns) * 4, max(1, rows) * 8), maximumPixels: maximumPixels)
+            let size = TextArt.decodingSize(columns: columns, rows: rows, cellPixels: cellPixels)
+            let image = try ImageDecoder.decode(data, targetSize: size, maximumPixels: maximumPixels)
             let options = AsciiArtOptions(columns: columns, rows: rows, background: background, mode: mode)
-            return .success(AsciiArtRenderer.render(image, options: options))
+            return .success(TextArt.render(image, options: options, cellPixels: cellPixels))
         } catch {
             return .failure(ReaderFailure("the picture cannot be drawn: \(error)"))
         }
@@ -66,7 +67,7 @@ public enum ReaderWork {
 
     /// Draws page `page` (1-based) of a PDF issue with pdftoppm, in a temporary folder removed afterwards.
     public static func pdfPage(issueFolder: URL, page: Int, columns: Int, rows: Int, mode: CoverArtMode,
-                               background: TerminalBackground) -> Result<TextArt, ReaderFailure> {
+                               background: TerminalBackground, cellPixels: CellPixelSize? = nil) -> Result<TextArt, ReaderFailure> {
         guard let pdf = IssueContent.pdfFile(in: issueFolder) else { return .failure(ReaderFailure("this issue is not a PDF")) }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-page-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
@@ -74,7 +75,7 @@ public enum ReaderWork {
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             let picture = try PDFDocumentReader(file: pdf).renderPage(page, into: temporary)
             guard let data = FileManager.default.contents(atPath: picture.path) else { return .failure(ReaderFailure("pdftoppm made no picture")) }
-            return draw(data, columns: columns, rows: rows, mode: mode, background: background)
+            return draw(data, columns: columns, rows: rows, mode: mode, background: background, cellPixels: cellPixels)
         } catch let error as PDFError {
             return .failure(ReaderFailure(error.description))
         } catch {

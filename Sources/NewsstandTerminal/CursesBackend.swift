@@ -1,5 +1,6 @@
 import CNcursesw
 import Foundation
+import NewsstandImaging
 import NewsstandUI
 
 /// The ncurses backend: starts and restores the terminal, draws changed cells, and decodes keys and mouse clicks.
@@ -9,6 +10,14 @@ final class CursesBackend {
     private var palette: ColorPalette
     private var previousFrame: CellBuffer?
     private(set) var isActive = false
+    /// How terminal pictures reach the screen: none (text art only), kitty placeholders, or drawn after the frame.
+    private var pictures = PictureOutput.none
+
+    private enum PictureOutput {
+        case none
+        case kitty(KittyPictureSender)
+        case overlay(OverlayPictureDrawer)
+    }
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -42,9 +51,32 @@ final class CursesBackend {
         previousFrame = nil
     }
 
-    /// Gives the terminal back as it was. Safe to call more than once.
+    /// Gives ncurses back bytes read from the keyboard before it started (keys typed while the terminal was asked).
+    func pushBack(typed bytes: [UInt8]) {
+        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+    }
+
+    /// Shows pictures with `kind` from now on (nil: none). `throughTmux` wraps kitty commands for tmux's passthrough;
+    /// `background` is what sixel pictures' transparent pixels are composited over.
+    func usePictures(_ kind: PictureProtocol?, throughTmux: Bool, background: RGBColor) {
+        switch kind {
+        case nil: pictures = .none
+        case .kitty: pictures = .kitty(KittyPictureSender(throughTmux: throughTmux))
+        case .sixel?, .iterm?: pictures = .overlay(OverlayPictureDrawer(protocolKind: kind!, background: background))
+        }
+    }
+
+    /// Gives the terminal back as it was, with no picture left on it. Safe to call more than once.
     func stop() {
         guard isActive else { return }
+        switch pictures {
+        case .none: break
+        case .kitty(var sender):
+            writeRaw(sender.deleteAll())
+            pictures = .kitty(sender)
+        case .overlay(let drawer):
+            writeRaw(OverlayPictureDrawer.eraseCommands(drawer.shown.map(\.area)))
+        }
         isActive = false
         curs_set(1)
         endwin()
@@ -64,14 +96,49 @@ final class CursesBackend {
         previousFrame = nil
     }
 
-    /// Draws only the cells that differ from the last frame.
+    /// Draws only the cells that differ from the last frame, and the pictures it shows: kitty pictures are sent
+    /// before (their placeholder cells are drawn as text); sixel and iTerm2 pictures that went away are erased
+    /// before, and the ones new or moved drawn after, over their cells (drawn blank).
     func draw(_ frame: CellBuffer) {
+        var after: [UInt8] = []
+        var blanksPictureCells = false
+        switch pictures {
+        case .none: break
+        case .kitty(var sender):
+            writeRaw(sender.commands(for: frame))
+            pictures = .kitty(sender)
+        case .overlay(var drawer):
+            if previousFrame == nil { drawer.forgetScreen() }
+            let work = drawer.update(for: frame)
+            writeRaw(OverlayPictureDrawer.eraseCommands(work.erase))
+            after = work.draw
+            blanksPictureCells = true
+            pictures = .overlay(drawer)
+        }
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
         for change in BufferDiff.changes(from: previousFrame, to: frame) {
-            put(change.cell, x: change.x, y: change.y)
+            if blanksPictureCells && PictureCell(change.cell) != nil {
+                put(Cell(), x: change.x, y: change.y)
+            } else {
+                put(change.cell, x: change.x, y: change.y)
+            }
         }
         previousFrame = frame
         refresh()
+        writeRaw(after)
+    }
+
+    /// Writes bytes straight to the terminal, between ncurses' own (flushed) output.
+    private func writeRaw(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        fflush(nil)
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 { offset += written } else if errno != EINTR && errno != EAGAIN { break }
+            }
+        }
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {

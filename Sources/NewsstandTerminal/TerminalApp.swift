@@ -29,16 +29,21 @@ public final class TerminalApp: @unchecked Sendable {
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
+    /// The user's `cover-mode` (nil: auto), the theme's, and the colours: pictures are chosen from them at `run()`.
+    private let coverSetting: CoverModeSetting?
+    private let colorMode: CursesBackend.ColorMode
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
+        self.colorMode = colorMode
+        coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
         backend = CursesBackend(colorMode: colorMode)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
         state.articleMeasure = configuration.measure
-        state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
+        state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
@@ -55,7 +60,9 @@ public final class TerminalApp: @unchecked Sendable {
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).
         runner.resumeInterruptedDownloads()
+        let typed = choosePictureMode()
         backend.start()
+        backend.pushBack(typed: typed)
         let size = backend.size
         state.width = size.width
         state.height = size.height
@@ -69,17 +76,28 @@ public final class TerminalApp: @unchecked Sendable {
         dispatchMain()
     }
 
+    /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol) and chooses.
+    /// Returns the keys typed meanwhile.
+    private func choosePictureMode() -> [UInt8] {
+        let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
+        guard mayShowPictures else { return [] }
+        let environment = ProcessInfo.processInfo.environment
+        let answers = TerminalQuery.ask(throughTmux: !(environment["TMUX"] ?? "").isEmpty)
+        let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
+        state.coverMode = choice.text
+        state.pictureProtocol = choice.picture
+        state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
+        backend.usePictures(choice.picture, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
+                            background: theme.isLight ? .white : .black)
+        return answers.typed
+    }
+
     private func installSources() {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [unowned self] in
-            for event in backend.readKeys() {
-                switch event {
-                case .key(let key): handle(.keyPressed(key))
-                case .resized: resized()
-                }
-            }
-        }
+        input.setEventHandler { [unowned self] in readKeys() }
         input.resume()
+        // Keys typed while the terminal was being asked were given back to ncurses: read them now.
+        DispatchQueue.main.async { [unowned self] in readKeys() }
         sources.append(input)
         for (signalNumber, action) in [(SIGWINCH, 0), (SIGINT, 1), (SIGTERM, 1), (SIGHUP, 1)] {
             signal(signalNumber, SIG_IGN)
@@ -107,6 +125,15 @@ public final class TerminalApp: @unchecked Sendable {
             timer.setEventHandler { [unowned self] in runner.perform(.refreshPublications) }
             timer.resume()
             sources.append(timer)
+        }
+    }
+
+    private func readKeys() {
+        for event in backend.readKeys() {
+            switch event {
+            case .key(let key): handle(.keyPressed(key))
+            case .resized: resized()
+            }
         }
     }
 

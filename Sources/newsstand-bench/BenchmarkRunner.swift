@@ -285,10 +285,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, fidelity, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -298,6 +298,7 @@ enum BenchmarkRunner {
             case "launch": selected.append(.launch)
             case "covers": selected.append(.covers)
             case "fidelity": selected.append(.fidelity)
+            case "pictures": selected.append(.pictures)
             case "feeds": selected.append(.feeds)
             case "reader": selected.append(.reader)
             case "cbz": selected.append(.cbz)
@@ -323,6 +324,7 @@ enum BenchmarkRunner {
                 case .launch: try LaunchBenchmark().run()
                 case .covers: try CoverBenchmark().run()
                 case .fidelity: try CoverBenchmark(fidelityOnly: true).run()
+                case .pictures: try PictureProtocolBenchmark().run()
                 case .feeds: try FeedBenchmark().run()
                 case .reader: try ReaderBenchmark().run()
                 case .cbz: try ComicBookBenchmark().run()

@@ -162,8 +162,9 @@ private struct ComicReaderDriver {
             case .loadArticle(let issueID, let index):
                 let blocks = try IssueContent.blocks(of: book, article: index)
                 _ = AppUpdate.update(&state, .articleLoaded(issueID: issueID, articleIndex: index, .success(blocks)))
-            case .renderPage(let issueID, let index, let columns, let rows, let mode, let background):
-                let art = ReaderWork.comicPage(book, index: index, issueFolder: folder, columns: columns, rows: rows, mode: mode, background: background)
+            case .renderPage(let issueID, let index, let columns, let rows, let mode, let background, let cellPixels):
+                let art = ReaderWork.comicPage(book, index: index, issueFolder: folder, columns: columns, rows: rows, mode: mode, background: background,
+                                               cellPixels: cellPixels)
                 guard case .success = art else { throw ChildProcess.Failure(description: "page \(index + 1) was not drawn: \(art)") }
                 _ = AppUpdate.update(&state, .pageRendered(issueID: issueID, articleIndex: index, art))
             default:

@@ -2,12 +2,13 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 every case: shelf, launch, covers, feeds, reader, cbz, sync, downloads and catalog
+///     newsstand-bench                 every case: shelf, launch, covers, pictures, feeds, reader, cbz, sync, downloads and catalog
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench launch          the real newsstand binary in tmux to its first complete frame at 500 and 50,000 issues
 ///                                     (vs a minimal ncurses program and newsboat), and its peak memory
 ///     newsstand-bench covers          cover rendering only (timing, then fidelity against jp2a and chafa)
 ///     newsstand-bench fidelity        the covers' fidelity table alone
+///     newsstand-bench pictures        terminal pictures: a cover made at the size shown, encoded and sent with kitty, sixel and iTerm2
 ///     newsstand-bench feeds           feed parsing only (10,000-entry Atom and RSS; Python's feedparser when installed)
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
 ///     newsstand-bench cbz             a 500-page comic book: install, open to its first page, turn 100 pages (time per page, memory)

@@ -17,7 +17,7 @@ enum HelpText {
     static let reference = """
     OPTIONS
       --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono)
-      --cover-mode   auto, ascii, ascii-color or blocks (default: auto, from the terminal's colours)
+      --cover-mode   auto, kitty, sixel, iterm, blocks, ascii-color or ascii (default: auto, from the terminal's answers)
       --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
 
     FILES

@@ -9,9 +9,8 @@ import NewsstandUI
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
         let themeOption = arguments.option("--theme")
-        let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverArtMode? in
-            if text == "auto" { return nil }
-            guard let mode = CoverArtMode(rawValue: text) else { throw UsageError("--cover-mode takes auto, ascii, ascii-color or blocks, not '\(text)'") }
+        let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverModeSetting in
+            guard let mode = CoverModeSetting(rawValue: text) else { throw UsageError("--cover-mode takes \(CoverModeSetting.spelledOut), not '\(text)'") }
             return mode
         }
         let demo = arguments.flag("--demo")
@@ -27,7 +26,7 @@ enum ShelfCommand {
             server = demoServer
         }
         var context = try LibraryContext.open(environment: environment)
-        if let coverModeOption { context.configuration.coverMode = coverModeOption }
+        if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration,

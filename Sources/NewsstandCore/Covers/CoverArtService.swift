@@ -24,6 +24,8 @@ public final class CoverArtService: @unchecked Sendable {
     private var nextRank: UInt64 = 0
     private var running: Set<CoverArtRequest> = []
     private var cache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 512)
+    /// Covers as terminal pictures hold pixels (tens to hundreds of kB each): fewer are kept.
+    private var pictureCache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 96)
     /// The folder a downloaded issue is installed in, for covers the catalog does not give.
     private let issueFolder: (@Sendable (Issue) -> URL?)?
 
@@ -51,7 +53,7 @@ public final class CoverArtService: @unchecked Sendable {
             var rank = self.nextRank + UInt64(requests.count)
             self.nextRank = rank
             for request in requests {
-                if let art = self.cache.value(for: request) {
+                if let art = request.cellPixels == nil ? self.cache.value(for: request) : self.pictureCache.value(for: request) {
                     self.onEvent(.rendered(request, art))
                 } else if !self.running.contains(request) {
                     self.pending[request] = rank
@@ -104,7 +106,9 @@ public final class CoverArtService: @unchecked Sendable {
                 let event = self.render(request)
                 self.queue.async {
                     self.running.remove(request)
-                    if case .rendered(_, let art) = event { self.cache.insert(art, for: request) }
+                    if case .rendered(_, let art) = event {
+                        if art.picture == nil { self.cache.insert(art, for: request) } else { self.pictureCache.insert(art, for: request) }
+                    }
                     self.onEvent(event)
                     self.startNext()
                 }
@@ -115,10 +119,11 @@ public final class CoverArtService: @unchecked Sendable {
     private func render(_ request: CoverArtRequest) -> CoverArtEvent {
         do {
             let data = try coverData(issueID: request.issueID)
-            // Sub-pixels per cell are small; decode no larger than a few times the cell grid.
-            let image = try ImageDecoder.decode(data, targetSize: (request.columns * 4, request.rows * 8))
+            // Decode no larger than shown: a few sub-pixels per cell for text, the cells' pixels for a picture.
+            let size = TextArt.decodingSize(columns: request.columns, rows: request.rows, cellPixels: request.cellPixels)
+            let image = try ImageDecoder.decode(data, targetSize: size)
             let options = AsciiArtOptions(columns: request.columns, rows: request.rows, background: request.background, mode: request.mode)
-            return .rendered(request, AsciiArtRenderer.render(image, options: options))
+            return .rendered(request, TextArt.render(image, options: options, cellPixels: request.cellPixels))
         } catch {
             return .failed(request, reason: "cover: \(error)")
         }

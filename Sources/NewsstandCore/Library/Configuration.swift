@@ -28,8 +28,8 @@ public struct Configuration: Equatable, Sendable {
     public var measure = 72
     /// Minutes between catalog refreshes while the shelf is open; 0 turns them off.
     public var refreshIntervalMinutes = 60
-    /// How covers are drawn; nil chooses from the terminal (and theme).
-    public var coverMode: CoverArtMode?
+    /// How covers and pictures are shown (a picture protocol or a text mode); nil (`auto`) chooses from the terminal (and theme).
+    public var coverMode: CoverModeSetting?
     /// Bytes per second for all downloads together; nil (`off`, the default) for no limit.
     public var rateLimit: Int?
     /// The most bytes one issue may download when its catalog gives no size (with a size, that size and a
@@ -127,13 +127,9 @@ public struct Configuration: Equatable, Sendable {
             configuration.measure = columns
             return true
         },
-        Setting(name: "cover-mode", takes: "auto, ascii, ascii-color or blocks") { configuration, value in
-            if value == "auto" {
-                configuration.coverMode = nil
-                return true
-            }
-            guard let mode = CoverArtMode(rawValue: value) else { return false }
-            configuration.coverMode = mode
+        Setting(name: "cover-mode", takes: CoverModeSetting.spelledOut) { configuration, value in
+            guard let mode = CoverModeSetting(rawValue: value) else { return false }
+            configuration.coverMode = mode == .auto ? nil : mode
             return true
         },
         Setting(name: "rate-limit", takes: "bytes per second such as 512K or 2M, or off") { configuration, value in

@@ -27,8 +27,12 @@ public struct AppState: Equatable, Sendable {
     public var isRunning = true
     /// The longest line of article text, in columns (the `measure` setting).
     public var articleMeasure = ArticleLayout.defaultMeasure
-    /// How covers and article pictures are drawn: chosen from the terminal's capabilities, or by the user.
+    /// How covers and article pictures are drawn as text: chosen from the terminal's capabilities, or by the user.
     public var coverMode: CoverArtMode = .ascii
+    /// The terminal picture protocol covers and pictures are shown with instead of text art; nil for text art.
+    public var pictureProtocol: PictureProtocol?
+    /// One cell's size in pixels: a picture over N × M cells is made at most N × width by M × height pixels.
+    public var cellPixelSize: CellPixelSize = .fallback
     /// A question on the bottom line (a feed URL, a title, a search, a link number, a login), when one is open.
     public var prompt: Prompt?
     /// Servers waiting to ask for a login while another prompt is open, first come first asked.
@@ -84,8 +88,12 @@ public struct AppState: Equatable, Sendable {
 
     /// The cover request for an issue at a size, in this state's mode and background.
     public func coverRequest(issueID: Int64, columns: Int, rows: Int) -> CoverArtRequest {
-        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode)
+        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode,
+                        cellPixels: pictureCellPixels)
     }
+
+    /// The cell size pictures are made for when they are shown as terminal pictures; nil when they are drawn as text.
+    public var pictureCellPixels: CellPixelSize? { pictureProtocol == nil ? nil : cellPixelSize }
 
     /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
     public func loadedIssue(id: Int64) -> Issue? {

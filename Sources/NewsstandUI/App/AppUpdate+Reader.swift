@@ -364,7 +364,7 @@ extension AppUpdate {
         guard let source = line.imageSource else { return nil }
         return PictureRequest(issueID: issueID, source: source, columns: max(1, layout.measure - line.indent),
                               rows: pictureHeight(forWidth: layout.width, measure: layout.measure), mode: state.coverMode,
-                              background: state.isLightBackground ? .light : .dark)
+                              background: state.isLightBackground ? .light : .dark, cellPixels: state.pictureCellPixels)
     }
 
     /// Asks once for the art of each picture in view.
@@ -400,7 +400,7 @@ extension AppUpdate {
     static func renderPage(_ reader: ReaderState, _ state: AppState) -> Effect {
         let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
         return .renderPage(issueID: reader.issueID, articleIndex: reader.articleIndex, columns: columns, rows: rows,
-                           mode: state.coverMode, background: state.isLightBackground ? .light : .dark)
+                           mode: state.coverMode, background: state.isLightBackground ? .light : .dark, cellPixels: state.pictureCellPixels)
     }
 
     /// After a resize: draws the page shown as a picture again when it no longer fits the window.

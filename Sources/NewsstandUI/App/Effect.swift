@@ -67,7 +67,8 @@ public enum Effect: Equatable, Sendable {
     /// Finds `query` in every article of an issue; answered by `issueSearched`.
     case searchIssue(issueID: Int64, query: String)
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.
-    case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground)
+    case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground,
+                    cellPixels: CellPixelSize? = nil)
     /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
     case openLink(URL)
     /// Hands an audio or video file to the configured player (`player` in the config file), else the

@@ -13,8 +13,12 @@ public struct PictureRequest: Hashable, Sendable {
     public let rows: Int
     public let mode: CoverArtMode
     public let background: TerminalBackground
+    /// The cell size in pixels when the picture is shown as a terminal picture; nil for text art.
+    public let cellPixels: CellPixelSize?
 
-    public init(issueID: Int64, source: URL, columns: Int, rows: Int, mode: CoverArtMode = .ascii, background: TerminalBackground = .dark) {
+    public init(issueID: Int64, source: URL, columns: Int, rows: Int, mode: CoverArtMode = .ascii, background: TerminalBackground = .dark,
+                cellPixels: CellPixelSize? = nil) {
+        self.cellPixels = cellPixels
         self.issueID = issueID
         self.source = source
         self.columns = columns

@@ -1,4 +1,5 @@
 import NewsstandContent
+import NewsstandImaging
 
 /// An in-memory grid of cells that screens render into; the backend draws what changed.
 ///
@@ -9,6 +10,8 @@ public struct CellBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// The terminal pictures whose placeholder cells were written into this buffer, by id.
+    public internal(set) var pictures: [UInt32: TerminalPicture] = [:]
 
     public init(width: Int, height: Int, style: TextStyle = .plain) {
         self.width = max(0, width)
@@ -76,7 +79,7 @@ public struct CellBuffer: Equatable, Sendable {
     }
 
     /// Sets one cell, blanking the other half of any wide character it overlaps.
-    private mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
+    mutating func set(_ x: Int, _ y: Int, _ cell: Cell) {
         guard x >= 0 && x < width && y >= 0 && y < height else { return }
         let index = y * width + x
         if cells[index].isContinuation && x > 0 && !cell.isContinuation {

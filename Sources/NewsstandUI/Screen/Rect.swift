@@ -18,6 +18,11 @@ public struct Rect: Equatable, Sendable {
 
     public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
 
+    /// Whether the two rectangles share a cell.
+    public func overlaps(_ other: Rect) -> Bool {
+        !isEmpty && !other.isEmpty && x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+
     /// The rectangle shrunk by `amount` on every side (never below zero size).
     public func inset(by amount: Int) -> Rect { inset(horizontal: amount, vertical: amount) }
 

@@ -75,9 +75,14 @@ public enum ArticleScreen {
         }
     }
 
-    /// One row of text art: plain art in the theme's cover style, coloured art with each cell's colours.
+    /// One row of text art: plain art in the theme's cover style, coloured art with each cell's colours,
+    /// a terminal picture as its placeholder cells.
     static func drawArtRow(_ art: TextArt, row: Int, x: Int, y: Int, width: Int, theme: Theme, into buffer: inout CellBuffer) {
         guard row < art.lines.count, width > 0 else { return }
+        if let picture = art.picture {
+            buffer.placePictureRow(picture, row: row, x: x, y: y, maxWidth: width)
+            return
+        }
         let base = theme[.cover]
         guard art.hasColors else {
             buffer.write(art.lines[row], x: x, y: y, style: base, maxWidth: width)

@@ -1,6 +1,6 @@
 import NewsstandImaging
 
-/// A cover thumbnail: the text art when it has arrived, a framed placeholder until then.
+/// A cover thumbnail: the text art or terminal picture when it has arrived, a framed placeholder until then.
 ///
 /// ASCII art is drawn in the theme's cover style; coloured art (`ascii-color`, `blocks`) with each
 /// cell's own foreground and background as 24-bit colours (the backend maps them to what the terminal
@@ -16,6 +16,10 @@ public struct CoverView {
 
     public func render(in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard !area.isEmpty else { return }
+        if let art, let picture = art.picture {
+            buffer.placePicture(picture, in: area)
+            return
+        }
         if let art {
             let base = theme[.cover]
             guard art.hasColors else {

@@ -1,0 +1,57 @@
+import Foundation
+import NewsstandImaging
+import NewsstandPictures
+
+/// Asks the terminal what it can show, before ncurses starts: writes the queries, reads the answers for a
+/// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse.
+enum TerminalQuery {
+    /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, and DA1 last.
+    /// Inside tmux the kitty query and a second DA1 go through tmux's passthrough, so only an outer terminal that
+    /// tmux lets through (`allow-passthrough on`) answers them; that DA1 marks the end of the outer terminal's answers.
+    static func queries(throughTmux: Bool) -> [UInt8] {
+        let kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}[c".utf8)
+        guard throughTmux else { return kitty + local }
+        return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
+    }
+
+    /// Asks and reads the answers, waiting at most `timeout`; a terminal that answers nothing costs that long once.
+    /// Keys typed meanwhile come back in `typed`, for the backend to read as keys.
+    static func ask(throughTmux: Bool, timeout: TimeInterval = 0.25) -> TerminalAnswers {
+        let input = STDIN_FILENO
+        guard isatty(input) == 1 && isatty(STDOUT_FILENO) == 1 else { return TerminalAnswers() }
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return TerminalAnswers() }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        tcsetattr(input, TCSANOW, &raw)
+        defer { tcsetattr(input, TCSANOW, &saved) }
+
+        let request = queries(throughTmux: throughTmux)
+        _ = request.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let deadline = Date().addingTimeInterval(timeout)
+        while received.count < 16_384 {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { break }
+            var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+            if TerminalAnswers.parse(received).primaryAnswerCount >= (throughTmux ? 2 : 1) { break }
+        }
+        return TerminalAnswers.parse(received)
+    }
+
+    /// The cell size in pixels: from the kernel's window size when the terminal fills in its pixels,
+    /// else from the terminal's answer, else `CellPixelSize.fallback`.
+    static func cellPixelSize(answers: TerminalAnswers) -> CellPixelSize {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+            return CellPixelSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
+        }
+        return answers.cellPixelSize ?? .fallback
+    }
+}
