@@ -278,6 +278,14 @@ final class MarksTests: XCTestCase {
         XCTAssertTrue(styled(state, theme[.highlight]).joined().contains(passages.words[200].text), "the passage is on the screen")
     }
 
+    func testAFeedArticleSaysItHasNoMarks() {
+        var state = Fixtures.state(issues: [])
+        state.screens.append(.feedArticle(FeedArticleState(publicationID: 1, index: 0, count: 1, title: "News")))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("m"))), [])
+        XCTAssertEqual(state.message?.text, "Bookmarks and highlights are kept in issues; a feed's article has none.")
+        XCTAssertEqual(state.screen, .article)
+    }
+
     func testListsFromTheContentsAndWhileTheMarksAreRead() throws {
         var state = reading()
         _ = AppUpdate.update(&state, .keyPressed(.character("t")))
