@@ -156,6 +156,7 @@ public final class EffectRunner: @unchecked Sendable {
                 let position = try? self.store.readingPosition(issueID: issueID)
                 if case .success = result { try? self.store.markOpened(issueID: issueID) }
                 self.send(.issueOpened(issueID: issueID, result, resumeAt: position))
+                if case .success = result { self.loadMarks(issueID) }
                 self.sendLibrary()
             }
         case .loadArticle(let issueID, let articleIndex):
@@ -386,6 +387,31 @@ public final class EffectRunner: @unchecked Sendable {
             downloads.setMaxConcurrent(count)
         case .setRateLimit(let bytesPerSecond):
             downloads.setRateLimit(bytesPerSecond: bytesPerSecond)
+        case .loadMarks(let issueID):
+            work.async { self.loadMarks(issueID) }
+        case .addBookmark(let bookmark):
+            saves.async {
+                try? self.store.addBookmark(bookmark)
+                self.sendMarks(bookmark.issueID)
+            }
+        case .addHighlight(let highlight):
+            saves.async {
+                try? self.store.addHighlight(highlight)
+                self.sendMarks(highlight.issueID)
+            }
+        case .setNote(let issueID, let highlightID, let note):
+            saves.async {
+                try? self.store.setNote(note, highlightID: highlightID)
+                self.sendMarks(issueID)
+            }
+        case .deleteMark(let mark):
+            saves.async {
+                switch mark {
+                case .bookmark(let bookmark): try? self.store.deleteBookmark(id: bookmark.id)
+                case .highlight(let highlight): try? self.store.deleteHighlight(id: highlight.id)
+                }
+                self.sendMarks(mark.issueID)
+            }
         case .saveLogin(let host, let realm, let login, let remember):
             saveLogin(login, host: host, realm: realm, remember: remember)
         }
@@ -455,6 +481,21 @@ public final class EffectRunner: @unchecked Sendable {
 
     private func sendStorage() {
         if let report = try? StorageReport.measure(store: store, paths: paths, budget: storageBudget) { send(.storageMeasured(report)) }
+    }
+
+    /// Sends an issue's marks as stored, then checks its highlights against its text (off the reader's queue: a
+    /// re-downloaded issue may have moved or lost a passage) and sends them again when that changed any.
+    private func loadMarks(_ issueID: Int64) {
+        sendMarks(issueID)
+        searchQueue.async {
+            guard case .success(let folder) = self.issueFolder(issueID), let book = try? IssueContent.openBook(folder: folder),
+                  (try? HighlightAnchoring.recheckHighlights(issueID: issueID, book: book, store: self.store)) == true else { return }
+            self.sendMarks(issueID)
+        }
+    }
+
+    private func sendMarks(_ issueID: Int64) {
+        send(.marksLoaded(issueID: issueID, Result { try store.marks(issueID: issueID) }.mapError { ReaderFailure("\($0)") }))
     }
 
     private func sendLibrary() {

@@ -16,7 +16,9 @@ final class ReadmeKeyTableTests: XCTestCase {
     }
 
     private static let screenNames: [String: Set<ScreenKind>] = [
-        "everywhere": Set(ScreenKind.allCases), "shelf": [.shelf], "shelf (grid)": [.shelf], "issue page": [.detail],
+        // Everywhere but while choosing a passage, which has keys of its own.
+        "everywhere": Set(ScreenKind.allCases).subtracting([.selection]), "selecting a passage": [.selection],
+        "bookmarks": [.bookmarks], "highlights": [.highlights], "shelf": [.shelf], "shelf (grid)": [.shelf], "issue page": [.detail],
         "contents": [.contents], "article": [.article], "help": [.help], "subscriptions": [.subscriptions],
         "headlines": [.headlines], "storage": [.storage], "catalog": [.catalog], "search results": [.searchResults],
         "downloads": [.downloads], "getting a title": [.acquisitions],

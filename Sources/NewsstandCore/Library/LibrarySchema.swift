@@ -180,6 +180,38 @@ enum LibrarySchema {
         ALTER TABLE publications ADD COLUMN catalog_root_url TEXT;
         ALTER TABLE publications ADD COLUMN catalog_feed_title TEXT;
         """,
+        // 14: bookmarks, and highlights with their notes (LibraryStore+Marks), kept by the issue's id: they stay when only
+        // the issue's file goes (to be fetched again) and go with the issue's entry. Positions as in reading_positions;
+        // a highlight keeps its passage's text and a little either side to be found again in a changed issue.
+        """
+        CREATE TABLE IF NOT EXISTS bookmarks (
+            id INTEGER PRIMARY KEY,
+            issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+            article_index INTEGER NOT NULL,
+            block_index INTEGER NOT NULL,
+            character_offset INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS bookmarks_by_issue ON bookmarks (issue_id);
+        CREATE TABLE IF NOT EXISTS highlights (
+            id INTEGER PRIMARY KEY,
+            issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+            article_index INTEGER NOT NULL,
+            start_block INTEGER NOT NULL,
+            start_offset INTEGER NOT NULL,
+            end_block INTEGER NOT NULL,
+            end_offset INTEGER NOT NULL,
+            article_title TEXT NOT NULL DEFAULT '',
+            passage TEXT NOT NULL,
+            before_text TEXT NOT NULL DEFAULT '',
+            after_text TEXT NOT NULL DEFAULT '',
+            note TEXT NOT NULL DEFAULT '',
+            is_lost INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS highlights_by_issue ON highlights (issue_id);
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

@@ -107,6 +107,9 @@ extension AppUpdate {
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
             state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
             return []
+        case .addBookmark, .showBookmarks, .selectPassage, .showHighlights:
+            state.message = StatusMessage("Bookmarks and highlights are kept in issues; a feed's article has none.")
+            return []
         default:
             return []
         }

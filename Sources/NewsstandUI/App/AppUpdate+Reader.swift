@@ -70,6 +70,7 @@ extension AppUpdate {
         reader.layout = nil
         reader.topLine = 0
         reader.matchLine = nil
+        reader.selection = nil
         reader.showsPagePicture = reader.book?.isComicBook == true
         reader.pagePicture = nil
         reader.pageFailure = nil
@@ -96,6 +97,7 @@ extension AppUpdate {
         reader.layout = layout
         reader.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
         reader.matchLine = nil
+        reader.selection = reader.selection.flatMap { PassageSelection($0, in: ArticlePassages(layout, articleIndex: reader.articleIndex)) }
         state.reader = reader
     }
 
@@ -128,6 +130,8 @@ extension AppUpdate {
             guard reader.book != nil else { return [] }
             state.prompt = Prompt(.searchIssue)
             return []
+        case .showBookmarks, .showHighlights:
+            return handleMarkCommand(command, &state)
         case .back:
             return goBack(&state)
         default:
@@ -173,6 +177,8 @@ extension AppUpdate {
             return askForLink(among: reader.layout?.links, &state)
         case .pagePicture:
             return togglePagePicture(&state)
+        case .addBookmark, .showBookmarks, .selectPassage, .showHighlights:
+            return handleMarkCommand(command, &state)
         default:
             return []
         }
@@ -267,7 +273,7 @@ extension AppUpdate {
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .searchCatalog:
+             .confirmRemoveTitle, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark:
             return []
         }
     }
@@ -369,7 +375,7 @@ extension AppUpdate {
 
     /// Asks once for the art of each picture in view.
     static func pictureEffects(_ state: inout AppState) -> [Effect] {
-        guard state.screen == .article, var reader = state.reader, !reader.showsPagePicture, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
+        guard state.screen == .article || state.screen == .selection, var reader = state.reader, !reader.showsPagePicture, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
         var wanted: [PictureRequest] = []
         let first = min(max(0, reader.topLine), layout.lines.count)
         for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {

@@ -80,6 +80,8 @@ public enum AppUpdate {
             return clockTicked(&state)
         case .loginRequired(let host, let realm, let retry):
             return loginRequired(LoginRequest(host: host, realm: realm, retries: [retry]), &state)
+        case .marksLoaded(let issueID, let result):
+            return marksLoaded(issueID, result, &state)
         }
     }
 
@@ -104,6 +106,7 @@ public enum AppUpdate {
         switch state.screens.last ?? .shelf {
         case .shelf: return handleShelf(command, key: key, &state)
         case .detail: return handleDetail(command, &state)
+        case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
         case .reader(let reader):
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
         case .help(var cursor):
@@ -126,6 +129,7 @@ public enum AppUpdate {
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
         case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
+        case .marks(let list): return handleMarksList(command, key: key, list, &state)
         }
     }
 
@@ -172,6 +176,9 @@ public enum AppUpdate {
             case .acquisitions(var choice):
                 choice.cursor.keepVisible(count: choice.links.count, page: AcquisitionScreen.layout(in: body).page)
                 state.screens[index] = .acquisitions(choice)
+            case .marks(var list):
+                list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
+                state.screens[index] = .marks(list)
             case .shelf, .detail, .storage, .feedArticle:
                 break
             }

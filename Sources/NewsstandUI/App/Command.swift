@@ -27,4 +27,5 @@ public enum Command: Hashable, Sendable {
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown
     case fewerTransfers, moreTransfers, cycleRateLimit
+    case addBookmark, showBookmarks, showHighlights, selectPassage, nextWord, previousWord, addNote, deleteMark
 }

@@ -87,4 +87,12 @@ public enum Effect: Equatable, Sendable {
     /// (nil: any): in the credential store when `remember`, else in memory until the program ends. Effects after
     /// it (the work to retry) find the login at once. Answered by `.reported`.
     case saveLogin(host: String, realm: String?, credentials: Credentials, remember: Bool)
+    /// Reads an issue's bookmarks and highlights, checking the highlights against its text (a re-downloaded issue
+    /// may have moved or lost a passage); answered by `.marksLoaded`.
+    case loadMarks(issueID: Int64)
+    /// Stores a bookmark or highlight, changes a note, or deletes one; each answered by `.marksLoaded`.
+    case addBookmark(Bookmark)
+    case addHighlight(Highlight)
+    case setNote(issueID: Int64, highlightID: Int64, note: String)
+    case deleteMark(IssueMark)
 }

@@ -17,7 +17,9 @@ public struct KeyBinding: Sendable {
 /// The one table of key bindings: it drives key handling, the status line hints and the help screen.
 public enum KeyMap {
     public static let bindings: [KeyBinding] = {
-        let all = Set(ScreenKind.allCases)
+        // While a passage is chosen, only the keys of choosing it work (`b` is a word back there, not page up).
+        let all = Set(ScreenKind.allCases).subtracting([.selection])
+        let marks: Set<ScreenKind> = [.bookmarks, .highlights]
         let lists: Set<ScreenKind> = [.shelf, .contents]
         return [
             KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Download the issue, read it, or open the article (a mouse click does the same)", screens: lists.union([.detail]), isHinted: true),
@@ -104,6 +106,23 @@ public enum KeyMap {
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.downloads], isHinted: true),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.downloads], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.downloads], isHinted: false),
+            KeyBinding(command: .addBookmark, keys: [.character("m")], hint: "", help: "Bookmark the line at the top: name it, or Enter keeps the article and first words", screens: [.article], isHinted: false),
+            KeyBinding(command: .showBookmarks, keys: [.character("'")], hint: "", help: "The issue's bookmarks: Enter jumps to one", screens: [.contents, .article], isHinted: false),
+            KeyBinding(command: .selectPassage, keys: [.character("v")], hint: "", help: "Choose a passage to highlight, from the top line (then j k w b, Enter or a)", screens: [.article], isHinted: false),
+            KeyBinding(command: .showHighlights, keys: [.character("\"")], hint: "", help: "The issue's highlights and notes: Enter jumps to one", screens: [.contents, .article], isHinted: false),
+            KeyBinding(command: .moveDown, keys: [.down, .character("j")], hint: "", help: "Take in the passage's next line", screens: [.selection], isHinted: false),
+            KeyBinding(command: .moveUp, keys: [.up, .character("k")], hint: "", help: "Give back the passage's last line", screens: [.selection], isHinted: false),
+            KeyBinding(command: .nextWord, keys: [.character("w")], hint: "", help: "Take in the next word", screens: [.selection], isHinted: false),
+            KeyBinding(command: .previousWord, keys: [.character("b")], hint: "", help: "Give back the last word", screens: [.selection], isHinted: false),
+            KeyBinding(command: .tap, keys: [.enter], hint: "highlight", help: "Highlight the passage", screens: [.selection], isHinted: true),
+            KeyBinding(command: .addNote, keys: [.character("a")], hint: "note", help: "Highlight the passage with a note: type it, then Enter", screens: [.selection], isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "cancel", help: "Stop choosing; nothing is highlighted", screens: [.selection], isHinted: true),
+            KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "go to", help: "Go to the bookmark or highlight in the issue", screens: marks, isHinted: true),
+            KeyBinding(command: .addNote, keys: [.character("a")], hint: "note", help: "Write the selected highlight's note, or change it", screens: [.highlights], isHinted: true),
+            KeyBinding(command: .deleteMark, keys: [.character("d")], hint: "delete", help: "Delete the selected bookmark or highlight (asks first)", screens: marks, isHinted: true),
+            KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: marks, isHinted: true),
+            KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the reader", screens: marks, isHinted: true),
+            KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: marks.union([.selection]), isHinted: false),
         ]
     }()
 

@@ -33,6 +33,12 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case loginPassword(LoginRequest, user: String)
         /// y: save the login, n: use it until Newsstand quits, Esc: forget it.
         case confirmSaveLogin(LoginRequest, credentials: Credentials)
+        /// `m`: the new bookmark's name (the field starts with the article and first words).
+        case bookmarkName(Bookmark)
+        /// A highlight's note: a new highlight (`a` while choosing a passage) or one of the list's.
+        case note(Highlight)
+        /// y: delete a bookmark or highlight.
+        case confirmDeleteMark(IssueMark)
     }
 
     public var kind: Kind
@@ -63,13 +69,16 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .loginPassword(let request, let user): "Password for \(user) at \(request.host): "
         case .confirmSaveLogin(let request, let credentials):
             "Save this login for \(credentials.user) at \(request.host)? y save it · n only until Newsstand quits · Esc cancel"
+        case .bookmarkName: "Bookmark name: "
+        case .note: "Note: "
+        case .confirmDeleteMark(let mark): "Delete \(mark.description)? y delete · any other key keeps it"
         }
     }
 
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark: false
         default: true
         }
     }

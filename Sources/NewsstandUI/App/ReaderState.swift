@@ -41,6 +41,10 @@ public struct ReaderState: Equatable, Sendable {
     public var pagePicture: PagePicture?
     /// Why the comic book page shown could not be drawn (said in place of the picture).
     public var pageFailure: String?
+    /// The issue's bookmarks and highlights; nil until they are read.
+    public var marks: IssueMarks?
+    /// A passage being chosen to highlight (`v`); the screen is then `.selection`.
+    public var selection: PassageSelection?
 
     public init(issueID: Int64) {
         self.issueID = issueID

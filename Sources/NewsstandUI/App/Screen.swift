@@ -22,13 +22,15 @@ public enum Screen: Equatable, Sendable {
     case acquisitions(AcquisitionChoice)
     case searchResults(LibrarySearch)
     case downloads(DownloadsCursor)
+    /// The open issue's bookmarks or highlights (the reader under it has them).
+    case marks(MarksList)
 
     /// What kind of screen this is, for the key table and hints.
     public var kind: ScreenKind {
         switch self {
         case .shelf: .shelf
         case .detail: .detail
-        case .reader(let reader): reader.isShowingArticle ? .article : .contents
+        case .reader(let reader): reader.isShowingArticle ? (reader.selection != nil ? .selection : .article) : .contents
         case .help: .help
         case .subscriptions: .subscriptions
         case .headlines: .headlines
@@ -38,6 +40,7 @@ public enum Screen: Equatable, Sendable {
         case .acquisitions: .acquisitions
         case .searchResults: .searchResults
         case .downloads: .downloads
+        case .marks(let list): list.showsHighlights ? .highlights : .bookmarks
         }
     }
 

@@ -20,4 +20,10 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case searchResults
     /// Every download: running, queued, retrying, paused and failed, with the queue's controls.
     case downloads
+    /// The article while a passage is chosen to highlight (`v`).
+    case selection
+    /// The open issue's bookmarks, to jump to one.
+    case bookmarks
+    /// The open issue's highlights and notes, to jump to one.
+    case highlights
 }

@@ -58,6 +58,9 @@ public enum AppView {
         case .downloads(let cursor):
             DownloadsScreen.render(state.downloads, cursor: cursor, in: body, theme: theme, into: &buffer)
             position = listPosition(cursor.cursor, count: state.downloads.entries.count)
+        case .marks(let list):
+            MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
+            position = listPosition(list.cursor, count: list.count(in: state))
         }
         if let prompt = state.prompt {
             if prompt.takesText {

@@ -44,6 +44,7 @@ public enum ArticleScreen {
         }
         let matches = ArticleMatches(reader.search?.query ?? "", in: layout,
                                      lines: max(0, reader.topLine - 4)..<(reader.topLine + area.height))
+        let highlights = (reader.marks?.highlights ?? []).filter { !$0.isLost && $0.articleIndex == reader.articleIndex }
         for row in 0..<area.height {
             let index = reader.topLine + row
             guard index < layout.lines.count else { break }
@@ -67,10 +68,17 @@ public enum ArticleScreen {
                                      maxWidth: max(0, limit - used))
             }
             let text = line.text
-            for piece in matches.pieces(onLine: index) {
-                let column = DisplayWidth.of(String(text[..<piece.range.lowerBound]))
-                guard column < limit else { continue }
-                buffer.write(String(text[piece.range]), x: start + column, y: area.y + row, style: theme[.selection], maxWidth: limit - column)
+            func paint(_ range: Range<String.Index>, _ style: TextStyle) {
+                let column = DisplayWidth.of(String(text[..<range.lowerBound]))
+                guard column < limit else { return }
+                buffer.write(String(text[range]), x: start + column, y: area.y + row, style: style, maxWidth: limit - column)
+            }
+            for highlight in highlights {
+                if let range = ArticlePassages.range(on: line, from: highlight.start, to: highlight.end) { paint(range, theme[.highlight]) }
+            }
+            for piece in matches.pieces(onLine: index) { paint(piece.range, theme[.selection]) }
+            if let selection = reader.selection, let range = ArticlePassages.range(on: line, from: selection.start, to: selection.end) {
+                paint(range, theme[.selection].adding([.underline]))
             }
         }
     }

@@ -1,6 +1,6 @@
 /// Every key, grouped by screen, straight from the key table.
 public enum HelpScreen {
-    static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article),
+    static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
                                                    ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Catalog", .catalog), ("Getting a title", .acquisitions)]
 
     static let lines: [(key: String, help: String)] = {

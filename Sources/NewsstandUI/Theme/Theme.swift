@@ -41,6 +41,6 @@ public struct Theme: Equatable, Sendable {
         .progressDone: TextStyle(attributes: [.reverse]), .newMarker: TextStyle(attributes: [.bold, .reverse]),
         .readingMarker: TextStyle(attributes: [.bold]), .status: TextStyle(attributes: [.reverse]), .statusKey: TextStyle(attributes: [.reverse, .bold]),
         .error: TextStyle(attributes: [.bold]), .heading: TextStyle(attributes: [.bold]), .quote: TextStyle(attributes: [.italic]),
-        .link: TextStyle(attributes: [.underline]), .helpKey: TextStyle(attributes: [.bold]),
+        .link: TextStyle(attributes: [.underline]), .highlight: TextStyle(attributes: [.underline, .bold]), .helpKey: TextStyle(attributes: [.bold]),
     ])
 }

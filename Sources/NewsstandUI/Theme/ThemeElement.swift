@@ -26,6 +26,8 @@ public enum ThemeElement: String, CaseIterable, Sendable {
     case quote
     case code
     case link
+    /// A passage the reader highlighted (and the passages of notes).
+    case highlight
     case helpKey = "help-key"
     case helpText = "help-text"
 }
