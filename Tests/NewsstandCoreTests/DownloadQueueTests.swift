@@ -619,10 +619,17 @@ extension DownloadQueueTests {
         let end = try XCTUnwrap(entries.last { if case .progressed = $0.event { true } else { false } }?.time)
         let minimum = Double(bytes) / Double(limit) * 0.8
         XCTAssertGreaterThanOrEqual(end - start, minimum, "\(bytes) bytes at \(limit) B/s cannot arrive sooner")
-        // Both transfers ran at the same time, sharing the limit.
-        let firstProgress = entries.filter { $0.event.issueID == first.id && { if case .progressed = $0 { true } else { false } }($0.event) }.map(\.time)
-        let secondProgress = entries.filter { $0.event.issueID == second.id && { if case .progressed = $0 { true } else { false } }($0.event) }.map(\.time)
-        XCTAssertLessThan(secondProgress.min() ?? .infinity, firstProgress.max() ?? 0, "the transfers overlap")
+        // Both transfers ran at the same time, sharing the limit: each started before the other was installed.
+        // (Progress events are throttled, so comparing their times could see a small file's last one early.)
+        func time(_ id: Int64, _ matches: (DownloadEvent) -> Bool) -> Double? {
+            entries.first { $0.event.issueID == id && matches($0.event) }?.time
+        }
+        let started = { (event: DownloadEvent) in if case .started = event { true } else { false } }
+        let installed = { (event: DownloadEvent) in if case .installed = event { true } else { false } }
+        let (firstStart, secondStart) = (try XCTUnwrap(time(first.id, started)), try XCTUnwrap(time(second.id, started)))
+        let (firstEnd, secondEnd) = (try XCTUnwrap(time(first.id, installed)), try XCTUnwrap(time(second.id, installed)))
+        XCTAssertLessThan(secondStart, firstEnd, "the transfers overlap")
+        XCTAssertLessThan(firstStart, secondEnd, "the transfers overlap")
     }
 
     /// The rate limit the slicing tests set: 64 KiB/s, which makes slices of 64 KiB.
