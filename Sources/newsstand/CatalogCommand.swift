@@ -130,7 +130,7 @@ enum CatalogCommand {
         for link in page.navigation { lines.append("▸ \(link.title)\t\(link.url)") }
         for entry in page.entries {
             let formats = entry.acquisitions.map { acquisition in
-                (acquisition.type ?? "?") + (acquisition.size.map { " \($0) bytes" } ?? "") + " " + acquisition.url
+                (acquisition.type ?? "untyped") + (acquisition.size.map { " \($0) bytes" } ?? "") + " " + acquisition.url
             }
             lines.append("  \(entry.title)\t\(entry.date.prefix(10))\t\(entry.name)\t" + formats.joined(separator: "; ")
                          + (entry.pageStream.map { "; page stream (\($0.pages) pages) \($0.template)" } ?? ""))

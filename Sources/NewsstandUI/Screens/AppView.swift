@@ -18,6 +18,7 @@ public enum AppView {
                   counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
         let position: String
+        var hints = KeyMap.hints(for: state.screen)
         switch state.screens.last ?? .shelf {
         case .shelf:
             ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
@@ -51,6 +52,7 @@ public enum AppView {
             position = ""
         case .catalog(let browser):
             CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
+            hints = CatalogScreen.hints(browser)
             position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
         case .searchResults(let search):
             SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
@@ -66,7 +68,7 @@ public enum AppView {
                 buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
             }
         } else {
-            StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+            StatusLine(hints: hints, message: state.message, position: position)
                 .render(in: status, theme: theme, into: &buffer)
         }
         return buffer
