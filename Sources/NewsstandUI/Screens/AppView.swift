@@ -46,7 +46,10 @@ public enum AppView {
             position = FeedArticleScreen.positionText(article, in: body)
         case .acquisitions(let choice):
             AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
-            position = listPosition(choice.cursor, count: choice.links.count)
+            position = listPosition(choice.cursor, count: choice.rowCount)
+        case .pageStream(let viewer):
+            PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
+            position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""
