@@ -24,9 +24,8 @@ public enum StreamedPageWork {
         do {
             data = try request.stream.fetchPage(request.page, maxWidth: maxWidth(forColumns: request.drawing.columns),
                                                 maxBytes: ReaderWork.maximumPictureBytes, client: client)
-        } catch let error as HTTPError {
-            if case .loginRequired = error { throw error }
-            return .failure(ReaderFailure("page \(number) could not be fetched: " + TextSanitizer.singleLine("\(error)")))
+        } catch HTTPError.loginRequired(let host, let realm) {
+            throw .loginRequired(host: host, realm: realm)
         } catch {
             return .failure(ReaderFailure("page \(number) could not be fetched: " + TextSanitizer.singleLine("\(error)")))
         }
@@ -36,6 +35,6 @@ public enum StreamedPageWork {
         let drawing = request.drawing
         return ReaderWork.draw(data, columns: drawing.columns, rows: drawing.rows, mode: drawing.mode, background: drawing.background,
                                maximumPixels: ReaderWork.maximumPagePixels)
-            .mapError { ReaderFailure("page \(number) cannot be drawn: " + $0.reason.replacingOccurrences(of: "the picture cannot be drawn: ", with: "")) }
+            .mapError { ReaderFailure("page \(number): " + $0.reason) }
     }
 }

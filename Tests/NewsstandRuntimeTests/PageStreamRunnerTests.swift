@@ -122,3 +122,24 @@ final class PageStreamRunnerTests: XCTestCase {
         XCTAssertEqual(try inbox.streamedPages.last?.1?.get().rows, 20)
     }
 }
+
+/// One page's failures, each said in plain words naming the page.
+final class StreamedPageWorkTests: XCTestCase {
+    func testAPageThatCannotBeFetchedOrDecodedSaysWhyAndTheWidthAskedForFollowsTheWindow() throws {
+        let server = LocalHTTPServer(root: nil)
+        try server.start()
+        addTeardownBlock { server.stop() }
+        server.setResource("/p/0", data: Data("<html>\u{1B}[2Joops</html>".utf8), contentType: "image/jpeg")
+        let stream = CatalogPageStream(template: server.baseURL.absoluteString + "p/{pageNumber}", pageCount: 3)
+        func page(_ number: Int) throws -> Result<TextArt, ReaderFailure> {
+            let request = StreamedPageRequest(stream: stream, page: number, readingPage: number, drawing: PageDrawing(columns: 30, rows: 10))
+            return try StreamedPageWork.page(request, client: HTTPClient(credentials: nil))
+        }
+        XCTAssertEqual(try page(0), .failure(ReaderFailure("page 1: the picture cannot be drawn: not a PNG or JPEG image")))
+        guard case .failure(let missing) = try page(1) else { return XCTFail("no page 2 on the server") }
+        XCTAssertTrue(missing.reason.hasPrefix("page 2 could not be fetched: 127.0.0.1 answered 404"), missing.reason)
+        XCTAssertEqual(StreamedPageWork.maxWidth(forColumns: 10), 320)
+        XCTAssertEqual(StreamedPageWork.maxWidth(forColumns: 98), 784)
+        XCTAssertEqual(StreamedPageWork.maxWidth(forColumns: 500), 1600)
+    }
+}
