@@ -25,7 +25,7 @@ final class PageStreamViewerTests: XCTestCase {
     }
 
     private var viewer: (AppState) -> PageStreamViewer? = { state in
-        if case .pageStream(let viewer)? = state.screens.last { viewer } else { nil }
+        if case .streamedPages(let viewer)? = state.screens.last { viewer } else { nil }
     }
 
     private func art(_ text: String, _ drawing: PageDrawing) -> TextArt {

@@ -9,7 +9,7 @@ extension AppUpdate {
     static func openPageStream(_ entry: CatalogEntry, _ stream: CatalogPageStream, _ state: inout AppState) -> [Effect] {
         let viewer = PageStreamViewer(title: entry.title, stream: stream, drawing: pageDrawing(state))
         if case .acquisitions? = state.screens.last { state.screens.removeLast() }
-        state.screens.append(.pageStream(viewer))
+        state.screens.append(.streamedPages(viewer))
         return pageStreamEffects(&state)
     }
 
@@ -22,15 +22,15 @@ extension AppUpdate {
         }
         var viewer = viewer
         viewer.turn(to: next)
-        state.screens[state.screens.count - 1] = .pageStream(viewer)
+        state.screens[state.screens.count - 1] = .streamedPages(viewer)
         return pageStreamEffects(&state)
     }
 
     /// Asks for the pages the viewer on top wants and has neither drawn nor asked for: the one shown, then the next.
     static func pageStreamEffects(_ state: inout AppState) -> [Effect] {
-        guard case .pageStream(var viewer)? = state.screens.last else { return [] }
+        guard case .streamedPages(var viewer)? = state.screens.last else { return [] }
         let requests = viewer.requestWantedPages()
-        state.screens[state.screens.count - 1] = .pageStream(viewer)
+        state.screens[state.screens.count - 1] = .streamedPages(viewer)
         return requests.map(Effect.fetchStreamedPage)
     }
 
@@ -48,9 +48,9 @@ extension AppUpdate {
     static func pageStreamResized(_ state: inout AppState) -> [Effect] {
         let drawing = pageDrawing(state)
         for index in state.screens.indices {
-            guard case .pageStream(var viewer) = state.screens[index] else { continue }
+            guard case .streamedPages(var viewer) = state.screens[index] else { continue }
             viewer.redraw(at: drawing)
-            state.screens[index] = .pageStream(viewer)
+            state.screens[index] = .streamedPages(viewer)
         }
         return pageStreamEffects(&state)
     }
@@ -63,9 +63,9 @@ extension AppUpdate {
 
     private static func updatePageStream(of request: StreamedPageRequest, _ state: inout AppState, _ change: (inout PageStreamViewer) -> Void) {
         state.updateScreen { screen in
-            guard case .pageStream(var viewer) = screen, viewer.stream == request.stream else { return false }
+            guard case .streamedPages(var viewer) = screen, viewer.stream == request.stream else { return false }
             change(&viewer)
-            screen = .pageStream(viewer)
+            screen = .streamedPages(viewer)
             return true
         }
     }

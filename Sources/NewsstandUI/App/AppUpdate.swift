@@ -126,7 +126,7 @@ public enum AppUpdate {
         case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
-        case .pageStream(let viewer): return handlePageStream(command, viewer, &state)
+        case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
@@ -177,7 +177,7 @@ public enum AppUpdate {
             case .acquisitions(var choice):
                 choice.cursor.keepVisible(count: choice.rowCount, page: AcquisitionScreen.layout(in: body).page)
                 state.screens[index] = .acquisitions(choice)
-            case .shelf, .detail, .storage, .feedArticle, .pageStream:
+            case .shelf, .detail, .storage, .feedArticle, .streamedPages:
                 break
             }
         }

@@ -21,7 +21,7 @@ public enum Screen: Equatable, Sendable {
     /// The acquisition links of one catalog entry, to download one into the Library shelf.
     case acquisitions(AcquisitionChoice)
     /// A catalog entry's pages streamed one at a time (OPDS-PSE), nothing downloaded.
-    case pageStream(PageStreamViewer)
+    case streamedPages(PageStreamViewer)
     case searchResults(LibrarySearch)
     case downloads(DownloadsCursor)
 
@@ -38,7 +38,7 @@ public enum Screen: Equatable, Sendable {
         case .storage: .storage
         case .catalog: .catalog
         case .acquisitions: .acquisitions
-        case .pageStream: .streamedPages
+        case .streamedPages: .streamedPages
         case .searchResults: .searchResults
         case .downloads: .downloads
         }

@@ -47,7 +47,7 @@ public enum AppView {
         case .acquisitions(let choice):
             AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
             position = listPosition(choice.cursor, count: choice.rowCount)
-        case .pageStream(let viewer):
+        case .streamedPages(let viewer):
             PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
             position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
         case .storage(let report):
