@@ -27,6 +27,7 @@ public enum ImageDecoder {
             if data.count >= 4, Array(data.prefix(4)).dropFirst().elementsEqual(Array("PNG".utf8)) {
                 throw ImageDecodingError("bad PNG signature")
             }
+            if let name = formatName(of: data) { throw ImageDecodingError("a \(name) image, not PNG or JPEG") }
             throw ImageDecodingError.unrecognisedFormat
         }
     }

@@ -29,6 +29,11 @@ public final class EffectRunner: @unchecked Sendable {
     /// Counts the pages asked to be drawn (`.renderPage`), so a page turned past before it was drawn is skipped.
     private let pageRequestLock = NSLock()
     private var pageRequests = 0
+    /// Streamed pages, fetched one at a time; `latestStreamedPage` (under its lock) is the last one asked for,
+    /// by which those the reader has moved past are skipped.
+    private let streamQueue = DispatchQueue(label: "newsstand.page-stream", qos: .userInitiated)
+    private let streamLock = NSLock()
+    private var latestStreamedPage: StreamedPageRequest?
     /// Searches (an issue's articles, the library's index), so they never hold up loading articles.
     private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
@@ -314,6 +319,25 @@ public final class EffectRunner: @unchecked Sendable {
                     }
                     self.send(.webPictureRendered(request, result))
                 }
+            }
+        case .fetchStreamedPage(let request):
+            streamLock.withLock { latestStreamedPage = request }
+            streamQueue.async {
+                if let latest = self.streamLock.withLock({ self.latestStreamedPage }), request.isOutdated(by: latest) {
+                    self.send(.streamedPageSkipped(request))
+                    return
+                }
+                let result: Result<TextArt, ReaderFailure>
+                do {
+                    result = try StreamedPageWork.page(request, client: self.client)
+                } catch {
+                    // The page says why it is missing until the login is given and the page fetched again.
+                    result = .failure(ReaderFailure("page \(request.page + 1) could not be fetched: \(error)"))
+                    if let url = request.stream.url(forPage: request.page) {
+                        _ = self.askForLogin(after: error, at: url, retry: .fetchStreamedPage(request))
+                    }
+                }
+                self.send(.streamedPageFetched(request, result))
             }
         case .searchIssue(let issueID, let query):
             searchQueue.async {

@@ -40,6 +40,8 @@ enum CatalogCommand {
         let template: String
         let pages: Int
         let type: String?
+        /// `pse:lastRead`: the last page read, counted from 1.
+        let lastRead: Int?
     }
 
     struct Acquisition: Encodable {
@@ -116,7 +118,7 @@ enum CatalogCommand {
                                              size: entry.contentLengths.indices.contains(index) ? entry.contentLengths[index] : (urls.count == 1 ? entry.expectedSize : nil))
                              },
                              cover: entry.coverURLText.map(line),
-                             pageStream: entry.pageStream.map { PageStream(template: line($0.template), pages: $0.pageCount, type: $0.type.map(line)) })
+                             pageStream: entry.pageStream.map { PageStream(template: line($0.template), pages: $0.pageCount, type: $0.type.map(line), lastRead: $0.lastRead) })
             },
             facets: feed.facets.map { Facet(group: line($0.group), title: line($0.title), url: line($0.url.absoluteString), active: $0.isActive, count: $0.count) },
             search: search, nextPage: feed.nextPage.map { line($0.absoluteString) }, problems: feed.problems.map(line))
@@ -130,7 +132,7 @@ enum CatalogCommand {
         for link in page.navigation { lines.append("▸ \(link.title)\t\(link.url)") }
         for entry in page.entries {
             let formats = entry.acquisitions.map { acquisition in
-                (acquisition.type ?? "?") + (acquisition.size.map { " \($0) bytes" } ?? "") + " " + acquisition.url
+                (acquisition.type ?? "untyped") + (acquisition.size.map { " \($0) bytes" } ?? "") + " " + acquisition.url
             }
             lines.append("  \(entry.title)\t\(entry.date.prefix(10))\t\(entry.name)\t" + formats.joined(separator: "; ")
                          + (entry.pageStream.map { "; page stream (\($0.pages) pages) \($0.template)" } ?? ""))

@@ -15,9 +15,28 @@ final class ImageDecoderTests: XCTestCase {
         XCTAssertEqual(ImageDecoder.format(of: sliced), .jpeg)
     }
 
+    func testFormatsAreNamedWhetherOrNotTheyAreDecoded() {
+        func name(_ bytes: [UInt8]) -> String? { ImageDecoder.formatName(of: Data(bytes)) }
+        XCTAssertEqual(name([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "PNG")
+        XCTAssertEqual(name([0xFF, 0xD8, 0xFF, 0xE0]), "JPEG")
+        XCTAssertEqual(name(Array("GIF87a".utf8)), "GIF")
+        XCTAssertEqual(name(Array("RIFF\u{0}\u{1}\u{0}\u{0}WEBPVP8 ".utf8)), "WebP")
+        XCTAssertEqual(name([0, 0, 0, 0x1C] + Array("ftypavif".utf8)), "AVIF")
+        XCTAssertEqual(name([0, 0, 0, 0x18] + Array("ftypheic".utf8)), "HEIF")
+        XCTAssertEqual(name([0xFF, 0x0A, 0x01]), "JPEG XL")
+        XCTAssertEqual(name(Array("II*".utf8) + [0, 8, 0]), "TIFF")
+        XCTAssertEqual(name(Array("BM".utf8) + [0x36, 0, 0, 0]), "BMP")
+        XCTAssertNil(name(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVE".utf8)), "a RIFF that is not WebP")
+        XCTAssertNil(name(Array("<html>".utf8)))
+        XCTAssertNil(name([]))
+    }
+
     func testUnknownBytesThrowInPlainWords() {
         XCTAssertThrowsError(try ImageDecoder.decode(Data("hello, world".utf8))) { error in
             XCTAssertEqual(error as? ImageDecodingError, ImageDecodingError("not a PNG or JPEG image"))
+        }
+        XCTAssertThrowsError(try ImageDecoder.decode(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8))) { error in
+            XCTAssertEqual(error as? ImageDecodingError, ImageDecodingError("a GIF image, not PNG or JPEG"), "a format it knows by name is named")
         }
         XCTAssertThrowsError(try ImageDecoder.decode(Data())) { error in
             XCTAssertEqual((error as? ImageDecodingError)?.description, "not a PNG or JPEG image")

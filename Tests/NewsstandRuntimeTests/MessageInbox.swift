@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandImaging
 import NewsstandUI
 
 /// The messages an `EffectRunner` sent in a test, in order, safe to read from the test's thread.
@@ -19,6 +20,23 @@ final class MessageInbox: @unchecked Sendable {
 
     var logins: [(host: String, realm: String?, retry: Effect)] {
         lock.withLock { messages.compactMap { if case .loginRequired(let host, let realm, let retry) = $0 { (host, realm, retry) } else { nil } } }
+    }
+
+    var feeds: [(URL, Result<Feed, ReaderFailure>)] {
+        lock.withLock { messages.compactMap { if case .feedLoaded(let url, let result) = $0 { (url, result) } else { nil } } }
+    }
+
+    /// Streamed pages' answers: a result when fetched, nil when skipped.
+    var streamedPages: [(StreamedPageRequest, Result<TextArt, ReaderFailure>?)] {
+        lock.withLock {
+            messages.compactMap {
+                switch $0 {
+                case .streamedPageFetched(let request, let result): (request, result)
+                case .streamedPageSkipped(let request): (request, nil)
+                default: nil
+                }
+            }
+        }
     }
 
     var refreshes: [[PublicationRefresher.Outcome]] {

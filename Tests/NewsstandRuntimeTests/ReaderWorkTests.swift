@@ -50,7 +50,7 @@ final class ReaderWorkTests: XCTestCase {
         XCTAssertGreaterThan(art.lines.joined().filter { $0 != " " }.count, 30, "the stripes are drawn")
         XCTAssertEqual(page(1), .failure(ReaderFailure("the picture cannot be drawn: not a PNG or JPEG image")))
         XCTAssertEqual(page(2), .failure(ReaderFailure("the picture cannot be drawn: image too large: PNG is 12000x10000 (120.0 megapixels), limit is 50.0 megapixels")))
-        XCTAssertEqual(page(3), .failure(ReaderFailure("the picture cannot be drawn: not a PNG or JPEG image")))
+        XCTAssertEqual(page(3), .failure(ReaderFailure("the picture cannot be drawn: a WebP image, not PNG or JPEG")))
         XCTAssertEqual(page(4), .failure(ReaderFailure("this issue has no page 5")))
 
         // A page file bigger than the limit is not read at all (a sparse file: no disk used).

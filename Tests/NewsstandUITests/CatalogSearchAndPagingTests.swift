@@ -39,6 +39,7 @@ final class CatalogSearchAndPagingTests: XCTestCase {
         feed.search = .template("https://catalog.example/search/{searchTerms}?lib=1")
         var state = browsing(feed)
         XCTAssertTrue(AppView.render(state, theme: theme).lines()[2].contains("/ search"))
+        XCTAssertTrue(AppView.render(state, theme: theme).lines().last?.contains("/ search") == true, "the hint line offers it")
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("/"))), [])
         XCTAssertEqual(state.prompt?.kind, .searchCatalog)
         type("moby dick", &state)
@@ -72,6 +73,9 @@ final class CatalogSearchAndPagingTests: XCTestCase {
 
     func testNoSearchNoFacetsSaySo() {
         var state = browsing(page(0, of: 0))
+        let lines = AppView.render(state, theme: theme).lines()
+        XCTAssertFalse(lines.contains { $0.contains("/ search") }, "neither the subtitle nor the hint line offers a search: \(lines)")
+        XCTAssertTrue(lines.last?.contains("a subscribe") == true, lines.last ?? "")
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("/"))), [])
         XCTAssertNil(state.prompt)
         XCTAssertEqual(state.message?.text, "This catalog offers no search.")

@@ -22,6 +22,7 @@ final class ReadmeKeyTableTests: XCTestCase {
         "contents": [.contents], "article": [.article], "help": [.help], "subscriptions": [.subscriptions],
         "headlines": [.headlines], "storage": [.storage], "catalog": [.catalog], "search results": [.searchResults],
         "downloads": [.downloads], "getting a title": [.acquisitions],
+        "streamed pages": [.streamedPages],
     ]
 
     private func rows() throws -> [Row] {

@@ -326,7 +326,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if let href, item != nil, parent == .item, interned(tag, "rel") == CatalogPageStream.rel, href.contains("{pageNumber}") {
                 if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
                    let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
-                    item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"))
+                    let lastRead = tag.attribute("lastRead", namespace: "http://vaemendis.net/opds-pse/ns").flatMap { Int(FeedText.trimmed($0)) }
+                    item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"), lastRead: lastRead)
                 }
                 break
             }

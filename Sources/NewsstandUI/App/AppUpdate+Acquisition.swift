@@ -10,7 +10,7 @@ extension AppUpdate {
 
     static func handleAcquisitions(_ command: Command, _ choice: AcquisitionChoice, _ state: inout AppState) -> [Effect] {
         var choice = choice
-        if choice.cursor.apply(command, count: choice.links.count, page: AcquisitionScreen.layout(in: state.body).page) {
+        if choice.cursor.apply(command, count: choice.rowCount, page: AcquisitionScreen.layout(in: state.body).page) {
             state.screens[state.screens.count - 1] = .acquisitions(choice)
             return []
         }
@@ -18,8 +18,10 @@ extension AppUpdate {
         case .back:
             return goBack(&state)
         case .tap:
-            guard choice.links.indices.contains(choice.cursor.selection) else { return [] }
-            let link = choice.links[choice.cursor.selection]
+            guard let link = choice.link(atRow: choice.cursor.selection) else {
+                guard let stream = choice.pageStream, choice.cursor.selection == 0 else { return [] }
+                return openPageStream(choice.entry, stream, &state)
+            }
             guard link.kind.isFollowed else {
                 state.message = StatusMessage("A \(link.kind.rawValue) link: Newsstand only downloads open-access and plain acquisition links.")
                 return []

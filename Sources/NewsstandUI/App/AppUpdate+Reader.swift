@@ -145,9 +145,9 @@ extension AppUpdate {
         guard var reader = state.reader else { return goBack(&state) }
         let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
         let count = reader.book?.articles.count ?? 0
-        if reader.book?.isComicBook == true, let turn = comicPageTurn(command, reader: reader, count: count) {
+        if reader.book?.isComicBook == true, let turn = pageTurn(command, from: reader.articleIndex, count: count) {
             guard let next = turn else {
-                state.message = StatusMessage([.nextArticle, .pageDown, .moveDown].contains(command) ? "This is the last page." : "This is the first page.")
+                state.message = pastTheEndMessage(command)
                 return []
             }
             return next == reader.articleIndex ? [] : openArticle(next, &reader, &state)
@@ -211,10 +211,10 @@ extension AppUpdate {
         return []
     }
 
-    /// The page a key turns a comic book to: nil for keys that do not turn pages, `.some(nil)` past either end.
-    /// Every key that moves forward (→, ↓, Space, PgDn) shows the next page, back the previous; Home and End the first and last.
-    static func comicPageTurn(_ command: Command, reader: ReaderState, count: Int) -> Int?? {
-        let current = reader.articleIndex
+    /// The page a key turns a book of `count` pages shown one per screen (a comic book, streamed pages) to, from
+    /// `current`: nil for keys that do not turn pages, `.some(nil)` past either end. Every key that moves forward
+    /// (→, ↓, Space, PgDn) shows the next page, back the previous; Home and End the first and last.
+    static func pageTurn(_ command: Command, from current: Int, count: Int) -> Int?? {
         let target: Int
         switch command {
         case .nextArticle, .pageDown, .moveDown: target = current + 1
@@ -224,6 +224,11 @@ extension AppUpdate {
         default: return nil
         }
         return .some((0..<count).contains(target) ? target : nil)
+    }
+
+    /// What a page turn past either end says.
+    static func pastTheEndMessage(_ command: Command) -> StatusMessage {
+        StatusMessage([.nextArticle, .pageDown, .moveDown].contains(command) ? "This is the last page." : "This is the first page.")
     }
 
     static func clampTop(_ line: Int, layout: ArticleLayout, state: AppState) -> Int {

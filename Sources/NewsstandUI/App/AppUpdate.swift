@@ -17,7 +17,7 @@ public enum AppUpdate {
             reflowReader(&state)
             reflowFeedArticles(&state)
             keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state)
+            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state) + pageStreamResized(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -66,6 +66,10 @@ public enum AppUpdate {
         case .reported(let message):
             state.message = message
             return []
+        case .streamedPageFetched(let request, let result):
+            return streamedPageFetched(request, result, &state)
+        case .streamedPageSkipped(let request):
+            return streamedPageSkipped(request, &state)
         case .pictureRendered(let request, let result):
             return pictureRendered(request, result, &state)
         case .issueSearched(let issueID, let query, let result):
@@ -125,6 +129,7 @@ public enum AppUpdate {
         case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
+        case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
@@ -174,12 +179,12 @@ public enum AppUpdate {
                 reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
                 state.screens[index] = .reader(reader)
             case .acquisitions(var choice):
-                choice.cursor.keepVisible(count: choice.links.count, page: AcquisitionScreen.layout(in: body).page)
+                choice.cursor.keepVisible(count: choice.rowCount, page: AcquisitionScreen.layout(in: body).page)
                 state.screens[index] = .acquisitions(choice)
             case .marks(var list):
                 list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
                 state.screens[index] = .marks(list)
-            case .shelf, .detail, .storage, .feedArticle:
+            case .shelf, .detail, .storage, .feedArticle, .streamedPages:
                 break
             }
         }

@@ -64,6 +64,9 @@ public enum Effect: Equatable, Sendable {
     /// Fetches web pictures of a feed article (http and https only, each within `EffectRunner.webPictureLimit`
     /// bytes) and draws them as text art; answered by `webPictureRendered` per request.
     case requestWebPictures([PictureRequest])
+    /// Fetches a page of a page stream (OPDS-PSE) with the catalog's login, within the picture limits, and draws
+    /// it; answered by `streamedPageFetched`, or `streamedPageSkipped` when a later request made it pointless.
+    case fetchStreamedPage(StreamedPageRequest)
     /// Finds `query` in every article of an issue; answered by `issueSearched`.
     case searchIssue(issueID: Int64, query: String)
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.

@@ -34,6 +34,10 @@ public enum Message: Sendable {
     case feedLoaded(URL, Result<Feed, ReaderFailure>)
     /// The page at the URL, asked for to continue a catalog page being browsed.
     case catalogPageLoaded(URL, Result<Feed, ReaderFailure>)
+    /// A streamed page was fetched and drawn, or could not be.
+    case streamedPageFetched(StreamedPageRequest, Result<TextArt, ReaderFailure>)
+    /// A streamed page was not fetched: the reader had moved on, or to another size, before its turn came.
+    case streamedPageSkipped(StreamedPageRequest)
     /// Background work that has only something to say (an OPML import or export).
     case reported(StatusMessage)
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)

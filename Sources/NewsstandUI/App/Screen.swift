@@ -20,6 +20,8 @@ public enum Screen: Equatable, Sendable {
     case catalog(CatalogBrowser)
     /// The acquisition links of one catalog entry, to download one into the Library shelf.
     case acquisitions(AcquisitionChoice)
+    /// A catalog entry's pages streamed one at a time (OPDS-PSE), nothing downloaded.
+    case streamedPages(PageStreamViewer)
     case searchResults(LibrarySearch)
     case downloads(DownloadsCursor)
     /// The open issue's bookmarks or highlights (the reader under it has them).
@@ -38,6 +40,7 @@ public enum Screen: Equatable, Sendable {
         case .storage: .storage
         case .catalog: .catalog
         case .acquisitions: .acquisitions
+        case .streamedPages: .streamedPages
         case .searchResults: .searchResults
         case .downloads: .downloads
         case .marks(let list): list.showsHighlights ? .highlights : .bookmarks

@@ -16,6 +16,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case catalog
     /// The ways a catalog offers one title (format, size, kind), to download one into the Library shelf.
     case acquisitions
+    /// A catalog entry's pages streamed one at a time from its server (OPDS-PSE), nothing downloaded.
+    case streamedPages
     /// Results of a search across every downloaded issue.
     case searchResults
     /// Every download: running, queued, retrying, paused and failed, with the queue's controls.

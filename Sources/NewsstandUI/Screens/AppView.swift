@@ -18,6 +18,7 @@ public enum AppView {
                   counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
         let position: String
+        var hints = KeyMap.hints(for: state.screen)
         switch state.screens.last ?? .shelf {
         case .shelf:
             ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
@@ -45,12 +46,16 @@ public enum AppView {
             position = FeedArticleScreen.positionText(article, in: body)
         case .acquisitions(let choice):
             AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
-            position = listPosition(choice.cursor, count: choice.links.count)
+            position = listPosition(choice.cursor, count: choice.rowCount)
+        case .streamedPages(let viewer):
+            PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
+            position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""
         case .catalog(let browser):
             CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
+            hints = CatalogScreen.hints(browser)
             position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
         case .searchResults(let search):
             SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
@@ -69,7 +74,7 @@ public enum AppView {
                 buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
             }
         } else {
-            StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+            StatusLine(hints: hints, message: state.message, position: position)
                 .render(in: status, theme: theme, into: &buffer)
         }
         return buffer

@@ -6,6 +6,12 @@ public enum CatalogScreen {
     /// The trail and the page's URL and a blank line, then two lines per entry.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 2) }
 
+    /// The status line's keys: `/ search` only once the page shown is known to offer a search.
+    public static func hints(_ browser: CatalogBrowser) -> [KeyBinding] {
+        let hasSearch = browser.current?.feed?.search != nil
+        return KeyMap.hints(for: .catalog).filter { hasSearch || $0.command != .searchCatalog }
+    }
+
     public static func render(_ browser: CatalogBrowser, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard let page = browser.current else { return }
         let trail = browser.pages.compactMap { $0.feed?.title }.joined(separator: " › ")

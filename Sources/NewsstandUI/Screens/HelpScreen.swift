@@ -1,7 +1,8 @@
 /// Every key, grouped by screen, straight from the key table.
 public enum HelpScreen {
     static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
-                                                   ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Catalog", .catalog), ("Getting a title", .acquisitions)]
+                                                   ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Catalog", .catalog), ("Getting a title", .acquisitions),
+                                                   ("Streamed pages", .streamedPages)]
 
     static let lines: [(key: String, help: String)] = {
         var lines: [(String, String)] = []
