@@ -30,13 +30,14 @@ public final class TerminalApp: @unchecked Sendable {
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
 
-    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
         backend = CursesBackend(colorMode: colorMode)
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
+        state.keys = keys
         state.articleMeasure = configuration.measure
         state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
         state.shelf.viewMode = rememberedView ?? .list

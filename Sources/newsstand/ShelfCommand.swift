@@ -28,11 +28,21 @@ enum ShelfCommand {
         }
         var context = try LibraryContext.open(environment: environment)
         if let coverModeOption { context.configuration.coverMode = coverModeOption }
+        let keys = try keyTable(context.configuration)
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
-        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration,
+        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                               theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled)
         withExtendedLifetime(server) { app.run() }
+    }
+
+    /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.
+    static func keyTable(_ configuration: Configuration) throws -> KeyTable {
+        do {
+            return try KeyTable(lines: configuration.keyBindingLines)
+        } catch {
+            throw CommandFailure("the key bindings of the config cannot apply:\n\(error)")
+        }
     }
 
     static func loadTheme(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> Theme {

@@ -54,6 +54,8 @@ public struct Configuration: Equatable, Sendable {
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
+    /// The `bind` and `unbind` lines, in file order: the interface checks and applies them to its key table.
+    public private(set) var keyBindingLines: [KeyBindingLine] = []
 
     public static func load(from file: URL) -> Configuration {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return Configuration() }
@@ -68,8 +70,12 @@ public struct Configuration: Equatable, Sendable {
             guard let key = words.first else { continue }
             let value = words.dropFirst().joined(separator: " ")
             let place = "\(source), line \(offset + 1)"
+            if let verb = KeyBindingLine.Verb(rawValue: key) {
+                configuration.keyBindingLines.append(KeyBindingLine(source: source, line: offset + 1, verb: verb, arguments: Array(words.dropFirst())))
+                continue
+            }
             guard let setting = settings.first(where: { $0.name == key }) else {
-                configuration.warnings.append("\(place): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")
+                configuration.warnings.append("\(place): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")); keys: bind, unbind)")
                 continue
             }
             if !setting.apply(&configuration, value) {

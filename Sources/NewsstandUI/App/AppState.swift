@@ -35,6 +35,8 @@ public struct AppState: Equatable, Sendable {
     public var pendingLogins: [LoginRequest] = []
     /// Every download's figures (sizes, speed, attempts), kept up to date from download events whatever screen is shown.
     public var downloads = DownloadsState()
+    /// The keys in effect: `KeyMap` with the config's `bind` and `unbind` lines applied.
+    public var keys = KeyTable.standard
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

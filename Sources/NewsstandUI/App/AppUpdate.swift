@@ -89,7 +89,7 @@ public enum AppUpdate {
             askNextLogin(&state)
             return effects
         }
-        guard let command = KeyMap.command(for: key, on: state.screen) else { return [] }
+        guard let command = state.keys.command(for: key, on: state.screen) else { return [] }
         state.message = nil
         if command == .quit {
             state.isRunning = false
@@ -108,7 +108,7 @@ public enum AppUpdate {
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
         case .help(var cursor):
             guard command != .back else { return goBack(&state) }
-            cursor.scroll(command, count: HelpScreen.lineCount, page: HelpScreen.layout(in: state.body).page)
+            cursor.scroll(command, count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: state.body).page)
             state.screens[state.screens.count - 1] = .help(cursor)
             return []
         case .subscriptions(var cursor):
@@ -146,7 +146,7 @@ public enum AppUpdate {
         for index in state.screens.indices {
             switch state.screens[index] {
             case .help(var cursor):
-                cursor.keepScrolled(count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
+                cursor.keepScrolled(count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: body).page)
                 state.screens[index] = .help(cursor)
             case .subscriptions(var cursor):
                 cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)

@@ -1,5 +1,5 @@
 /// One row of the key table: a command, its keys, what it does, and where it applies.
-public struct KeyBinding: Sendable {
+public struct KeyBinding: Equatable, Sendable {
     public let command: Command
     public let keys: [Key]
     /// Short name for the status line, e.g. "read".
@@ -14,7 +14,8 @@ public struct KeyBinding: Sendable {
     public var keyLabel: String { keys.map(\.label).joined(separator: "/") }
 }
 
-/// The one table of key bindings: it drives key handling, the status line hints and the help screen.
+/// The one table of key bindings: it drives key handling, the status line hints and the help screen, with the
+/// config's `bind` and `unbind` lines applied to it (`KeyTable`).
 public enum KeyMap {
     public static let bindings: [KeyBinding] = {
         let all = Set(ScreenKind.allCases)
@@ -107,14 +108,13 @@ public enum KeyMap {
         ]
     }()
 
-    /// The command a key means on a screen, if any. Any mouse click matches the click binding.
+    /// The command a key means on a screen in the table as it is (the config's `bind` lines aside: see `KeyTable`).
     public static func command(for key: Key, on screen: ScreenKind) -> Command? {
-        let probe: Key = if case .mouseClick = key { .mouseClick(x: 0, y: 0) } else { key }
-        return bindings.first { $0.screens.contains(screen) && $0.keys.contains(probe) }?.command
+        KeyTable.standard.command(for: key, on: screen)
     }
 
-    /// The bindings hinted in the status line of a screen, in table order.
+    /// The bindings hinted in the status line of a screen, in table order (the config's `bind` lines aside).
     public static func hints(for screen: ScreenKind) -> [KeyBinding] {
-        bindings.filter { $0.isHinted && $0.screens.contains(screen) }
+        KeyTable.standard.hints(for: screen)
     }
 }

@@ -32,7 +32,7 @@ public enum AppView {
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ""
         case .help(let cursor):
-            HelpScreen.render(cursor, in: body, theme: theme, into: &buffer)
+            HelpScreen.render(cursor, keys: state.keys, in: body, theme: theme, into: &buffer)
             position = ""
         case .subscriptions(let cursor):
             SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
@@ -66,7 +66,7 @@ public enum AppView {
                 buffer.writeLine(" " + prompt.label, in: status, style: theme[.statusKey])
             }
         } else {
-            StatusLine(hints: KeyMap.hints(for: state.screen), message: state.message, position: position)
+            StatusLine(hints: state.keys.hints(for: state.screen), message: state.message, position: position)
                 .render(in: status, theme: theme, into: &buffer)
         }
         return buffer
