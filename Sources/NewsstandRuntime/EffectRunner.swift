@@ -117,6 +117,26 @@ public final class EffectRunner: @unchecked Sendable {
                 }
                 self.sendLibrary()
             }
+        case .deleteDownload(let issueID):
+            work.async {
+                do {
+                    guard let issue = try self.store.issue(id: issueID), let publication = try self.store.publication(id: issue.publicationID) else { return }
+                    try IssueStorage(store: self.store, paths: self.paths).evict(issue, of: publication)
+                    self.send(.reported(StatusMessage("The file of “\(issue.title)” was deleted; it stays on the shelf to download again.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot delete the download: \(error)", isError: true)))
+                }
+                self.sendLibrary()
+            }
+        case .markRead(let issueID, let read):
+            saves.async {
+                do {
+                    try self.store.setRead(read, issueID: issueID)
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot mark the issue \(read ? "read" : "unread"): \(error)", isError: true)))
+                }
+                self.libraryQueue.async { self.sendLibrary() }
+            }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
                 let result = Result { () throws -> [TextBlock] in

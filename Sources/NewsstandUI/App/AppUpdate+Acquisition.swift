@@ -39,8 +39,7 @@ extension AppUpdate {
     static func askToRemoveTitle(_ state: inout AppState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
-            state.message = StatusMessage("X removes titles got from a catalog (the Library shelf); d on the subscriptions screen removes a publication.")
-            return []
+            return askToDeleteDownload(issue, &state)
         }
         if issue.state == .downloading || issue.state == .paused {
             state.message = StatusMessage("\(issue.title) is downloading: cancel it first (x), then remove it.")

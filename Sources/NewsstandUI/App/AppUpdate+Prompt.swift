@@ -5,6 +5,7 @@ extension AppUpdate {
         guard var prompt = state.prompt else { return [] }
         if prompt.isLogin { return handleLoginPrompt(key, prompt, &state) }
         if case .confirmRemoveTitle(let issueID, _) = prompt.kind { return confirmRemoveTitle(issueID, key: key, &state) }
+        if case .confirmDeleteDownload(let issueID, _) = prompt.kind { return confirmDeleteDownload(issueID, key: key, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -33,7 +34,7 @@ extension AppUpdate {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
             case .searchCatalog: return submitCatalogSearch(prompt, &state)
-            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle: return []
+            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload: return []
             }
         }
     }

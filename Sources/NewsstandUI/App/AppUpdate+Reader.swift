@@ -267,7 +267,7 @@ extension AppUpdate {
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .searchCatalog:
+             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog:
             return []
         }
     }

@@ -22,7 +22,8 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case nextMatch, previousMatch
     case openLink
     case playMedia
-    case removeTitle
+    case deleteIssue
+    case toggleRead, cycleSort, cycleFilter
     case pagePicture
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown

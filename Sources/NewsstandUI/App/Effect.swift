@@ -20,6 +20,10 @@ public enum Effect: Equatable, Sendable {
     case acquireTitle(CatalogEntry, AcquisitionLink)
     /// Removes a title and its file from the Library shelf (answered by `.reported` and the library read again).
     case removeTitle(issueID: Int64)
+    /// Deletes an issue's downloaded files, keeping it on its shelf to download again (answered by `.reported` and the library read again).
+    case deleteDownload(issueID: Int64)
+    /// Marks an issue read or unread (the library is read again).
+    case markRead(issueID: Int64, read: Bool)
     /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
     case loadHeadlineArticle(publicationID: Int64, index: Int)
     /// Reloads the library only if another process (a sync) changed it.

@@ -57,6 +57,11 @@ public struct KeyTable: Equatable, Sendable {
         bindings.filter { $0.isHinted && $0.screens.contains(screen) && !$0.keys.isEmpty }
     }
 
+    /// How a command's first key on a screen is written, for messages that name it ("unbound" when it has none).
+    public func label(of command: Command, on screen: ScreenKind) -> String {
+        bindings.first { $0.command == command && $0.screens.contains(screen) && !$0.keys.isEmpty }?.keys.first?.label ?? "unbound"
+    }
+
     /// The rows of a screen that have help, as the help screen and `newsstand keys` list them.
     public func documented(on screen: ScreenKind) -> [KeyBinding] {
         bindings.filter { $0.screens.contains(screen) && !$0.help.isEmpty }

@@ -77,7 +77,17 @@ public enum AppView {
         count == 0 ? "" : "\(min(cursor.selection, count - 1) + 1)/\(count)"
     }
 
+    /// "3/12", after the view when it is not the shelf's own: "by title · downloaded  3/12".
     static func shelfPosition(_ state: AppState) -> String {
-        listPosition(state.shelfCursor, count: state.currentIssueCount)
+        let position = listPosition(state.shelfCursor, count: state.currentIssueCount)
+        let view = state.library.view
+        guard view != .standard else { return position }
+        let order: String? = switch view.sort {
+        case .newest: nil
+        case .oldest: "oldest first"
+        case .title: "by title"
+        }
+        let filter: String? = view.filter == .all ? nil : view.filter.rawValue
+        return ([order, filter].compactMap { $0 }.joined(separator: " · ") + "  " + position).trimmingCharacters(in: .whitespaces)
     }
 }
