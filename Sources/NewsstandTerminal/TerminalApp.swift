@@ -38,6 +38,8 @@ public final class TerminalApp: @unchecked Sendable {
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
         state.keys = keys
+        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
+        state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
         state.coverMode = colorMode == .none ? .ascii : configuration.coverMode ?? theme.coverMode ?? CoverModeChooser.choose(colorMode: colorMode)
         state.shelf.viewMode = rememberedView ?? .list
@@ -118,6 +120,7 @@ public final class TerminalApp: @unchecked Sendable {
     }
 
     private func handle(_ message: Message) {
+        state.clock = Date().timeIntervalSince1970
         let effects = AppUpdate.update(&state, message)
         runner.perform(effects)
         // `.quit` was carried out above: the runner has finished its saves.

@@ -44,6 +44,8 @@ public struct Configuration: Equatable, Sendable {
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
+    /// Words per minute for the reader's time-left estimate; nil (`auto`, the default) learns it from the reader's pace.
+    public var readingSpeed: Int?
     /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
     public var maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries
 
@@ -174,6 +176,15 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
+            return true
+        },
+        Setting(name: "reading-speed", takes: "words per minute from 50 to 2000, or auto (learned from your pace)") { configuration, value in
+            if value == "auto" {
+                configuration.readingSpeed = nil
+                return true
+            }
+            guard let words = Int(value), (50...2000).contains(words) else { return false }
+            configuration.readingSpeed = words
             return true
         },
         Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000") { configuration, value in

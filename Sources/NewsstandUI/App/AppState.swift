@@ -37,6 +37,10 @@ public struct AppState: Equatable, Sendable {
     public var downloads = DownloadsState()
     /// The keys in effect: `KeyMap` with the config's `bind` and `unbind` lines applied.
     public var keys = KeyTable.standard
+    /// The reader's speed, for the time left in an article.
+    public var readingPace = ReadingPace()
+    /// Seconds (since 1970) when the message being handled arrived, set by the front end: `AppUpdate` reads no clock.
+    public var clock: Double = 0
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"

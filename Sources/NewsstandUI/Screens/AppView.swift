@@ -27,7 +27,7 @@ public enum AppView {
             position = shelfPosition(state)
         case .reader(let reader) where reader.isShowingArticle:
             ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ArticleScreen.positionText(reader, in: body)
+            position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
         case .reader(let reader):
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ""
