@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandImaging
 import NewsstandUI
 
 /// The messages an `EffectRunner` sent in a test, in order, safe to read from the test's thread.
@@ -19,6 +20,15 @@ final class MessageInbox: @unchecked Sendable {
 
     var logins: [(host: String, realm: String?, retry: Effect)] {
         lock.withLock { messages.compactMap { if case .loginRequired(let host, let realm, let retry) = $0 { (host, realm, retry) } else { nil } } }
+    }
+
+    /// Links and media a program could not open: the failure said.
+    var linkFailures: [String] {
+        lock.withLock { messages.compactMap { if case .linkOpened(_, let failure?) = $0 { failure } else { nil } } }
+    }
+
+    var pictures: [(PictureRequest, Result<TextArt, ReaderFailure>)] {
+        lock.withLock { messages.compactMap { if case .webPictureRendered(let request, let result) = $0 { (request, result) } else { nil } } }
     }
 
     var refreshes: [[PublicationRefresher.Outcome]] {

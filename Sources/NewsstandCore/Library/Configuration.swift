@@ -39,8 +39,12 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
-    /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
-    public var player: PlayerCommand?
+    /// The program a headline's audio or video file is handed to; nil: the browser.
+    public var player: HookCommand?
+    /// The program links are opened with; nil: the system opener (xdg-open).
+    public var browser: HookCommand?
+    /// The program run after a sync that brought new issues (a summary as arguments, JSON on its input); nil: none.
+    public var notifyProgram: HookCommand?
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
@@ -168,9 +172,19 @@ public struct Configuration: Equatable, Sendable {
             configuration.stallTimeout = seconds
             return true
         },
-        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL (for example mpv %u)") { configuration, value in
-            guard let player = PlayerCommand(value) else { return false }
+        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)") { configuration, value in
+            guard let player = HookCommand(value) else { return false }
             configuration.player = player
+            return true
+        },
+        Setting(name: "browser", takes: "a program and its arguments, %u for the link (for example firefox %u)") { configuration, value in
+            guard let browser = HookCommand(value) else { return false }
+            configuration.browser = browser
+            return true
+        },
+        Setting(name: "notify-program", takes: "a program and its arguments (for example notify-send Newsstand)") { configuration, value in
+            guard let program = HookCommand(value) else { return false }
+            configuration.notifyProgram = program
             return true
         },
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in

@@ -72,10 +72,11 @@ public enum Effect: Equatable, Sendable {
     case searchIssue(issueID: Int64, query: String)
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.
     case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground)
-    /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
+    /// Opens a link with the configured browser, else the system opener (xdg-open), without a shell and in the
+    /// background; answered by `linkOpened` when the program is missing or fails.
     case openLink(URL)
     /// Hands an audio or video file to the configured player (`player` in the config file), else the
-    /// system opener, never waiting for it; answered by `linkOpened` when it cannot.
+    /// browser as `openLink` does; answered by `linkOpened` when the program is missing or fails.
     case playMedia(URL)
     /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
     case searchLibrary(query: String)
