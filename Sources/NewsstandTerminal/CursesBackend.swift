@@ -9,6 +9,7 @@ final class CursesBackend {
     private var palette: ColorPalette
     private var previousFrame: CellBuffer?
     private(set) var isActive = false
+    private var isCursorShown = false
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -30,6 +31,7 @@ final class CursesBackend {
         keypad(newsstand_stdscr(), true)
         nodelay(newsstand_stdscr(), true)
         curs_set(0)
+        isCursorShown = false
         if has_colors() && palette.mode != .none {
             start_color()
             use_default_colors()
@@ -64,13 +66,22 @@ final class CursesBackend {
         previousFrame = nil
     }
 
-    /// Draws only the cells that differ from the last frame.
-    func draw(_ frame: CellBuffer) {
+    /// Draws only the cells that differ from the last frame, then shows the cursor at `cursor` (screen-reader mode)
+    /// or hides it.
+    func draw(_ frame: CellBuffer, cursor: (x: Int, y: Int)? = nil) {
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
         for change in BufferDiff.changes(from: previousFrame, to: frame) {
             put(change.cell, x: change.x, y: change.y)
         }
         previousFrame = frame
+        if let cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < frame.width, cursor.y < frame.height {
+            if !isCursorShown { curs_set(1) }
+            isCursorShown = true
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else if isCursorShown {
+            curs_set(0)
+            isCursorShown = false
+        }
         refresh()
     }
 

@@ -38,6 +38,7 @@ public final class TerminalApp: @unchecked Sendable {
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
         state.keys = keys
+        state.screenReader = configuration.screenReader
         let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
         state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
@@ -147,7 +148,7 @@ public final class TerminalApp: @unchecked Sendable {
     }
 
     private func render() {
-        backend.draw(AppView.render(state, theme: theme))
+        backend.draw(AppView.render(state, theme: theme), cursor: AppView.cursor(state))
     }
 
     /// Ends the program: the runner's pending saves first (the last reading position), then the terminal is restored.

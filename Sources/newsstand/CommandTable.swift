@@ -6,7 +6,7 @@ import NewsstandCore
 enum CommandTable {
     /// No command word: the shelf (or `--version`).
     static let shelf = CommandDefinition(
-        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--demo"), .flag("--version", hidden: true)],
+        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--screen-reader"), .flag("--demo"), .flag("--version", hidden: true)],
         summary: "open the shelf (keys: press ? inside)"
     ) { arguments in
         if arguments.flag("--version") {

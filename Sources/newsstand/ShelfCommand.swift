@@ -5,7 +5,7 @@ import NewsstandImaging
 import NewsstandTerminal
 import NewsstandUI
 
-/// `newsstand [--theme NAME] [--cover-mode MODE] [--demo]`: opens the shelf in the terminal.
+/// `newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
         let themeOption = arguments.option("--theme")
@@ -14,6 +14,7 @@ enum ShelfCommand {
             guard let mode = CoverArtMode(rawValue: text) else { throw UsageError("--cover-mode takes auto, ascii, ascii-color or blocks, not '\(text)'") }
             return mode
         }
+        let screenReader = arguments.flag("--screen-reader")
         let demo = arguments.flag("--demo")
         try arguments.finish()
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
@@ -28,6 +29,7 @@ enum ShelfCommand {
         }
         var context = try LibraryContext.open(environment: environment)
         if let coverModeOption { context.configuration.coverMode = coverModeOption }
+        if screenReader { context.configuration.screenReader = true }
         let keys = try keyTable(context.configuration)
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty

@@ -172,7 +172,7 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(help.status, 0, help.errors)
         XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the commands, in order")
         let flat = Self.flattened(help.output)
-        XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--demo] open the shelf"), help.output)
+        XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo] open the shelf"), help.output)
         for (name, synopsis) in Self.synopses {
             XCTAssertTrue(flat.contains("newsstand \(synopsis) "), "--help lacks the synopsis of \(name): \(synopsis)")
         }

@@ -48,6 +48,8 @@ public struct Configuration: Equatable, Sendable {
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
+    /// For screen readers: the cursor on the selected row or reading line, no decoration, state changes in words.
+    public var screenReader = false
     /// Words per minute for the reader's time-left estimate; nil (`auto`, the default) learns it from the reader's pace.
     public var readingSpeed: Int?
     /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
@@ -190,6 +192,14 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
+            return true
+        },
+        Setting(name: "screen-reader", takes: "on or off") { configuration, value in
+            switch value {
+            case "on", "yes", "true": configuration.screenReader = true
+            case "off", "no", "false": configuration.screenReader = false
+            default: return false
+            }
             return true
         },
         Setting(name: "reading-speed", takes: "words per minute from 50 to 2000, or auto (learned from your pace)") { configuration, value in

@@ -39,6 +39,9 @@ public struct AppState: Equatable, Sendable {
     public var keys = KeyTable.standard
     /// The reader's speed, for the time left in an article.
     public var readingPace = ReadingPace()
+    /// For screen readers: the terminal cursor on the selected row or the reading line (`AppView.cursor`), no covers,
+    /// pictures or decoration, and state changes said in words on the status line.
+    public var screenReader = false
     /// Seconds (since 1970) when the message being handled arrived, set by the front end: `AppUpdate` reads no clock.
     public var clock: Double = 0
 
@@ -85,7 +88,8 @@ public struct AppState: Equatable, Sendable {
 
     /// The shelf's layout in the current window size.
     public var shelfLayout: ShelfLayout {
-        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil)
+        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil,
+                    compact: screenReader)
     }
 
     /// The cover request for an issue at a size, in this state's mode and background.

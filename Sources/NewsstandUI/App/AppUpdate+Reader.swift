@@ -74,6 +74,9 @@ extension AppUpdate {
         reader.pagePicture = nil
         reader.pageFailure = nil
         state.reader = reader
+        if state.screenReader, let book = reader.book, book.articles.indices.contains(index) {
+            state.message = StatusMessage("Article \(index + 1) of \(book.articles.count): \(book.articles[index].title)")
+        }
         return [.loadArticle(issueID: reader.issueID, articleIndex: index)] + (reader.showsPagePicture ? [renderPage(reader, state)] : [])
     }
 

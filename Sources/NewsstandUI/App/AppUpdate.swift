@@ -8,6 +8,18 @@ import NewsstandCore
 /// takes its geometry from the screen's layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
+        let effects = handle(message, &state)
+        guard state.screenReader else { return effects }
+        // A screen reader reads covers and pictures drawn as text art as noise: they are never drawn.
+        return effects.filter {
+            switch $0 {
+            case .requestCovers, .requestPictures, .requestWebPictures: false
+            default: true
+            }
+        }
+    }
+
+    private static func handle(_ message: Message, _ state: inout AppState) -> [Effect] {
         switch message {
         case .keyPressed(let key):
             return handleKey(key, &state)

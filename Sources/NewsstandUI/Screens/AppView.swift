@@ -69,6 +69,7 @@ public enum AppView {
             StatusLine(hints: state.keys.hints(for: state.screen), message: state.message, position: position)
                 .render(in: status, theme: theme, into: &buffer)
         }
+        if state.screenReader { buffer.blankDecoration() }
         return buffer
     }
 

@@ -35,7 +35,8 @@ public struct ShelfLayout: Equatable, Sendable {
     }
 
     /// The layout in a screen body `area` (the rows between the header bar and the status line).
-    public init(area: Rect, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false) {
+    /// `compact` asks for the list without covers (for screen readers), whatever the size.
+    public init(area: Rect, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false, compact: Bool = false) {
         let width = area.width
         let height = area.height + 2
         var top = area.y + (hasNotice ? 1 : 0)
@@ -48,7 +49,14 @@ public struct ShelfLayout: Equatable, Sendable {
         let gridCover = (columns: 18, rows: 12)
         let gridWidth = gridCover.columns + 3
         let gridHeight = gridCover.rows + 4 // title, date, state, gap
-        if mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
+        if compact {
+            self.mode = .list
+            coverColumns = 0
+            coverRows = 0
+            itemWidth = width
+            itemHeight = 4
+            columns = 1
+        } else if mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
             self.mode = .grid
             coverColumns = gridCover.columns
             coverRows = gridCover.rows
