@@ -174,21 +174,9 @@ public struct Configuration: Equatable, Sendable {
             configuration.stallTimeout = seconds
             return true
         },
-        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)") { configuration, value in
-            guard let player = HookCommand(value) else { return false }
-            configuration.player = player
-            return true
-        },
-        Setting(name: "browser", takes: "a program and its arguments, %u for the link (for example firefox %u)") { configuration, value in
-            guard let browser = HookCommand(value) else { return false }
-            configuration.browser = browser
-            return true
-        },
-        Setting(name: "notify-program", takes: "a program and its arguments (for example notify-send Newsstand)") { configuration, value in
-            guard let program = HookCommand(value) else { return false }
-            configuration.notifyProgram = program
-            return true
-        },
+        program("player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)", \.player),
+        program("browser", takes: "a program and its arguments, %u for the link (for example firefox %u)", \.browser),
+        program("notify-program", takes: "a program and its arguments (for example notify-send Newsstand)", \.notifyProgram),
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
@@ -217,6 +205,15 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
     ]
+
+    /// A setting that names a program to run (`HookCommand`).
+    private static func program(_ name: String, takes: String, _ field: WritableKeyPath<Configuration, HookCommand?> & Sendable) -> Setting {
+        Setting(name: name, takes: takes) { configuration, value in
+            guard let command = HookCommand(value) else { return false }
+            configuration[keyPath: field] = command
+            return true
+        }
+    }
 
     /// "500M", "2G", "750K" or plain bytes.
     public static func parseSize(_ text: String) -> Int64? {

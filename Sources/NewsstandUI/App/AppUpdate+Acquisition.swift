@@ -50,12 +50,17 @@ extension AppUpdate {
     }
 
     static func confirmRemoveTitle(_ issueID: Int64, key: Key, _ state: inout AppState) -> [Effect] {
+        confirmed(key, &state, then: .removeTitle(issueID: issueID), otherwise: "Nothing was removed.")
+    }
+
+    /// The answer to a y/n question on the bottom line: y (or Y) does `effect`, any other key says `otherwise`.
+    static func confirmed(_ key: Key, _ state: inout AppState, then effect: Effect, otherwise: String) -> [Effect] {
         state.prompt = nil
         guard key == .character("y") || key == .character("Y") else {
-            state.message = StatusMessage("Nothing was removed.")
+            state.message = StatusMessage(otherwise)
             return []
         }
-        return [.removeTitle(issueID: issueID)]
+        return [effect]
     }
 
     static func titleAcquired(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {

@@ -31,12 +31,7 @@ extension AppUpdate {
     }
 
     static func confirmDeleteDownload(_ issueID: Int64, key: Key, _ state: inout AppState) -> [Effect] {
-        state.prompt = nil
-        guard key == .character("y") || key == .character("Y") else {
-            state.message = StatusMessage("Nothing was deleted.")
-            return []
-        }
-        return [.deleteDownload(issueID: issueID)]
+        confirmed(key, &state, then: .deleteDownload(issueID: issueID), otherwise: "Nothing was deleted.")
     }
 
     /// Shows the shelves in another order or filter: their windows are read again in it, each selection following

@@ -49,21 +49,14 @@ public struct ShelfLayout: Equatable, Sendable {
         let gridCover = (columns: 18, rows: 12)
         let gridWidth = gridCover.columns + 3
         let gridHeight = gridCover.rows + 4 // title, date, state, gap
-        if compact {
-            self.mode = .list
-            coverColumns = 0
-            coverRows = 0
-            itemWidth = width
-            itemHeight = 4
-            columns = 1
-        } else if mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
+        if !compact && mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
             self.mode = .grid
             coverColumns = gridCover.columns
             coverRows = gridCover.rows
             itemWidth = gridWidth
             itemHeight = gridHeight
             columns = (width - Self.gutter) / gridWidth
-        } else if height >= 16 && width >= 48 {
+        } else if !compact && height >= 16 && width >= 48 {
             self.mode = .list
             coverColumns = 12
             coverRows = 8
