@@ -51,7 +51,7 @@ let package = Package(
         // Pictures of known structure (a title band, gradients, text) that the tests and the benchmark measure covers on.
         .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
 
-        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
+        .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.

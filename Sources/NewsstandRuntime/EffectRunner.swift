@@ -124,6 +124,26 @@ public final class EffectRunner: @unchecked Sendable {
                 }
                 self.sendLibrary()
             }
+        case .deleteDownload(let issueID):
+            work.async {
+                do {
+                    guard let issue = try self.store.issue(id: issueID), let publication = try self.store.publication(id: issue.publicationID) else { return }
+                    try IssueStorage(store: self.store, paths: self.paths).evict(issue, of: publication)
+                    self.send(.reported(StatusMessage("The file of “\(issue.title)” was deleted; it stays on the shelf to download again.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot delete the download: \(error)", isError: true)))
+                }
+                self.sendLibrary()
+            }
+        case .markRead(let issueID, let read):
+            saves.async {
+                do {
+                    try self.store.setRead(read, issueID: issueID)
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot mark the issue \(read ? "read" : "unread"): \(error)", isError: true)))
+                }
+                self.libraryQueue.async { self.sendLibrary() }
+            }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
                 let result = Result { () throws -> [TextBlock] in
@@ -148,6 +168,7 @@ public final class EffectRunner: @unchecked Sendable {
                 sync.enforceLimits(budget: self.storageBudget)
                 self.send(.publicationsRefreshed(reports.map(\.outcome)))
                 self.askForLogins(reports.map(\.outcome))
+                self.notify(reports.map(\.outcome))
             }
         case .download(let issueID):
             downloads.enqueue(issueID: issueID)
@@ -370,32 +391,13 @@ public final class EffectRunner: @unchecked Sendable {
                 }
             }
         case .openLink(let url):
-            DispatchQueue.global(qos: .utility).async {
-                guard let opener = ReaderWork.opener() else {
-                    self.send(.linkOpened(url, failure: "xdg-open is not installed, so the link cannot be opened"))
-                    return
-                }
-                do {
-                    try ReaderWork.open(url, with: opener)
-                } catch {
-                    self.send(.linkOpened(url, failure: "xdg-open could not be started"))
-                }
-            }
+            DispatchQueue.global(qos: .utility).async { self.open(url, with: self.configuration.browser, role: "the browser", setting: "browser") }
         case .playMedia(let url):
             DispatchQueue.global(qos: .utility).async {
-                guard let player = self.configuration.player else {
-                    self.perform(.openLink(url))
-                    return
-                }
-                let (program, arguments) = player.invocation(for: url)
-                guard let executable = program.contains("/") ? URL(fileURLWithPath: program) : ReaderWork.opener(named: program) else {
-                    self.send(.linkOpened(url, failure: "the player '\(program)' is not installed (player in the config file)"))
-                    return
-                }
-                do {
-                    try ReaderWork.run(executable, arguments: arguments)
-                } catch {
-                    self.send(.linkOpened(url, failure: "the player '\(program)' could not be started"))
+                if self.configuration.player == nil {
+                    self.open(url, with: self.configuration.browser, role: "the browser", setting: "browser")
+                } else {
+                    self.open(url, with: self.configuration.player, role: "the player", setting: "player")
                 }
             }
         case .searchLibrary(let query):
@@ -520,6 +522,27 @@ public final class EffectRunner: @unchecked Sendable {
 
     private func sendMarks(_ issueID: Int64) {
         send(.marksLoaded(issueID: issueID, Result { try store.marks(issueID: issueID) }.mapError { ReaderFailure("\($0)") }))
+    }
+
+    /// Hands a URL to the program configured for it (`browser`, `player`), else the system opener, watching it for a
+    /// moment so that a failure is reported in plain words.
+    private func open(_ url: URL, with command: HookCommand?, role: String, setting: String) {
+        let failure: HookRunner.Failure?
+        if let command {
+            failure = HookRunner.run(command.invocation(for: url), role: role, wait: .watch(seconds: HookRunner.openerWatch))
+                .map { HookRunner.Failure(description: "\($0) (\(setting) in the config file)") }
+        } else {
+            failure = HookRunner.run(("xdg-open", [url.absoluteString]), role: "the system opener", wait: .watch(seconds: HookRunner.openerWatch))
+        }
+        if let failure { send(.linkOpened(url, failure: failure.description)) }
+    }
+
+    /// Runs `notify-program` when a refresh brought new issues; a failure is reported on the status line.
+    private func notify(_ outcomes: [PublicationRefresher.Outcome]) {
+        guard let command = configuration.notifyProgram, let notice = NewIssuesNotice(outcomes: outcomes, store: store) else { return }
+        if let failure = HookRunner.notify(command, notice) {
+            send(.reported(StatusMessage(failure.description, isError: true)))
+        }
     }
 
     private func sendLibrary() {

@@ -18,35 +18,36 @@ public struct LibraryLoader: Sendable {
                                readingPosition: try readingID.flatMap { try store.readingPosition(issueID: $0) })
     }
 
-    /// The issues a request asks for, with where they start in the shelf and the shelf's size now.
+    /// The issues a request asks for, in its view, with where they start in that view and the view's size now.
     public func window(_ request: IssueWindowRequest) throws -> IssueWindow {
         let publicationID = request.publicationID
+        let view = request.view
         let count = max(1, request.count)
-        let total = try store.issueCounts(publicationID: publicationID).total
+        let total = try store.issueCount(publicationID: publicationID, filter: view.filter)
         switch request.anchor {
         case .first:
             return IssueWindow(publicationID: publicationID, start: 0,
-                               issues: try store.issues(publicationID: publicationID, after: nil, limit: count), total: total)
+                               issues: try store.issues(publicationID: publicationID, after: nil, limit: count, view: view), total: total, view: view)
         case .last:
-            let issues = try store.issues(publicationID: publicationID, before: nil, limit: count)
-            return IssueWindow(publicationID: publicationID, start: max(0, total - issues.count), issues: issues, total: total)
+            let issues = try store.issues(publicationID: publicationID, before: nil, limit: count, view: view)
+            return IssueWindow(publicationID: publicationID, start: max(0, total - issues.count), issues: issues, total: total, view: view)
         case .key(let key, let before):
-            return try window(around: key, before: before, count: count, publicationID: publicationID, total: total)
+            return try window(around: key, before: before, count: count, publicationID: publicationID, total: total, view: view)
         case .issue(let id, let before):
             guard let issue = try store.issue(id: id), issue.publicationID == publicationID else {
-                return try window(IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count))
+                return try window(IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count, view: view))
             }
-            return try window(around: issue.key, before: before, count: count, publicationID: publicationID, total: total)
+            return try window(around: issue.key, before: before, count: count, publicationID: publicationID, total: total, view: view)
         }
     }
 
-    /// `before` issues before `key`, then the issue with that key (when it is still there) and those after it.
-    private func window(around key: IssueKey, before: Int, count: Int, publicationID: Int64, total: Int) throws -> IssueWindow {
-        let earlier = before > 0 ? try store.issues(publicationID: publicationID, before: key, limit: min(before, count)) : []
-        let anchor = try store.issues(ids: [key.id]).filter { $0.publicationID == publicationID && $0.key == key }
-        let later = try store.issues(publicationID: publicationID, after: key, limit: max(0, count - earlier.count - anchor.count))
-        let start = try store.shelfIndex(of: key, publicationID: publicationID) - earlier.count
-        return IssueWindow(publicationID: publicationID, start: max(0, start), issues: earlier + anchor + later, total: total)
+    /// `before` issues before `key`, then the issue with that key (when it is still there, and in the view) and those after it.
+    private func window(around key: IssueKey, before: Int, count: Int, publicationID: Int64, total: Int, view: ShelfView) throws -> IssueWindow {
+        let earlier = before > 0 ? try store.issues(publicationID: publicationID, before: key, limit: min(before, count), view: view) : []
+        let anchor = try store.issues(ids: [key.id]).filter { $0.publicationID == publicationID && $0.key == key && view.filter.includes($0) }
+        let later = try store.issues(publicationID: publicationID, after: key, limit: max(0, count - earlier.count - anchor.count), view: view)
+        let start = try store.shelfIndex(of: key, publicationID: publicationID, view: view) - earlier.count
+        return IssueWindow(publicationID: publicationID, start: max(0, start), issues: earlier + anchor + later, total: total, view: view)
     }
 }
 

@@ -100,29 +100,4 @@ public enum ReaderWork {
         if case .table(let table) = block { return table.rows.map { $0.map(\.plainText).joined(separator: "  ") }.joined(separator: "\n") }
         return block.plainText
     }
-
-    /// Finds the system opener on `PATH`.
-    public static func opener(named name: String = "xdg-open", path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
-        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }
-
-    /// Starts the opener on a URL with its input and output on /dev/null, without waiting for it.
-    public static func open(_ url: URL, with opener: URL) throws {
-        try run(opener, arguments: [url.absoluteString])
-    }
-
-    /// Starts a program with `arguments` (no shell) and its input and output on /dev/null, without waiting for it.
-    public static func run(_ executable: URL, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
 }

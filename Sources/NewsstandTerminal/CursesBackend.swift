@@ -19,6 +19,8 @@ final class CursesBackend {
         case overlay(OverlayPictureDrawer)
     }
 
+    private var isCursorShown = false
+
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
     }
@@ -39,6 +41,7 @@ final class CursesBackend {
         keypad(newsstand_stdscr(), true)
         nodelay(newsstand_stdscr(), true)
         curs_set(0)
+        isCursorShown = false
         if has_colors() && palette.mode != .none {
             start_color()
             use_default_colors()
@@ -98,8 +101,9 @@ final class CursesBackend {
 
     /// Draws only the cells that differ from the last frame, and the pictures it shows: kitty pictures are sent
     /// before (their placeholder cells are drawn as text); sixel and iTerm2 pictures that went away are erased
-    /// before, and the ones new or moved drawn after, over their cells (drawn blank).
-    func draw(_ frame: CellBuffer) {
+    /// before, and the ones new or moved drawn after, over their cells (drawn blank). Then shows the cursor at
+    /// `cursor` (screen-reader mode) or hides it.
+    func draw(_ frame: CellBuffer, cursor: (x: Int, y: Int)? = nil) {
         var after: [UInt8] = []
         var blanksPictureCells = false
         switch pictures {
@@ -124,6 +128,14 @@ final class CursesBackend {
             }
         }
         previousFrame = frame
+        if let cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < frame.width, cursor.y < frame.height {
+            if !isCursorShown { curs_set(1) }
+            isCursorShown = true
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else if isCursorShown {
+            curs_set(0)
+            isCursorShown = false
+        }
         refresh()
         writeRaw(after)
     }

@@ -33,7 +33,7 @@ public final class TerminalApp: @unchecked Sendable {
     private let coverSetting: CoverModeSetting?
     private let colorMode: CursesBackend.ColorMode
 
-    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, theme: Theme, colorsEnabled: Bool) {
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme: Theme, colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
         self.colorMode = colorMode
@@ -42,6 +42,10 @@ public final class TerminalApp: @unchecked Sendable {
         self.theme = theme
         state = AppState(width: 80, height: 24)
         state.isLightBackground = theme.isLight
+        state.keys = keys
+        state.screenReader = configuration.screenReader
+        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
+        state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
         state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
@@ -144,6 +148,7 @@ public final class TerminalApp: @unchecked Sendable {
     }
 
     private func handle(_ message: Message) {
+        state.clock = Date().timeIntervalSince1970
         let effects = AppUpdate.update(&state, message)
         runner.perform(effects)
         // `.quit` was carried out above: the runner has finished its saves.
@@ -170,7 +175,7 @@ public final class TerminalApp: @unchecked Sendable {
     }
 
     private func render() {
-        backend.draw(AppView.render(state, theme: theme))
+        backend.draw(AppView.render(state, theme: theme), cursor: AppView.cursor(state))
     }
 
     /// Ends the program: the runner's pending saves first (the last reading position), then the terminal is restored.

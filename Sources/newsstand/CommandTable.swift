@@ -6,7 +6,7 @@ import NewsstandCore
 enum CommandTable {
     /// No command word: the shelf (or `--version`).
     static let shelf = CommandDefinition(
-        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--demo"), .flag("--version", hidden: true)],
+        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--screen-reader"), .flag("--demo"), .flag("--version", hidden: true)],
         summary: "open the shelf (keys: press ? inside)"
     ) { arguments in
         if arguments.flag("--version") {
@@ -71,6 +71,9 @@ enum CommandTable {
                                     .value("--mode", "ascii|ascii-color|blocks"), .flag("--light")],
                           summary: "print a cover as text art",
                           run: { try CoverCommand.run(&$0) }),
+        CommandDefinition("keys",
+                          summary: "print the keys in effect (with the config's bind lines) and their commands",
+                          run: { try KeysCommand.run(&$0) }),
         CommandDefinition("help", arguments: "[COMMAND]",
                           summary: "print this help, or one command's synopsis and summary",
                           run: { try HelpCommand.run(&$0) }),

@@ -5,7 +5,7 @@ import NewsstandImaging
 import NewsstandTerminal
 import NewsstandUI
 
-/// `newsstand [--theme NAME] [--cover-mode MODE] [--demo]`: opens the shelf in the terminal.
+/// `newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
         let themeOption = arguments.option("--theme")
@@ -13,6 +13,7 @@ enum ShelfCommand {
             guard let mode = CoverModeSetting(rawValue: text) else { throw UsageError("--cover-mode takes \(CoverModeSetting.spelledOut), not '\(text)'") }
             return mode
         }
+        let screenReader = arguments.flag("--screen-reader")
         let demo = arguments.flag("--demo")
         try arguments.finish()
         guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
@@ -27,11 +28,22 @@ enum ShelfCommand {
         }
         var context = try LibraryContext.open(environment: environment)
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
+        if screenReader { context.configuration.screenReader = true }
+        let keys = try keyTable(context.configuration)
         let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
-        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration,
+        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                               theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled)
         withExtendedLifetime(server) { app.run() }
+    }
+
+    /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.
+    static func keyTable(_ configuration: Configuration) throws -> KeyTable {
+        do {
+            return try KeyTable(lines: configuration.keyBindingLines)
+        } catch {
+            throw CommandFailure("the key bindings of the config cannot apply:\n\(error)")
+        }
     }
 
     static func loadTheme(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> Theme {

@@ -1,8 +1,10 @@
 import Foundation
 import NewsstandCore
+import NewsstandRuntime
 
 /// `newsstand sync`: refreshes every subscription, downloads new issues per policy, keeps to the
-/// storage limits, prints a summary and exits (non-zero when something failed). Made for cron and timers.
+/// storage limits, runs `notify-program` when new issues arrived, prints a summary and exits (non-zero when
+/// something failed). Made for cron and timers.
 enum SyncCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let quiet = arguments.flag("--quiet")
@@ -42,6 +44,11 @@ enum SyncCommand {
         }
         if !removed.isEmpty && !quiet {
             print("Removed to keep within limits: " + removed.map(\.handle).joined(separator: ", "))
+        }
+        if let command = context.configuration.notifyProgram,
+           let notice = NewIssuesNotice(outcomes: reports.map(\.outcome), store: context.store),
+           let failure = HookRunner.notify(command, notice) {
+            FileHandle.standardError.write(Data("newsstand: \(failure)\n".utf8))
         }
         let failedDownloads = failures.count
         if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }

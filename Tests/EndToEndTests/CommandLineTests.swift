@@ -148,6 +148,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("search", "search TEXT... [--limit N]"),
         ("notes", "notes ISSUE|--all [--format markdown|json]"),
         ("cover", "cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]"),
+        ("keys", "keys"),
         ("help", "help [COMMAND]"),
     ]
 
@@ -170,9 +171,9 @@ final class CommandLineTests: EndToEndTestCase {
         let environment = TestEnvironment.environment(home: home)
         let help = try TestEnvironment.run(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0, help.errors)
-        XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the 17 commands, in order")
+        XCTAssertEqual(Self.usageCommandWords(help.output), Self.synopses.map(\.name), "the USAGE rows are the commands, in order")
         let flat = Self.flattened(help.output)
-        XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--demo] open the shelf"), help.output)
+        XCTAssertTrue(flat.contains("newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo] open the shelf"), help.output)
         for (name, synopsis) in Self.synopses {
             XCTAssertTrue(flat.contains("newsstand \(synopsis) "), "--help lacks the synopsis of \(name): \(synopsis)")
         }

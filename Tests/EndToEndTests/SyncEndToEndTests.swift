@@ -59,6 +59,39 @@ final class SyncEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try rows(environment)["weekly/2025-summer"]?["new"] as? Bool, false)
     }
 
+    func testNotifyProgramRunsAfterASyncThatBroughtNewIssuesOnly() throws {
+        let bin = home.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = home.appendingPathComponent("notified")
+        let notifier = bin.appendingPathComponent("notify-stand-in")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\ncat >> '\(record.path)'\n".utf8).write(to: notifier)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: notifier.path)
+        let config = home.appendingPathComponent(".config/newsstand", isDirectory: true)
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "notify-program notify-stand-in Newsstand\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        var environment = TestEnvironment.environment(home: home)
+        environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+
+        publish(["2025-spring"])
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", server.url(for: "weekly.plist").absoluteString], environment: environment).status, 0)
+        XCTAssertEqual(try TestEnvironment.run(["sync"], environment: environment).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record.path), "nothing new, no notice")
+
+        publish(["2025-spring", "2025-summer", "2025-autumn"])
+        let sync = try TestEnvironment.run(["sync", "--quiet"], environment: environment)
+        XCTAssertEqual(sync.status, 0, sync.errors)
+        let notified = try String(contentsOf: record, encoding: .utf8)
+        XCTAssertTrue(notified.hasPrefix("Newsstand\n2 new issues\nWeekly: Issue 2025-"), notified)
+        XCTAssertTrue(notified.contains(#""name":"2025-summer""#) && notified.contains(#""publication":"weekly""#), notified)
+
+        // A notifier that fails is named on stderr; the sync itself still succeeds.
+        try "notify-program no-such-notifier\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        publish(["2025-spring", "2025-summer", "2025-autumn", "2025-winter"])
+        let failed = try TestEnvironment.run(["sync", "--quiet"], environment: environment)
+        XCTAssertEqual(failed.status, 0, failed.errors)
+        XCTAssertEqual(failed.errors, "newsstand: notify-program 'no-such-notifier' is not installed\n")
+    }
+
     func testABrokenFeedFailsOnlyItsOwnSubscription() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)
         publish(["2025-spring"])

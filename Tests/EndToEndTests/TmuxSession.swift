@@ -81,6 +81,14 @@ final class TmuxSession {
         try tmux(["display-message", "-p", "-t", name, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Where the terminal's cursor is (tmux's `#{cursor_x}`, `#{cursor_y}`, from 0), and whether it is shown.
+    func cursor() throws -> (x: Int, y: Int, visible: Bool) {
+        let fields = try tmux(["display-message", "-p", "-t", name, "#{cursor_x} #{cursor_y} #{cursor_flag}"])
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 3 else { throw XCTSkip("tmux did not report the cursor") }
+        return (fields[0], fields[1], fields[2] == 1)
+    }
+
     func paneTitle() throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -55,7 +55,7 @@ final class ConfigurationTests: XCTestCase {
         }
         for name in Configuration.settingNames {
             // Any theme name or player program is taken here (whether it exists is found when it is used).
-            for value in ["theme", "player"].contains(name) ? [""] : ["???", ""] {
+            for value in ["theme", "player", "browser", "notify-program"].contains(name) ? [""] : ["???", ""] {
                 let configuration = Configuration.parse("\(name) \(value)", source: "config")
                 XCTAssertEqual(configuration.warnings.count, 1, "\(name) '\(value)': \(configuration.warnings)")
                 XCTAssertTrue(configuration.warnings.first?.hasPrefix("config, line 1: \(name) takes ") == true, "\(configuration.warnings)")

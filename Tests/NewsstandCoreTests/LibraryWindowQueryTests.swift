@@ -349,6 +349,107 @@ final class LibraryWindowQueryTests: XCTestCase {
         XCTAssertTrue(indexes.isSuperset(of: ["issues_in_shelf_order", "issues_unfinished", "issues_available", "issues_new"]), "\(indexes)")
     }
 
+    // MARK: Other views: sorted and filtered
+
+    /// What a view shows, worked out in Swift from the whole shelf.
+    private func expected(_ shelf: [Issue], _ view: ShelfView) -> [Int64] {
+        let shown = shelf.filter(view.filter.includes)
+        let sorted: [Issue] = switch view.sort {
+        case .newest: shown
+        case .oldest: shown.reversed()
+        case .title: shown.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
+        }
+        return sorted.map(\.id)
+    }
+
+    private static var everyView: [ShelfView] {
+        ShelfView.Sort.allCases.flatMap { sort in ShelfView.Filter.allCases.map { ShelfView(sort: sort, filter: $0) } }
+    }
+
+    func testEveryViewPagesBothWaysCountsAndPlacesItsIssuesAsSwiftWould() throws {
+        let library = try library
+        let store = library.store
+        for publicationID in [library.big, library.small[0], library.small[10], library.empty] {
+            let shelf = try store.issues(publicationID: publicationID)
+            for view in Self.everyView {
+                let want = expected(shelf, view)
+                var forward: [Int64] = []
+                var key: IssueKey?
+                while let last = try store.issues(publicationID: publicationID, after: key, limit: 97, view: view).last.map({ $0 }) {
+                    forward += try store.issues(publicationID: publicationID, after: key, limit: 97, view: view).map(\.id)
+                    key = last.key
+                }
+                XCTAssertEqual(forward, want, "\(view) of \(publicationID), forward")
+                var backward: [Int64] = []
+                key = nil
+                while let first = try store.issues(publicationID: publicationID, before: key, limit: 97, view: view).first {
+                    backward = try store.issues(publicationID: publicationID, before: key, limit: 97, view: view).map(\.id) + backward
+                    key = first.key
+                }
+                XCTAssertEqual(backward, want, "\(view) of \(publicationID), backward")
+                XCTAssertEqual(try store.issueCount(publicationID: publicationID, filter: view.filter), want.count, "\(view) count")
+                let byID = Dictionary(uniqueKeysWithValues: shelf.map { ($0.id, $0) })
+                for position in stride(from: 0, to: want.count, by: max(1, want.count / 9)) {
+                    let issue = try XCTUnwrap(byID[want[position]])
+                    XCTAssertEqual(try store.shelfIndex(of: issue.key, publicationID: publicationID, view: view), position, "\(view) index")
+                }
+            }
+        }
+    }
+
+    func testEveryViewReadsItsIndexWithoutSortingOrScanningTheTable() throws {
+        let library = try library
+        let store = library.store
+        let key = try XCTUnwrap(try store.issues(publicationID: library.big).dropFirst(2_000).first).key
+        for view in Self.everyView where view != .standard {
+            var queries: [(String, String, [SQLiteValue])] = []
+            for anchor in [key, nil] as [IssueKey?] {
+                for backwards in [false, true] {
+                    let (sql, values) = LibraryStore.pageQuery(publicationID: library.big, key: anchor, limit: 7, towardsNewest: backwards, view: view)
+                    queries.append(("page \(anchor == nil ? "at an end" : "by key") \(backwards ? "back" : "on")", sql, values))
+                }
+            }
+            let (indexSQL, indexValues) = LibraryStore.viewIndexQuery(of: key, publicationID: library.big, view: view)
+            queries.append(("index", indexSQL, indexValues))
+            for (name, sql, values) in queries {
+                let plan = try store.queryPlan(sql, values)
+                let text = plan.joined(separator: "\n")
+                XCTAssertFalse(text.contains("TEMP B-TREE"), "\(view) \(name) sorts:\n\(text)")
+                for line in plan where line.hasPrefix("SCAN issues") || line.hasPrefix("SEARCH issues") {
+                    XCTAssertTrue(line.contains("USING INDEX") || line.contains("USING COVERING INDEX"), "\(view) \(name): \(line)")
+                }
+                if view.filter != .all || view.sort == .title {
+                    XCTAssertTrue(text.contains(LibraryStore.indexHint(view).replacingOccurrences(of: " INDEXED BY ", with: "")), "\(view) \(name):\n\(text)")
+                }
+            }
+        }
+        let unread = try store.queryPlan(LibraryStore.unreadCountSQL, [.integer(library.big)]).joined(separator: "\n")
+        XCTAssertTrue(unread.contains("COVERING INDEX issues_unread_by_date"), unread)
+    }
+
+    func testMarkingReadAndUnreadMovesAnIssueBetweenTheViewsAndEndsReading() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("views-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try LibraryStore(file: folder.appendingPathComponent("library.sqlite"))
+        defer { store.close() }
+        let publication = try store.addPublication(title: "P", feedURL: URL(string: "https://example.com/feed")!)
+        let issues = try store.upsertIssues([TestSupport.entry("a"), TestSupport.entry("b")], publicationID: publication.id, markingNewArrivals: true)
+        let (a, b) = (issues[0].id, issues[1].id)
+        XCTAssertEqual(try store.issueCount(publicationID: publication.id, filter: .new), 2)
+        try store.setRead(true, issueID: a)
+        XCTAssertEqual(try store.issueCount(publicationID: publication.id, filter: .new), 1)
+        XCTAssertEqual(try store.issueCount(publicationID: publication.id, filter: .unread), 1)
+        XCTAssertEqual(try store.issues(publicationID: publication.id, after: nil, limit: 5, view: ShelfView(filter: .unread)).map(\.id), [b])
+        try store.markOpened(issueID: b)
+        XCTAssertEqual(try store.currentlyReadingIssueID(), b)
+        try store.setRead(false, issueID: a)
+        XCTAssertEqual(try store.currentlyReadingIssueID(), b, "another issue marked unread leaves the one being read")
+        try store.setRead(false, issueID: b)
+        XCTAssertNil(try store.currentlyReadingIssueID(), "the issue being read marked unread is not being read any more")
+        XCTAssertEqual(try store.issueCount(publicationID: publication.id, filter: .new), 2, "NEW comes back")
+        XCTAssertEqual(try store.issueCounts(publicationID: publication.id), try store.countedIssueCounts()[publication.id])
+    }
+
     // MARK: Timings
 
     func testPrintTimingsOfEachQuery() throws {

@@ -135,7 +135,7 @@ final class MediaEnclosureTests: XCTestCase {
         XCTAssertEqual(try store.issue(id: issue.id)?.state, .failed(reason: reason))
     }
 
-    func testPlayerCommandPutsTheURLInOneArgumentWithoutAShell() throws {
+    func testHookCommandPutsTheURLInOneArgumentWithoutAShell() throws {
         let configuration = Configuration.parse("player mpv --no-video %u\n")
         XCTAssertEqual(configuration.warnings, [])
         let player = try XCTUnwrap(configuration.player)
@@ -143,7 +143,7 @@ final class MediaEnclosureTests: XCTestCase {
         let invocation = player.invocation(for: url)
         XCTAssertEqual(invocation.program, "mpv")
         XCTAssertEqual(invocation.arguments, ["--no-video", url.absoluteString])
-        XCTAssertEqual(PlayerCommand("vlc")?.invocation(for: url).arguments, [url.absoluteString], "without %u the URL goes last")
+        XCTAssertEqual(HookCommand("vlc")?.invocation(for: url).arguments, [url.absoluteString], "without %u the URL goes last")
         XCTAssertNil(Configuration.parse("player").player)
         XCTAssertTrue(Configuration.parse("player").warnings.first?.contains("player takes a program") ?? false)
     }

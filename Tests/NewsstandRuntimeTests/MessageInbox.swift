@@ -39,6 +39,15 @@ final class MessageInbox: @unchecked Sendable {
         }
     }
 
+    /// Links and media a program could not open: the failure said.
+    var linkFailures: [String] {
+        lock.withLock { messages.compactMap { if case .linkOpened(_, let failure?) = $0 { failure } else { nil } } }
+    }
+
+    var pictures: [(PictureRequest, Result<TextArt, ReaderFailure>)] {
+        lock.withLock { messages.compactMap { if case .webPictureRendered(let request, let result) = $0 { (request, result) } else { nil } } }
+    }
+
     var refreshes: [[PublicationRefresher.Outcome]] {
         lock.withLock { messages.compactMap { if case .publicationsRefreshed(let outcomes) = $0 { outcomes } else { nil } } }
     }

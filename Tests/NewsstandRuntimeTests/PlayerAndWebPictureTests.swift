@@ -28,7 +28,7 @@ final class PlayerAndWebPictureTests: XCTestCase {
         try Data("#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path)'\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         var configuration = Configuration()
-        configuration.player = PlayerCommand("\(script.path) --no-video %u")
+        configuration.player = HookCommand("\(script.path) --no-video %u")
         let inbox = inbox
         let runner = EffectRunner(store: library.store, paths: library.paths, configuration: configuration) { inbox.append($0) }
         let episode = try XCTUnwrap(URL(string: "https://example.com/ep%201.mp3?a=1&b=$(touch%20x);y"))
@@ -40,8 +40,8 @@ final class PlayerAndWebPictureTests: XCTestCase {
     func testAMissingPlayerIsReportedPlainly() throws {
         let library = try TemporaryLibrary(for: self)
         var configuration = Configuration()
-        configuration.player = PlayerCommand("no-such-player-here %u")
-        let messages = MessageLog()
+        configuration.player = HookCommand("no-such-player-here %u")
+        let messages = MessageInbox()
         let runner = EffectRunner(store: library.store, paths: library.paths, configuration: configuration) { messages.append($0) }
         runner.perform(.playMedia(URL(string: "https://example.com/a.mp3")!))
         wait(until: "the failure was reported") { !messages.linkFailures.isEmpty }
@@ -56,7 +56,7 @@ final class PlayerAndWebPictureTests: XCTestCase {
         let png = try Data(contentsOf: TestFiles.sampleLibrary.appendingPathComponent("covers/2025-spring.png"))
         server.setResource("/pic.png", data: png, contentType: "image/png")
         server.setResource("/huge.png", data: png + Data(count: 9 << 20), contentType: "image/png")
-        let messages = MessageLog()
+        let messages = MessageInbox()
         let runner = EffectRunner(store: library.store, paths: library.paths) { messages.append($0) }
         let good = PictureRequest(issueID: 0, source: server.url(for: "/pic.png"), columns: 20, rows: 8)
         let huge = PictureRequest(issueID: 0, source: server.url(for: "/huge.png"), columns: 20, rows: 8)
@@ -70,21 +70,5 @@ final class PlayerAndWebPictureTests: XCTestCase {
         guard case .failure(let tooLarge) = answers[1].1 else { return XCTFail("a 9 MB picture is refused") }
         XCTAssertTrue(tooLarge.reason.contains("cannot be fetched"), tooLarge.reason)
         XCTAssertEqual(answers[2].1, .failure(ReaderFailure("only pictures on the web are fetched for feed articles")))
-    }
-}
-
-/// Messages of the kinds these tests look at.
-private final class MessageLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [Message] = []
-
-    func append(_ message: Message) { lock.withLock { messages.append(message) } }
-
-    var linkFailures: [String] {
-        lock.withLock { messages.compactMap { if case .linkOpened(_, let failure?) = $0 { failure } else { nil } } }
-    }
-
-    var pictures: [(PictureRequest, Result<TextArt, ReaderFailure>)] {
-        lock.withLock { messages.compactMap { if case .webPictureRendered(let request, let result) = $0 { (request, result) } else { nil } } }
     }
 }

@@ -46,7 +46,7 @@ final class AcquisitionScreenTests: XCTestCase {
         XCTAssertEqual(state.screen, .catalog)
     }
 
-    func testXAsksBeforeRemovingATitleOnlyInTheLibraryShelf() {
+    func testXAsksBeforeRemovingATitleInTheLibraryShelfAndBeforeDeletingADownloadElsewhere() {
         let library = Publication(id: 9, name: "library", title: "Library", feedURL: TitleAcquirer.libraryURL, isSubscribed: false)
         var state = Fixtures.state(issues: [Fixtures.issue(1, "Small Engines", state: .available, publicationID: 9)], publications: [library])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("X"))), [])
@@ -58,7 +58,7 @@ final class AcquisitionScreenTests: XCTestCase {
 
         var subscribed = Fixtures.state(issues: [Fixtures.issue(1, "One", state: .available)])
         XCTAssertEqual(AppUpdate.update(&subscribed, .keyPressed(.character("X"))), [])
-        XCTAssertNil(subscribed.prompt)
-        XCTAssertTrue(subscribed.message?.text.hasPrefix("X removes titles got from a catalog") ?? false)
+        XCTAssertEqual(subscribed.prompt?.label, "Delete the downloaded file of One? It stays on the shelf to download again. y delete · any other key keeps it")
+        XCTAssertEqual(AppUpdate.update(&subscribed, .keyPressed(.character("y"))), [.deleteDownload(issueID: 1)])
     }
 }

@@ -279,7 +279,7 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertTrue(lines(wide).last!.contains("D downloads"), lines(wide).last!)
         let narrow = Fixtures.state(width: 72, height: 24, issues: [Fixtures.issue(1, "Maps & Margins")])
         XCTAssertFalse(lines(narrow).last!.contains("D downloads"))
-        let help = HelpScreen.lines.map { "\($0.key) \($0.help)" }
+        let help = HelpScreen.lines(.standard).map { "\($0.key) \($0.help)" }
         for expected in ["D Downloads:", "p Pause", "x Cancel the selected download", "r Retry", "K/+ Move", "J/- Move", "< One transfer fewer",
                          "> One transfer more", "L Rate limit", "Esc/q/Backspace Back to the shelf"] {
             XCTAssertTrue(help.contains { $0.hasPrefix(expected) }, "help lacks \(expected)")

@@ -31,7 +31,7 @@ final class KeyMapTests: XCTestCase {
     }
 
     func testHelpScreenListsEveryBindingWithHelp() {
-        let helpText = HelpScreen.lines.map { "\($0.key) \($0.help)" }.joined(separator: "\n")
+        let helpText = HelpScreen.lines(.standard).map { "\($0.key) \($0.help)" }.joined(separator: "\n")
         for binding in KeyMap.bindings where !binding.help.isEmpty {
             XCTAssertTrue(helpText.contains(binding.help), "help is missing: \(binding.help)")
         }

@@ -203,7 +203,9 @@ final class MarksTests: XCTestCase {
         XCTAssertEqual(ArticlePassages.joined(selection.passages.words[selection.words]), line.text, "the first line with words from the top, to begin with")
         XCTAssertEqual(styled(state, theme[.selection].adding([.underline])), [line.text], "drawn as chosen")
         let hints = AppView.render(state, theme: theme).lines()[19]
-        XCTAssertTrue(hints.contains("Enter highlight") && hints.contains("a note"), hints)
+        // The reader's position and time left take the right of the line; the first hints show.
+        XCTAssertTrue(hints.contains("Enter highlight"), hints)
+        XCTAssertTrue(state.keys.hints(for: .selection).contains { $0.hint == "note" }, "\(state.keys.hints(for: .selection))")
         _ = AppUpdate.update(&state, .keyPressed(.character("j")))
         _ = AppUpdate.update(&state, .keyPressed(.character("w")))
         _ = AppUpdate.update(&state, .keyPressed(.character("w")))

@@ -231,7 +231,7 @@ final class ReaderTests: XCTestCase {
         let scrollable = layout.lines.count - 18
         state.reader!.topLine = scrollable * 40 / 100 + 1
         let status = AppView.render(state, theme: theme).lines()[19]
-        XCTAssertTrue(status.hasSuffix("article 2/5 · 40% · issue 28%"), status)
+        XCTAssertTrue(status.hasSuffix("article 2/5 · 40% · issue 28% · 2 min left"), status)
     }
 
     func testOThenANumberOpensThatLinkWithoutBlocking() {

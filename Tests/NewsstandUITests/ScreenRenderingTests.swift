@@ -146,7 +146,7 @@ final class ScreenRenderingTests: XCTestCase {
             "   │ Save the best.",
             "",
         ])
-        XCTAssertTrue(lines[15].hasSuffix("article 2/2 · 100% · issue 100%"), lines[15])
+        XCTAssertTrue(lines[15].hasSuffix("article 2/2 · 100% · issue 100% · < 1 min left"), lines[15])
     }
 
     func testHelpScreenListsKeysFromTheKeyTable() {

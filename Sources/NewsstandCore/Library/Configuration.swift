@@ -39,11 +39,19 @@ public struct Configuration: Equatable, Sendable {
     public var diskReserve: Int64 = DownloadPolicy.defaultDiskReserve
     /// Seconds a download may receive nothing before the attempt fails (and is retried from its partial).
     public var stallTimeout: Int = DownloadPolicy.defaultStallTimeout
-    /// The program a headline's audio or video file is handed to; nil: the system opener (xdg-open).
-    public var player: PlayerCommand?
+    /// The program a headline's audio or video file is handed to; nil: the browser.
+    public var player: HookCommand?
+    /// The program links are opened with; nil: the system opener (xdg-open).
+    public var browser: HookCommand?
+    /// The program run after a sync that brought new issues (a summary as arguments, JSON on its input); nil: none.
+    public var notifyProgram: HookCommand?
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
+    /// For screen readers: the cursor on the selected row or reading line, no decoration, state changes in words.
+    public var screenReader = false
+    /// Words per minute for the reader's time-left estimate; nil (`auto`, the default) learns it from the reader's pace.
+    public var readingSpeed: Int?
     /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
     public var maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries
 
@@ -54,6 +62,8 @@ public struct Configuration: Equatable, Sendable {
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
+    /// The `bind` and `unbind` lines, in file order: the interface checks and applies them to its key table.
+    public private(set) var keyBindingLines: [KeyBindingLine] = []
 
     public static func load(from file: URL) -> Configuration {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return Configuration() }
@@ -68,8 +78,12 @@ public struct Configuration: Equatable, Sendable {
             guard let key = words.first else { continue }
             let value = words.dropFirst().joined(separator: " ")
             let place = "\(source), line \(offset + 1)"
+            if let verb = KeyBindingLine.Verb(rawValue: key) {
+                configuration.keyBindingLines.append(KeyBindingLine(source: source, line: offset + 1, verb: verb, arguments: Array(words.dropFirst())))
+                continue
+            }
             guard let setting = settings.first(where: { $0.name == key }) else {
-                configuration.warnings.append("\(place): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")))")
+                configuration.warnings.append("\(place): unknown setting '\(key)' (settings: \(settingNames.joined(separator: ", ")); keys: bind, unbind)")
                 continue
             }
             if !setting.apply(&configuration, value) {
@@ -156,14 +170,29 @@ public struct Configuration: Equatable, Sendable {
             configuration.stallTimeout = seconds
             return true
         },
-        Setting(name: "player", takes: "a program and its arguments, %u for the file's URL (for example mpv %u)") { configuration, value in
-            guard let player = PlayerCommand(value) else { return false }
-            configuration.player = player
-            return true
-        },
+        program("player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)", \.player),
+        program("browser", takes: "a program and its arguments, %u for the link (for example firefox %u)", \.browser),
+        program("notify-program", takes: "a program and its arguments (for example notify-send Newsstand)", \.notifyProgram),
         Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
+            return true
+        },
+        Setting(name: "screen-reader", takes: "on or off") { configuration, value in
+            switch value {
+            case "on", "yes", "true": configuration.screenReader = true
+            case "off", "no", "false": configuration.screenReader = false
+            default: return false
+            }
+            return true
+        },
+        Setting(name: "reading-speed", takes: "words per minute from 50 to 2000, or auto (learned from your pace)") { configuration, value in
+            if value == "auto" {
+                configuration.readingSpeed = nil
+                return true
+            }
+            guard let words = Int(value), (50...2000).contains(words) else { return false }
+            configuration.readingSpeed = words
             return true
         },
         Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000") { configuration, value in
@@ -172,6 +201,15 @@ public struct Configuration: Equatable, Sendable {
             return true
         },
     ]
+
+    /// A setting that names a program to run (`HookCommand`).
+    private static func program(_ name: String, takes: String, _ field: WritableKeyPath<Configuration, HookCommand?> & Sendable) -> Setting {
+        Setting(name: name, takes: takes) { configuration, value in
+            guard let command = HookCommand(value) else { return false }
+            configuration[keyPath: field] = command
+            return true
+        }
+    }
 
     /// "500M", "2G", "750K" or plain bytes.
     public static func parseSize(_ text: String) -> Int64? {

@@ -212,6 +212,18 @@ enum LibrarySchema {
         );
         CREATE INDEX IF NOT EXISTS highlights_by_issue ON highlights (issue_id);
         """,
+        // 15: the shelf's other views (`ShelfView`), each a range of an index so they page by key like the shelf's own:
+        // - issues_by_title: sorted by title (ignoring case), then id; with a filter, the filter is checked along it.
+        // - issues_available_by_date, issues_new_by_date, issues_unread_by_date: one filter each, in date order (read
+        //   either way for newest or oldest first); partial, so queries repeat their WHERE word for word. Downloaded
+        //   and NEW issues are few; unread ones are most of a library, so that index is nearly the size of the shelf's.
+        //   Each ends with its condition's columns, so counts over it never read the table (as issues_new in 7).
+        """
+        CREATE INDEX IF NOT EXISTS issues_by_title ON issues (publication_id, title COLLATE NOCASE, id);
+        CREATE INDEX IF NOT EXISTS issues_available_by_date ON issues (publication_id, date, id, state) WHERE state = 'available';
+        CREATE INDEX IF NOT EXISTS issues_new_by_date ON issues (publication_id, date, id, arrived_new, opened_at) WHERE arrived_new = 1 AND opened_at IS NULL;
+        CREATE INDEX IF NOT EXISTS issues_unread_by_date ON issues (publication_id, date, id, opened_at) WHERE opened_at IS NULL;
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

@@ -20,24 +20,38 @@ public struct IssueCounts: Equatable, Sendable {
 ///
 /// Every query reads a range of an index (see migration 7 in `LibrarySchema`); the tests check their plans.
 extension LibraryStore {
-    /// Up to `limit` issues of a publication in shelf order, strictly after `key` (nil: from the newest).
-    public func issues(publicationID: Int64, after key: IssueKey?, limit: Int) throws -> [Issue] {
+    /// Up to `limit` issues of a publication in the view's order (shelf order by default), strictly after `key`
+    /// (nil: from the view's start).
+    public func issues(publicationID: Int64, after key: IssueKey?, limit: Int, view: ShelfView = .standard) throws -> [Issue] {
         guard limit > 0 else { return [] }
-        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: false)
+        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: false, view: view)
         return try locked { try database.query(sql, values).map(Self.issue(from:)) }
     }
 
-    /// Up to `limit` issues strictly before `key` in shelf order (nil: the oldest ones), returned in shelf order (newest first).
-    public func issues(publicationID: Int64, before key: IssueKey?, limit: Int) throws -> [Issue] {
+    /// Up to `limit` issues strictly before `key` in the view's order (nil: the last ones), returned in that order.
+    public func issues(publicationID: Int64, before key: IssueKey?, limit: Int, view: ShelfView = .standard) throws -> [Issue] {
         guard limit > 0 else { return [] }
-        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: true)
+        let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: true, view: view)
         return try locked { try database.query(sql, values).reversed().map(Self.issue(from:)) }
     }
 
-    /// How many issues come before `key` in its publication's shelf order (the index an issue with that key has).
-    public func shelfIndex(of key: IssueKey, publicationID: Int64) throws -> Int {
-        try locked {
-            Int(try database.query(Self.shelfIndexSQL, Self.shelfIndexValues(of: key, publicationID: publicationID)).first?.first?.int64 ?? 0)
+    /// How many issues come before `key` in its publication's view (the index an issue with that key has there).
+    public func shelfIndex(of key: IssueKey, publicationID: Int64, view: ShelfView = .standard) throws -> Int {
+        let (sql, values) = view == .standard
+            ? (Self.shelfIndexSQL, Self.shelfIndexValues(of: key, publicationID: publicationID))
+            : Self.viewIndexQuery(of: key, publicationID: publicationID, view: view)
+        return try locked { Int(try database.query(sql, values).first?.first?.int64 ?? 0) }
+    }
+
+    /// Issues of a publication its view shows: from the kept counts, or for unread issues counted over their index.
+    public func issueCount(publicationID: Int64, filter: ShelfView.Filter) throws -> Int {
+        let counts = try issueCounts(publicationID: publicationID)
+        switch filter {
+        case .all: return counts.total
+        case .downloaded: return counts.downloaded
+        case .new: return counts.new
+        case .unread:
+            return try locked { Int(try database.query(Self.unreadCountSQL, [.integer(publicationID)]).first?.first?.int64 ?? 0) }
         }
     }
 
@@ -148,21 +162,67 @@ extension LibraryStore {
     /// With a key it is two exact ranges of `issues_in_shelf_order` merged in index order, not the row value
     /// `(date, id) < (?, ?)`: `id` is the rowid, and for a row value over it SQLite bounds the range by `date` alone
     /// and filters `id` one entry at a time, so a page beside thousands of issues of one date would step over all of them.
-    static func pageQuery(publicationID: Int64, key: IssueKey?, limit: Int, towardsNewest: Bool) -> (String, [SQLiteValue]) {
-        let order = towardsNewest ? "date, id" : "date DESC, id DESC"
-        let select = "SELECT \(issueColumns) FROM issues WHERE publication_id = ?"
+    ///
+    /// Another view pages the same way over its own index (`ShelfView`; named, so the plan never depends on SQLite's
+    /// guesses): `towardsNewest` then means towards the view's start.
+    static func pageQuery(publicationID: Int64, key: IssueKey?, limit: Int, towardsNewest: Bool,
+                          view: ShelfView = .standard) -> (String, [SQLiteValue]) {
+        let sort = SortColumn(view.sort)
+        let ascending = sort.ascending != towardsNewest
+        let order = ascending ? "\(sort.column), id" : "\(sort.column) DESC, id DESC"
+        let select = "SELECT \(issueColumns) FROM issues\(indexHint(view)) WHERE publication_id = ?\(view.filter.condition.map { " AND \($0)" } ?? "")"
         guard let key else {
             return ("\(select) ORDER BY \(order) LIMIT ?", [.integer(publicationID), .integer(Int64(limit))])
         }
-        let beyond = towardsNewest ? ">" : "<"
+        let beyond = ascending ? ">" : "<"
+        let value = sort.value(of: key)
         return ("""
-            \(select) AND date = ? AND id \(beyond) ?
+            \(select) AND \(sort.column) = ? AND id \(beyond) ?
             UNION ALL
-            \(select) AND date \(beyond) ?
+            \(select) AND \(sort.column) \(beyond) ?
             ORDER BY \(order) LIMIT ?
             """,
-            [.integer(publicationID), .real(key.date), .integer(key.id), .integer(publicationID), .real(key.date), .integer(Int64(limit))])
+            [.integer(publicationID), value, .integer(key.id), .integer(publicationID), value, .integer(Int64(limit))])
     }
+
+    /// The column a sort orders by (then by id, the same way), and whether its view's start is its smallest.
+    struct SortColumn {
+        let column: String
+        let ascending: Bool
+        let byTitle: Bool
+
+        init(_ sort: ShelfView.Sort) {
+            byTitle = sort == .title
+            column = byTitle ? "title COLLATE NOCASE" : "date"
+            ascending = sort != .newest
+        }
+
+        func value(of key: IssueKey) -> SQLiteValue { byTitle ? .text(key.title) : .real(key.date) }
+    }
+
+    /// The index a view reads (migrations 7 and 14): nothing named for the shelf's own view, which keeps its plan.
+    static func indexHint(_ view: ShelfView) -> String {
+        if view.sort == .title { return " INDEXED BY issues_by_title" }
+        switch view.filter {
+        case .all: return ""
+        case .downloaded: return " INDEXED BY issues_available_by_date"
+        case .new: return " INDEXED BY issues_new_by_date"
+        case .unread: return " INDEXED BY issues_unread_by_date"
+        }
+    }
+
+    /// The issues before `key` in a view: two counts over ranges of the view's index, as `shelfIndexSQL`.
+    static func viewIndexQuery(of key: IssueKey, publicationID: Int64, view: ShelfView) -> (String, [SQLiteValue]) {
+        let sort = SortColumn(view.sort)
+        let before = sort.ascending ? "<" : ">"
+        let count = "SELECT count(*) FROM issues\(indexHint(view)) WHERE publication_id = ?\(view.filter.condition.map { " AND \($0)" } ?? "")"
+        let value = sort.value(of: key)
+        return ("SELECT (\(count) AND \(sort.column) \(before) ?) + (\(count) AND \(sort.column) = ? AND id \(before) ?)",
+                [.integer(publicationID), value, .integer(publicationID), value, .integer(key.id)])
+    }
+
+    /// Unread issues of a publication, counted over their partial index (the kept counts have no column for them).
+    static let unreadCountSQL = "SELECT count(*) FROM issues INDEXED BY issues_unread_by_date WHERE publication_id = ? AND opened_at IS NULL"
 
     /// Issues newer than the key, plus those as new with a larger id: two counts over exact ranges of `issues_in_shelf_order`.
     static let shelfIndexSQL = """

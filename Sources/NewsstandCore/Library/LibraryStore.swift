@@ -334,6 +334,21 @@ public final class LibraryStore: @unchecked Sendable {
         }
     }
 
+    /// Marks an issue read (as if opened: NEW goes) or unread (never opened: NEW comes back to an issue that arrived
+    /// new, and it stops being the issue being read, so READING and continue-reading go too).
+    public func setRead(_ read: Bool, issueID: Int64, at date: Date = Date()) throws {
+        try locked {
+            try database.transaction {
+                if read {
+                    try database.query("UPDATE issues SET opened_at = coalesce(opened_at, ?) WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(issueID)])
+                } else {
+                    try database.query("UPDATE issues SET opened_at = NULL WHERE id = ?", [.integer(issueID)])
+                    try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(issueID))])
+                }
+            }
+        }
+    }
+
     /// The issue being read, if any.
     public func currentlyReadingIssueID() throws -> Int64? {
         try locked {

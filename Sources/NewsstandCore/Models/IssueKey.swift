@@ -7,13 +7,17 @@ import Foundation
 /// `timeIntervalSince1970`, and such a value survives `Date(timeIntervalSince1970:)` and back unchanged.
 ///
 /// Keys compare in shelf order: `a < b` when `a` comes before `b` on the shelf (newer, or as new with a larger id).
+///
+/// `title` places the issue in a shelf sorted by title (`ShelfView.Sort.title`); the shelf's own order ignores it.
 public struct IssueKey: Hashable, Sendable, Comparable {
     public let date: Double
     public let id: Int64
+    public let title: String
 
-    public init(date: Double, id: Int64) {
+    public init(date: Double, id: Int64, title: String = "") {
         self.date = date
         self.id = id
+        self.title = title
     }
 
     public static func < (lhs: IssueKey, rhs: IssueKey) -> Bool {
@@ -23,5 +27,5 @@ public struct IssueKey: Hashable, Sendable, Comparable {
 
 extension Issue {
     /// This issue's place in its shelf's order.
-    public var key: IssueKey { IssueKey(date: date.timeIntervalSince1970, id: id) }
+    public var key: IssueKey { IssueKey(date: date.timeIntervalSince1970, id: id, title: title) }
 }

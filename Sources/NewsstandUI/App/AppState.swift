@@ -39,6 +39,15 @@ public struct AppState: Equatable, Sendable {
     public var pendingLogins: [LoginRequest] = []
     /// Every download's figures (sizes, speed, attempts), kept up to date from download events whatever screen is shown.
     public var downloads = DownloadsState()
+    /// The keys in effect: `KeyMap` with the config's `bind` and `unbind` lines applied.
+    public var keys = KeyTable.standard
+    /// The reader's speed, for the time left in an article.
+    public var readingPace = ReadingPace()
+    /// For screen readers: the terminal cursor on the selected row or the reading line (`AppView.cursor`), no covers,
+    /// pictures or decoration, and state changes said in words on the status line.
+    public var screenReader = false
+    /// Seconds (since 1970) when the message being handled arrived, set by the front end: `AppUpdate` reads no clock.
+    public var clock: Double = 0
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"
@@ -83,7 +92,8 @@ public struct AppState: Equatable, Sendable {
 
     /// The shelf's layout in the current window size.
     public var shelfLayout: ShelfLayout {
-        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil)
+        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil,
+                    compact: screenReader)
     }
 
     /// The cover request for an issue at a size, in this state's mode and background.

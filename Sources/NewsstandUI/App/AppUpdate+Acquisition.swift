@@ -41,8 +41,7 @@ extension AppUpdate {
     static func askToRemoveTitle(_ state: inout AppState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
-            state.message = StatusMessage("X removes titles got from a catalog (the Library shelf); d on the subscriptions screen removes a publication.")
-            return []
+            return askToDeleteDownload(issue, &state)
         }
         if issue.state == .downloading || issue.state == .paused {
             state.message = StatusMessage("\(issue.title) is downloading: cancel it first (x), then remove it.")
@@ -53,12 +52,17 @@ extension AppUpdate {
     }
 
     static func confirmRemoveTitle(_ issueID: Int64, key: Key, _ state: inout AppState) -> [Effect] {
+        confirmed(key, &state, then: .removeTitle(issueID: issueID), otherwise: "Nothing was removed.")
+    }
+
+    /// The answer to a y/n question on the bottom line: y (or Y) does `effect`, any other key says `otherwise`.
+    static func confirmed(_ key: Key, _ state: inout AppState, then effect: Effect, otherwise: String) -> [Effect] {
         state.prompt = nil
         guard key == .character("y") || key == .character("Y") else {
-            state.message = StatusMessage("Nothing was removed.")
+            state.message = StatusMessage(otherwise)
             return []
         }
-        return [.removeTitle(issueID: issueID)]
+        return [effect]
     }
 
     static func titleAcquired(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {

@@ -37,7 +37,7 @@ extension AppUpdate {
                 if resumedAt == nil { $0.received = nil }
             }
             setIssueState(.downloading)
-            if let resumedAt { say { "Resumed “\($0)” at \(Int(resumedAt * 100))%" } }
+            if let resumedAt { say { "Resumed “\($0)” at \(Int(resumedAt * 100))%" } } else if state.screenReader { say { "Downloading “\($0)”." } }
         case .progressed(_, let fraction, let received, let total, let bytesPerSecond):
             entry {
                 $0.phase = .transferring
@@ -51,6 +51,7 @@ extension AppUpdate {
         case .paused:
             entry { $0.phase = .paused; $0.bytesPerSecond = 0 }
             setIssueState(.paused)
+            if state.screenReader { say { "“\($0)” is paused." } }
         case .retrying(_, let attempt, let delay, let reason):
             let seconds = max(1, Int(delay.rounded(.up)))
             entry {
@@ -77,6 +78,7 @@ extension AppUpdate {
         case .cancelled:
             removeDownload(issueID, &state)
             state.library.updateIssue(issueID) { $0.state = .notDownloaded; $0.progress = 0 }
+            if state.screenReader { say { "The download of “\($0)” was cancelled." } }
         case .waiting(_, let reason):
             entry { $0.phase = .waiting; $0.lastError = reason; $0.bytesPerSecond = 0 }
             setIssueState(.downloading)

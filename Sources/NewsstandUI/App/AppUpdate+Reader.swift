@@ -75,6 +75,9 @@ extension AppUpdate {
         reader.pagePicture = nil
         reader.pageFailure = nil
         state.reader = reader
+        if state.screenReader, let book = reader.book, book.articles.indices.contains(index) {
+            state.message = StatusMessage("Article \(index + 1) of \(book.articles.count): \(book.articles[index].title)")
+        }
         return [.loadArticle(issueID: reader.issueID, articleIndex: index)] + (reader.showsPagePicture ? [renderPage(reader, state)] : [])
     }
 
@@ -185,7 +188,15 @@ extension AppUpdate {
         if let layout = reader.layout { reader.topLine = clampTop(reader.topLine, layout: layout, state: state) } else { reader.topLine = 0 }
         let before = state.reader?.position
         state.reader = reader
-        return (before == reader.position ? [] : savePosition(state)) + pictureEffects(&state)
+        return (before == reader.position ? [] : savePosition(state)) + learnPace(reader, &state) + pictureEffects(&state)
+    }
+
+    /// Notes where the reader is now, for the pace; remembers a speed it learned.
+    static func learnPace(_ reader: ReaderState, _ state: inout AppState) -> [Effect] {
+        guard let layout = reader.layout, reader.book?.isComicBook != true else { return [] }
+        let left = layout.wordsFromLine[min(max(0, reader.topLine), layout.lines.count)]
+        guard state.readingPace.observe(issueID: reader.issueID, articleIndex: reader.articleIndex, wordsLeft: left, at: state.clock) else { return [] }
+        return [.saveSetting(key: ReadingPace.setting, value: String(format: "%.0f", state.readingPace.wordsPerMinute))]
     }
 
     /// An article's top line after a scrolling command (a line, a page, either end; the layout clamps it after).
@@ -278,7 +289,7 @@ extension AppUpdate {
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark:
+             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark:
             return []
         }
     }

@@ -55,17 +55,22 @@ extension AppUpdate {
         if let selected = state.shelf.selectedIssueIDs[publicationID] {
             let cursor = state.shelf.cursors[publicationID] ?? ListCursor()
             return IssueWindowRequest(publicationID: publicationID, anchor: .issue(selected, before: max(0, cursor.selection - cursor.offset) + windowMargin(page)),
-                                      count: count, selecting: selected)
+                                      count: count, selecting: selected, view: state.library.view)
         }
-        return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count)
+        return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count, view: state.library.view)
     }
 
     static func issuesLoaded(_ window: IssueWindow, selecting: Int64?, _ state: inout AppState) -> [Effect] {
         let publicationID = window.publicationID
+        guard window.view == state.library.view else { return [] }  // read for a view left since
         state.library.requestedWindows[publicationID] = nil
         guard state.library.publications.contains(where: { $0.id == publicationID }) else { return [] }
         state.library.windows[publicationID] = window
-        state.library.counts[publicationID, default: IssueCounts()].total = window.total
+        if window.view.filter == .all {
+            state.library.counts[publicationID, default: IssueCounts()].total = window.total
+        } else {
+            state.library.viewCounts[publicationID] = window.total
+        }
         var cursor = state.shelf.cursors[publicationID] ?? ListCursor()
         if let selecting {
             if let index = window.index(ofIssue: selecting) {
@@ -122,7 +127,7 @@ extension AppUpdate {
                 guard position == 0 else { continue }
                 let needed = (visible.lowerBound - margin / 2)..<(visible.upperBound + margin / 2)
                 if window.covers(needed) { continue }
-            } else if total == 0, state.library.hasLoaded {
+            } else if total == 0, state.library.hasLoaded, state.library.knowsIssueCount(publicationID) {
                 continue
             }
             guard state.library.requestedWindows[publicationID] == nil else { continue }
@@ -130,10 +135,12 @@ extension AppUpdate {
             let request: IssueWindowRequest
             if window == nil, let selected = state.shelf.selectedIssueIDs[publicationID] {
                 request = IssueWindowRequest(publicationID: publicationID, anchor: .issue(selected, before: cursor.selection - wanted.lowerBound),
-                                             count: wanted.count, selecting: selected)
+                                             count: wanted.count, selecting: selected, view: state.library.view)
+            } else if !state.library.knowsIssueCount(publicationID) {
+                request = IssueWindowRequest(publicationID: publicationID, anchor: .first, count: wanted.count, view: state.library.view)
             } else {
                 request = .reading(wanted, publicationID: publicationID, total: total, window: window,
-                                   selectedIssueID: state.shelf.selectedIssueIDs[publicationID])
+                                   selectedIssueID: state.shelf.selectedIssueIDs[publicationID], view: state.library.view)
             }
             state.library.requestedWindows[publicationID] = request
             effects.append(.loadIssues(request))
@@ -194,8 +201,14 @@ extension AppUpdate {
             guard state.selectedIssueValue != nil else { return [] }
             state.screens = [.shelf, .detail]
             return coverEffects(&state)
-        case .removeTitle:
+        case .deleteIssue:
             return askToRemoveTitle(&state)
+        case .toggleRead:
+            return toggleRead(&state)
+        case .cycleSort:
+            return changeView(ShelfView(sort: state.library.view.sort.next, filter: state.library.view.filter), &state)
+        case .cycleFilter:
+            return changeView(ShelfView(sort: state.library.view.sort, filter: state.library.view.filter.next), &state)
         case .cancelDownload:
             guard let issue = state.selectedIssueValue, issue.state == .downloading || issue.state == .paused else {
                 state.message = StatusMessage("Nothing is downloading here.")
@@ -253,6 +266,10 @@ extension AppUpdate {
     /// Shows an issue's shelf with the issue selected (read by key if its shelf's window does not hold it).
     static func showOnShelf(_ issue: Issue, _ state: inout AppState) -> [Effect] {
         guard let index = state.library.publications.firstIndex(where: { $0.id == issue.publicationID }) else { return [] }
+        if !state.library.view.filter.includes(issue) {
+            // The filter hides it: show every issue, in the same order.
+            _ = changeView(ShelfView(sort: state.library.view.sort), &state)
+        }
         state.shelf.selectedPublication = index
         state.shelf.selectedIssueIDs[issue.publicationID] = issue.id
         if let position = state.currentWindow?.index(ofIssue: issue.id) {
@@ -263,7 +280,7 @@ extension AppUpdate {
         }
         let page = state.shelfLayout.page
         let request = IssueWindowRequest(publicationID: issue.publicationID, anchor: .issue(issue.id, before: windowMargin(page)),
-                                         count: page.itemCount + 2 * windowMargin(page), selecting: issue.id)
+                                         count: page.itemCount + 2 * windowMargin(page), selecting: issue.id, view: state.library.view)
         state.library.requestedWindows[issue.publicationID] = request
         return [.loadIssues(request)] + shelfEffects(&state)
     }

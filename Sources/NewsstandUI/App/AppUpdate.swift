@@ -8,6 +8,18 @@ import NewsstandCore
 /// takes its geometry from the screen's layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
+        let effects = handle(message, &state)
+        guard state.screenReader else { return effects }
+        // A screen reader reads covers and pictures drawn as text art as noise: they are never drawn.
+        return effects.filter {
+            switch $0 {
+            case .requestCovers, .requestPictures, .requestWebPictures: false
+            default: true
+            }
+        }
+    }
+
+    private static func handle(_ message: Message, _ state: inout AppState) -> [Effect] {
         switch message {
         case .keyPressed(let key):
             return handleKey(key, &state)
@@ -95,7 +107,7 @@ public enum AppUpdate {
             askNextLogin(&state)
             return effects
         }
-        guard let command = KeyMap.command(for: key, on: state.screen) else { return [] }
+        guard let command = state.keys.command(for: key, on: state.screen) else { return [] }
         state.message = nil
         if command == .quit {
             state.isRunning = false
@@ -115,7 +127,7 @@ public enum AppUpdate {
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
         case .help(var cursor):
             guard command != .back else { return goBack(&state) }
-            cursor.scroll(command, count: HelpScreen.lineCount, page: HelpScreen.layout(in: state.body).page)
+            cursor.scroll(command, count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: state.body).page)
             state.screens[state.screens.count - 1] = .help(cursor)
             return []
         case .subscriptions(var cursor):
@@ -155,7 +167,7 @@ public enum AppUpdate {
         for index in state.screens.indices {
             switch state.screens[index] {
             case .help(var cursor):
-                cursor.keepScrolled(count: HelpScreen.lineCount, page: HelpScreen.layout(in: body).page)
+                cursor.keepScrolled(count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: body).page)
                 state.screens[index] = .help(cursor)
             case .subscriptions(var cursor):
                 cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)

@@ -1,5 +1,5 @@
-/// Something the user can ask for; keys map to commands through `KeyMap`.
-public enum Command: Hashable, Sendable {
+/// Something the user can ask for; keys map to commands through `KeyMap` (and the config's `bind` lines, by `name`).
+public enum Command: String, Hashable, Sendable, CaseIterable {
     case moveUp, moveDown, moveLeft, moveRight, pageUp, pageDown, top, bottom
     case toggleShelfView
     case showDetails
@@ -22,7 +22,8 @@ public enum Command: Hashable, Sendable {
     case nextMatch, previousMatch
     case openLink
     case playMedia
-    case removeTitle
+    case deleteIssue
+    case toggleRead, cycleSort, cycleFilter
     case pagePicture
     case showDownloads
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown

@@ -20,6 +20,10 @@ public enum Effect: Equatable, Sendable {
     case acquireTitle(CatalogEntry, AcquisitionLink)
     /// Removes a title and its file from the Library shelf (answered by `.reported` and the library read again).
     case removeTitle(issueID: Int64)
+    /// Deletes an issue's downloaded files, keeping it on its shelf to download again (answered by `.reported` and the library read again).
+    case deleteDownload(issueID: Int64)
+    /// Marks an issue read or unread (the library is read again).
+    case markRead(issueID: Int64, read: Bool)
     /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
     case loadHeadlineArticle(publicationID: Int64, index: Int)
     /// Reloads the library only if another process (a sync) changed it.
@@ -72,10 +76,11 @@ public enum Effect: Equatable, Sendable {
     /// Draws a PDF issue's page as a picture (pdftoppm); answered by `pageRendered`.
     case renderPage(issueID: Int64, articleIndex: Int, columns: Int, rows: Int, mode: CoverArtMode, background: TerminalBackground,
                     cellPixels: CellPixelSize? = nil)
-    /// Opens a link with the system opener (xdg-open), never waiting for it; answered by `linkOpened` when it cannot.
+    /// Opens a link with the configured browser, else the system opener (xdg-open), without a shell and in the
+    /// background; answered by `linkOpened` when the program is missing or fails.
     case openLink(URL)
     /// Hands an audio or video file to the configured player (`player` in the config file), else the
-    /// system opener, never waiting for it; answered by `linkOpened` when it cannot.
+    /// browser as `openLink` does; answered by `linkOpened` when the program is missing or fails.
     case playMedia(URL)
     /// Searches every downloaded issue (indexing those not indexed yet); answered by `librarySearched`.
     case searchLibrary(query: String)

@@ -1,5 +1,5 @@
 /// One row of the key table: a command, its keys, what it does, and where it applies.
-public struct KeyBinding: Sendable {
+public struct KeyBinding: Equatable, Sendable {
     public let command: Command
     public let keys: [Key]
     /// Short name for the status line, e.g. "read".
@@ -14,7 +14,8 @@ public struct KeyBinding: Sendable {
     public var keyLabel: String { keys.map(\.label).joined(separator: "/") }
 }
 
-/// The one table of key bindings: it drives key handling, the status line hints and the help screen.
+/// The one table of key bindings: it drives key handling, the status line hints and the help screen, with the
+/// config's `bind` and `unbind` lines applied to it (`KeyTable`).
 public enum KeyMap {
     public static let bindings: [KeyBinding] = {
         // While a passage is chosen, only the keys of choosing it work (`b` is a word back there, not page up).
@@ -38,7 +39,10 @@ public enum KeyMap {
             KeyBinding(command: .continueReading, keys: [.character("c")], hint: "continue", help: "Continue reading the issue you were reading, where you left off", screens: [.shelf], isHinted: true),
             KeyBinding(command: .cancelDownload, keys: [.character("x")], hint: "cancel", help: "Cancel the selected issue's download", screens: [.shelf], isHinted: false),
             KeyBinding(command: .refresh, keys: [.character("r")], hint: "refresh", help: "Refresh every publication's catalog", screens: [.shelf], isHinted: false),
-            KeyBinding(command: .removeTitle, keys: [.character("X")], hint: "", help: "Library shelf: remove the selected title and its file (asks first)", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .deleteIssue, keys: [.character("X")], hint: "", help: "Delete the selected issue's downloaded file, keeping it on the shelf to download again (asks first); on the Library shelf, remove the title and its file", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .toggleRead, keys: [.character("N")], hint: "", help: "Mark the selected issue read or unread (NEW and READING follow)", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .cycleSort, keys: [.character("o")], hint: "", help: "Sort the shelf: newest first, oldest first, by title", screens: [.shelf], isHinted: false),
+            KeyBinding(command: .cycleFilter, keys: [.character("f")], hint: "", help: "Show on the shelf: every issue, downloaded ones, NEW ones, unread ones", screens: [.shelf], isHinted: false),
             KeyBinding(command: .nextArticle, keys: [.right, .character("l")], hint: "next", help: "Next article (a comic book: next page, as are ↓ Space PgDn; a feed's article: the next headline)", screens: [.article], isHinted: true),
             KeyBinding(command: .previousArticle, keys: [.left, .character("h")], hint: "prev", help: "Previous article (a comic book: previous page, as are ↑ b PgUp; a feed's article: the previous headline)", screens: [.article], isHinted: true),
             KeyBinding(command: .tableOfContents, keys: [.character("t")], hint: "contents", help: "Table of contents", screens: [.article], isHinted: true),
@@ -81,15 +85,15 @@ public enum KeyMap {
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.catalog], isHinted: false),
             KeyBinding(command: .showHeadlines, keys: [.character("H")], hint: "headlines", help: "The feed's headlines: items with nothing to download", screens: [.subscriptions], isHinted: false),
             KeyBinding(command: .tap, keys: [.enter], hint: "read", help: "Read the item in the reader (its text, links numbered)", screens: [.headlines], isHinted: true),
-            KeyBinding(command: .playMedia, keys: [.character("p")], hint: "play", help: "Hand the item's audio or video file to the player (player in the config file; else xdg-open)", screens: [.headlines], isHinted: true),
-            KeyBinding(command: .openLink, keys: [.character("o")], hint: "open", help: "Open the item's link (else its file) with xdg-open", screens: [.headlines], isHinted: true),
+            KeyBinding(command: .playMedia, keys: [.character("p")], hint: "play", help: "Hand the item's audio or video file to the player (player in the config file; else the browser)", screens: [.headlines], isHinted: true),
+            KeyBinding(command: .openLink, keys: [.character("o")], hint: "open", help: "Open the item's link (else its file) with the browser (browser in the config file; else xdg-open)", screens: [.headlines], isHinted: true),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),
             KeyBinding(command: .searchIssue, keys: [.character("/")], hint: "search", help: "Search this issue: type, Enter searches every article (Esc cancels)", screens: [.contents, .article], isHinted: true),
             KeyBinding(command: .nextMatch, keys: [.character("n")], hint: "", help: "Next match of the search, across articles", screens: [.article], isHinted: false),
             KeyBinding(command: .previousMatch, keys: [.character("N")], hint: "", help: "Previous match of the search, across articles", screens: [.article], isHinted: false),
-            KeyBinding(command: .openLink, keys: [.character("o")], hint: "", help: "Open link N of the article: o, the number, Enter (with xdg-open)", screens: [.article], isHinted: false),
+            KeyBinding(command: .openLink, keys: [.character("o")], hint: "", help: "Open link N of the article: o, the number, Enter (with the browser, else xdg-open)", screens: [.article], isHinted: false),
             KeyBinding(command: .pagePicture, keys: [.character("P")], hint: "", help: "PDF issues: show the page as a picture, or its text again", screens: [.article], isHinted: false),
             KeyBinding(command: .searchLibrary, keys: [.character("/")], hint: "search", help: "Search every downloaded issue: type, then Enter (Esc cancels)", screens: [.shelf, .searchResults], isHinted: true),
             KeyBinding(command: .tap, keys: [.enter, .mouseClick(x: 0, y: 0)], hint: "open", help: "Open the article at the match", screens: [.searchResults], isHinted: true),
@@ -128,14 +132,13 @@ public enum KeyMap {
         ]
     }()
 
-    /// The command a key means on a screen, if any. Any mouse click matches the click binding.
+    /// The command a key means on a screen in the table as it is (the config's `bind` lines aside: see `KeyTable`).
     public static func command(for key: Key, on screen: ScreenKind) -> Command? {
-        let probe: Key = if case .mouseClick = key { .mouseClick(x: 0, y: 0) } else { key }
-        return bindings.first { $0.screens.contains(screen) && $0.keys.contains(probe) }?.command
+        KeyTable.standard.command(for: key, on: screen)
     }
 
-    /// The bindings hinted in the status line of a screen, in table order.
+    /// The bindings hinted in the status line of a screen, in table order (the config's `bind` lines aside).
     public static func hints(for screen: ScreenKind) -> [KeyBinding] {
-        bindings.filter { $0.isHinted && $0.screens.contains(screen) }
+        KeyTable.standard.hints(for: screen)
     }
 }

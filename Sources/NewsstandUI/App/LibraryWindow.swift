@@ -16,11 +16,29 @@ public struct LibraryWindow: Equatable, Sendable {
     public var requestedWindows: [Int64: IssueWindowRequest] = [:]
     /// The first overview has arrived.
     public var hasLoaded = false
+    /// The order and filter the shelves are shown in (the windows are read in it).
+    public var view = ShelfView.standard
+    /// Issues per publication that the view shows, as its windows last said (the kept counts give only some filters).
+    public var viewCounts: [Int64: Int] = [:]
 
     public init() {}
 
-    /// Issues in a publication.
-    public func issueCount(_ publicationID: Int64) -> Int { counts[publicationID]?.total ?? 0 }
+    /// Issues in a publication's shelf as the view shows it (0 while unknown).
+    public func issueCount(_ publicationID: Int64) -> Int {
+        if let counted = viewCounts[publicationID] { return counted }
+        let counts = counts[publicationID] ?? IssueCounts()
+        switch view.filter {
+        case .all: return counts.total
+        case .downloaded: return counts.downloaded
+        case .new: return counts.new
+        case .unread: return 0
+        }
+    }
+
+    /// Whether `issueCount` knows the view's count (an unread view learns it from its first window).
+    public func knowsIssueCount(_ publicationID: Int64) -> Bool {
+        view.filter != .unread || viewCounts[publicationID] != nil
+    }
 
     /// An issue of a window, by id (windows are small: this never looks through the library).
     public func loadedIssue(id: Int64) -> Issue? {
@@ -50,12 +68,15 @@ public struct IssueWindow: Equatable, Sendable {
     public var issues: [Issue]
     /// Issues in the shelf when the window was read.
     public var total: Int
+    /// The shelf's order and filter it was read in (indices and `total` are of that view).
+    public var view: ShelfView
 
-    public init(publicationID: Int64, start: Int, issues: [Issue], total: Int) {
+    public init(publicationID: Int64, start: Int, issues: [Issue], total: Int, view: ShelfView = .standard) {
         self.publicationID = publicationID
         self.start = start
         self.issues = issues
         self.total = total
+        self.view = view
     }
 
     /// The shelf indices held.
@@ -95,38 +116,41 @@ public struct IssueWindowRequest: Equatable, Sendable {
     public let count: Int
     /// Select this issue once the window arrives (the selection follows its issue).
     public let selecting: Int64?
+    /// The shelf's order and filter to read in.
+    public let view: ShelfView
 
-    public init(publicationID: Int64, anchor: Anchor, count: Int, selecting: Int64? = nil) {
+    public init(publicationID: Int64, anchor: Anchor, count: Int, selecting: Int64? = nil, view: ShelfView = .standard) {
         self.publicationID = publicationID
         self.anchor = anchor
         self.count = count
         self.selecting = selecting
+        self.view = view
     }
 
     /// The request that reads the `wanted` indices of a shelf of `total` issues, starting from what `window`
     /// already holds: a key in (or next to) it, the ends of the shelf, or else the selected issue.
     public static func reading(_ wanted: Range<Int>, publicationID: Int64, total: Int, window: IssueWindow?,
-                               selectedIssueID: Int64?) -> IssueWindowRequest {
+                               selectedIssueID: Int64?, view: ShelfView = .standard) -> IssueWindowRequest {
         let count = max(1, wanted.count)
-        if wanted.lowerBound <= 0 { return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count) }
-        if wanted.upperBound >= total { return IssueWindowRequest(publicationID: publicationID, anchor: .last, count: count) }
+        if wanted.lowerBound <= 0 { return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count, view: view) }
+        if wanted.upperBound >= total { return IssueWindowRequest(publicationID: publicationID, anchor: .last, count: count, view: view) }
         if let window, let first = window.issues.first, let last = window.issues.last {
             if let issue = window.issue(at: wanted.lowerBound) {
-                return IssueWindowRequest(publicationID: publicationID, anchor: .key(issue.key, before: 0), count: count)
+                return IssueWindowRequest(publicationID: publicationID, anchor: .key(issue.key, before: 0), count: count, view: view)
             }
             if wanted.lowerBound < window.start, wanted.upperBound >= window.start {
-                return IssueWindowRequest(publicationID: publicationID, anchor: .key(first.key, before: window.start - wanted.lowerBound), count: count)
+                return IssueWindowRequest(publicationID: publicationID, anchor: .key(first.key, before: window.start - wanted.lowerBound), count: count, view: view)
             }
             if wanted.lowerBound >= window.range.upperBound, wanted.lowerBound - window.range.upperBound <= count {
                 // Read on from the window's last issue: a little more than wanted, but by key.
                 return IssueWindowRequest(publicationID: publicationID, anchor: .key(last.key, before: 0),
-                                          count: wanted.upperBound - window.range.upperBound + 1)
+                                          count: wanted.upperBound - window.range.upperBound + 1, view: view)
             }
         }
         if let selectedIssueID {
-            return IssueWindowRequest(publicationID: publicationID, anchor: .issue(selectedIssueID, before: count / 2), count: count)
+            return IssueWindowRequest(publicationID: publicationID, anchor: .issue(selectedIssueID, before: count / 2), count: count, view: view)
         }
-        return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count)
+        return IssueWindowRequest(publicationID: publicationID, anchor: .first, count: count, view: view)
     }
 }
 

@@ -43,7 +43,7 @@ public enum Message: Sendable {
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
     case issueSearched(issueID: Int64, query: String, Result<[IssueMatch], ReaderFailure>)
     case pageRendered(issueID: Int64, articleIndex: Int, Result<TextArt, ReaderFailure>)
-    /// A link could not be opened (no xdg-open, or it failed to start).
+    /// A link could not be opened: its program (the browser, the player, xdg-open) is missing or failed; in plain words.
     case linkOpened(URL, failure: String?)
     case librarySearched(query: String, Result<[SearchHit], ReaderFailure>)
     /// A second has passed (sent while a countdown is shown, see `DownloadsState.hasCountdown`).

@@ -15,6 +15,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case confirmUnsubscribe(publicationID: Int64, title: String)
         /// y: remove a title (and its file) from the Library shelf.
         case confirmRemoveTitle(issueID: Int64, title: String)
+        /// y: delete an issue's downloaded file (it stays on the shelf).
+        case confirmDeleteDownload(issueID: Int64, title: String)
         /// `/` in the reader: search the open issue.
         case searchIssue
         /// `/` on the shelf: search every downloaded issue.
@@ -58,6 +60,7 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .addSubscription: "Feed URL: "
         case .rename: "New title: "
         case .confirmRemoveTitle(_, let title): "Remove \(title) and its file from the Library shelf? y remove · any other key keeps it"
+        case .confirmDeleteDownload(_, let title): "Delete the downloaded file of \(title)? It stays on the shelf to download again. y delete · any other key keeps it"
         case .confirmUnsubscribe(_, let title): "Unsubscribe from \(title) — keep its downloaded issues? y keep · n remove them · Esc cancel"
         case .searchIssue: "Search this issue: "
         case .searchLibrary: "Search all issues: "
@@ -78,7 +81,7 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload: false
         default: true
         }
     }

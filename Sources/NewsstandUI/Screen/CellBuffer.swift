@@ -96,6 +96,15 @@ public struct CellBuffer: Equatable, Sendable {
         }
     }
 
+    /// Blanks what a screen reader would read aloud as noise: box drawing, block elements and geometric shapes
+    /// (U+2500–U+25FF: bars, rules, frames, the selection bar, ▶), keeping each cell's style.
+    public mutating func blankDecoration() {
+        for index in cells.indices {
+            guard let scalar = cells[index].symbol.unicodeScalars.first, (0x2500...0x25FF).contains(scalar.value) else { continue }
+            cells[index].symbol = " "
+        }
+    }
+
     /// The text of each row, for tests and plain output (wide characters once, trailing spaces trimmed).
     public func lines(trimmingTrailingSpaces: Bool = true) -> [String] {
         (0..<height).map { y in

@@ -18,7 +18,7 @@ public enum AppView {
                   counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
         let position: String
-        var hints = KeyMap.hints(for: state.screen)
+        var hints = state.keys.hints(for: state.screen)
         switch state.screens.last ?? .shelf {
         case .shelf:
             ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
@@ -28,12 +28,12 @@ public enum AppView {
             position = shelfPosition(state)
         case .reader(let reader) where reader.isShowingArticle:
             ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ArticleScreen.positionText(reader, in: body)
+            position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
         case .reader(let reader):
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ""
         case .help(let cursor):
-            HelpScreen.render(cursor, in: body, theme: theme, into: &buffer)
+            HelpScreen.render(cursor, keys: state.keys, in: body, theme: theme, into: &buffer)
             position = ""
         case .subscriptions(let cursor):
             SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
@@ -55,7 +55,7 @@ public enum AppView {
             position = ""
         case .catalog(let browser):
             CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
-            hints = CatalogScreen.hints(browser)
+            hints = CatalogScreen.hints(browser, keys: state.keys)
             position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
         case .searchResults(let search):
             SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
@@ -77,6 +77,7 @@ public enum AppView {
             StatusLine(hints: hints, message: state.message, position: position)
                 .render(in: status, theme: theme, into: &buffer)
         }
+        if state.screenReader { buffer.blankDecoration() }
         return buffer
     }
 
@@ -85,7 +86,17 @@ public enum AppView {
         count == 0 ? "" : "\(min(cursor.selection, count - 1) + 1)/\(count)"
     }
 
+    /// "3/12", after the view when it is not the shelf's own: "by title · downloaded  3/12".
     static func shelfPosition(_ state: AppState) -> String {
-        listPosition(state.shelfCursor, count: state.currentIssueCount)
+        let position = listPosition(state.shelfCursor, count: state.currentIssueCount)
+        let view = state.library.view
+        guard view != .standard else { return position }
+        let order: String? = switch view.sort {
+        case .newest: nil
+        case .oldest: "oldest first"
+        case .title: "by title"
+        }
+        let filter: String? = view.filter == .all ? nil : view.filter.rawValue
+        return ([order, filter].compactMap { $0 }.joined(separator: " · ") + "  " + position).trimmingCharacters(in: .whitespaces)
     }
 }

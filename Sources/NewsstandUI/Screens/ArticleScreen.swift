@@ -120,7 +120,7 @@ public enum ArticleScreen {
 
     /// "article 2/5 · 40% · issue 31%": where the reader is in the article and in the issue (by
     /// articles: the articles before this one, and this one's share read so far); "page 3/24" in a comic book.
-    public static func positionText(_ reader: ReaderState, in area: Rect) -> String {
+    public static func positionText(_ reader: ReaderState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
         if let book = reader.book, book.isComicBook { return "page \(reader.articleIndex + 1)/\(book.articles.count)" }
         guard let layout = reader.layout else { return "" }
         let visible = visibleLines(in: area)
@@ -128,6 +128,7 @@ public enum ArticleScreen {
         let percent = scrollable == 0 ? 100 : min(100, reader.topLine * 100 / scrollable)
         let count = reader.book?.articles.count ?? 0
         let issuePercent = count == 0 ? percent : min(100, (reader.articleIndex * 100 + percent) / count)
-        return "article \(reader.articleIndex + 1)/\(count) · \(percent)% · issue \(issuePercent)%"
+        let left = pace.timeLeft(words: layout.wordsFromLine[min(max(0, reader.topLine), layout.lines.count)]).map { " · \($0)" } ?? ""
+        return "article \(reader.articleIndex + 1)/\(count) · \(percent)% · issue \(issuePercent)%\(left)"
     }
 }

@@ -7,9 +7,9 @@ public enum CatalogScreen {
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 2) }
 
     /// The status line's keys: `/ search` only once the page shown is known to offer a search.
-    public static func hints(_ browser: CatalogBrowser) -> [KeyBinding] {
+    public static func hints(_ browser: CatalogBrowser, keys: KeyTable = .standard) -> [KeyBinding] {
         let hasSearch = browser.current?.feed?.search != nil
-        return KeyMap.hints(for: .catalog).filter { hasSearch || $0.command != .searchCatalog }
+        return keys.hints(for: .catalog).filter { hasSearch || $0.command != .searchCatalog }
     }
 
     public static func render(_ browser: CatalogBrowser, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {

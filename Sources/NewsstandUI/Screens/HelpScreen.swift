@@ -1,30 +1,34 @@
-/// Every key, grouped by screen, straight from the key table.
+/// Every key, grouped by screen, straight from the key table in effect (the config's `bind` lines applied).
 public enum HelpScreen {
-    static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
-                                                   ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Catalog", .catalog), ("Getting a title", .acquisitions),
-                                                   ("Streamed pages", .streamedPages)]
+    public static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
+                                                          ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Catalog", .catalog), ("Getting a title", .acquisitions),
+                                                          ("Streamed pages", .streamedPages)]
 
-    static let lines: [(key: String, help: String)] = {
+    /// What a row's keys are written as: "↓/j", or "unbound" when the config took them all.
+    public static func keyLabel(_ binding: KeyBinding) -> String {
+        binding.keys.isEmpty ? "unbound" : binding.keyLabel
+    }
+
+    static func lines(_ keys: KeyTable) -> [(key: String, help: String)] {
         var lines: [(String, String)] = []
         for (title, screen) in sections {
             lines.append(("", ""))
             lines.append((title.uppercased(), ""))
-            for binding in KeyMap.bindings where binding.screens.contains(screen) && !binding.help.isEmpty {
-                lines.append((binding.keyLabel, binding.help))
+            for binding in keys.documented(on: screen) {
+                lines.append((keyLabel(binding), binding.help))
             }
         }
         lines.append(("", ""))
         lines.append(("Esc/q", "Close this help"))
         return lines
-    }()
-
-    public static var lineCount: Int { lines.count }
+    }
 
     /// The help's text area: a heading line, then one line per row.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 1, rowHeight: 1) }
 
-    public static func render(_ cursor: ListCursor, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ cursor: ListCursor, keys: KeyTable, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let layout = layout(in: area)
+        let lines = lines(keys)
         buffer.write("KEYS", x: area.x + 2, y: area.y, style: theme[.heading])
         let keyWidth = min(24, max(8, area.width / 3))
         for (row, index) in cursor.visibleRange(count: lines.count, page: layout.page).enumerated() {

@@ -35,7 +35,8 @@ public struct ShelfLayout: Equatable, Sendable {
     }
 
     /// The layout in a screen body `area` (the rows between the header bar and the status line).
-    public init(area: Rect, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false) {
+    /// `compact` asks for the list without covers (for screen readers), whatever the size.
+    public init(area: Rect, mode: ShelfViewMode = .list, hasNotice: Bool = false, hasContinueLine: Bool = false, compact: Bool = false) {
         let width = area.width
         let height = area.height + 2
         var top = area.y + (hasNotice ? 1 : 0)
@@ -48,14 +49,14 @@ public struct ShelfLayout: Equatable, Sendable {
         let gridCover = (columns: 18, rows: 12)
         let gridWidth = gridCover.columns + 3
         let gridHeight = gridCover.rows + 4 // title, date, state, gap
-        if mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
+        if !compact && mode == .grid && listArea.height >= gridHeight && width - Self.gutter >= 2 * gridWidth {
             self.mode = .grid
             coverColumns = gridCover.columns
             coverRows = gridCover.rows
             itemWidth = gridWidth
             itemHeight = gridHeight
             columns = (width - Self.gutter) / gridWidth
-        } else if height >= 16 && width >= 48 {
+        } else if !compact && height >= 16 && width >= 48 {
             self.mode = .list
             coverColumns = 12
             coverRows = 8

@@ -23,7 +23,11 @@ public enum ShelfScreen {
         }
         let count = state.currentIssueCount
         if count == 0 {
-            buffer.write("No issues in this publication's catalog yet. Press r to refresh.", x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
+            guard state.library.knowsIssueCount(publication.id) else { return }
+            let filter = state.library.view.filter
+            let text = filter == .all ? "No issues in this publication's catalog yet. Press \(state.keys.label(of: .refresh, on: .shelf)) to refresh."
+                : "No \(filter == .new ? "NEW" : filter.rawValue) issues here: \(state.keys.label(of: .cycleFilter, on: .shelf)) shows others."
+            buffer.write(text, x: 2, y: layout.listArea.y + 1, style: theme[.summary], maxWidth: layout.listArea.width - 4)
             return
         }
         let cursor = state.shelfCursor

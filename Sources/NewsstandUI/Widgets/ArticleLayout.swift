@@ -59,6 +59,8 @@ public struct ArticleLayout: Equatable, Sendable {
     /// Left margin that centres the measure in the width.
     public let margin: Int
     public let lines: [Line]
+    /// Words from each line to the end (one more entry, 0, past the last line): what is left to read below a line.
+    public let wordsFromLine: [Int]
     /// The article's numbered links: link N (`text[N]`) is `links[N - 1]`.
     public let links: [URL]
     private let firstLineOfBlock: [Int]
@@ -117,6 +119,11 @@ public struct ArticleLayout: Equatable, Sendable {
             offsets[block, default: 0] += Self.characterCount(of: lines[index])
         }
         self.lines = lines
+        var words = Array(repeating: 0, count: lines.count + 1)
+        for index in lines.indices.reversed() {
+            words[index] = words[index + 1] + lines[index].spans.reduce(0) { $0 + $1.text.split(whereSeparator: \.isWhitespace).count }
+        }
+        wordsFromLine = words
         firstLineOfBlock = firstLines
     }
 
