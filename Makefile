@@ -2,7 +2,7 @@
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
-# Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; downloads: curl, and
+# Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; pictures: chafa; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS

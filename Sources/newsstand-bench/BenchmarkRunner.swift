@@ -55,9 +55,9 @@ enum ChildProcess {
     }
 
     /// Spawns `executable` with `arguments`, standard output to a pipe, standard error inherited
-    /// (or discarded with `quiet`), waits for it, and returns what it printed.
+    /// (or discarded with `quiet`), standard input inherited (or `standardInput`), waits for it, and returns what it printed.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                    quiet: Bool = false) throws -> Outcome {
+                    quiet: Bool = false, standardInput: Int32? = nil) throws -> Outcome {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw Failure(description: "pipe failed: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
@@ -67,6 +67,7 @@ enum ChildProcess {
         posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_addclose(&actions, fds[1])
         if quiet { posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0) }
+        if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO) }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
