@@ -25,7 +25,7 @@ public enum KittyGraphics {
             data = Data(picture.image.pixels)
             keys += ",f=32,s=\(picture.image.width),v=\(picture.image.height)"
         case .png:
-            data = try ImageEncoder.png(picture.image)
+            data = try ImageEncoder.png(picture.image, fast: true)
             keys += ",f=100"
         }
         let encoded = [UInt8](data.base64EncodedData())
