@@ -31,6 +31,7 @@ final class HTTPConnection {
                 _ = sendSimple(400, isHead: false)
                 return
             }
+            server.beganAnswering()
             keepAlive = server.keepsConnectionsAlive && request.version == "HTTP/1.1"
                 && request.headers["connection"]?.lowercased().contains("close") != true
             let (status, sent) = respond(to: request)

@@ -37,6 +37,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private var failuresAnswered = 0
     private var dropsApplied = 0
     private var log: [RequestRecord] = []
+    /// Requests read and not yet recorded (being answered).
+    private var answering = 0
     private var boundPort: UInt16 = 0
     private var running = false
     private var stopping = false
@@ -294,6 +296,17 @@ public final class LocalHTTPServer: @unchecked Sendable {
         return log
     }
 
+    /// ``requestLog`` once every request read so far has been answered and recorded, waiting at most `timeout`
+    /// seconds. A request is recorded after its answer is written, so a client can have the whole answer before
+    /// the server has logged it: a test that reads the log right after its client finished should use this.
+    public func settledLog(timeout: TimeInterval = 5) -> [RequestRecord] {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        state.lock()
+        defer { state.unlock() }
+        while answering > 0 && state.wait(until: deadline) {}
+        return log
+    }
+
     /// Empties ``requestLog``.
     public func clearLog() {
         state.lock()
@@ -354,9 +367,18 @@ public final class LocalHTTPServer: @unchecked Sendable {
         return !stopping
     }
 
+    /// A request was read and is being answered (``settledLog(timeout:)`` waits for it).
+    func beganAnswering() {
+        state.lock()
+        answering += 1
+        state.unlock()
+    }
+
     func record(_ entry: RequestRecord) {
         state.lock()
         log.append(entry)
+        answering = max(0, answering - 1)
+        state.broadcast()
         state.unlock()
     }
 }

@@ -55,6 +55,23 @@ final class NetworkFaultTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(server.requestLog.first?.bodyBytesSent ?? 0, 4 << 20)
     }
 
+    func testTheSettledLogWaitsForRequestsBeingAnsweredAndNoLonger() throws {
+        let server = try server { $0.endlessBody = true }
+        XCTAssertEqual(server.settledLog(timeout: 0), [], "nothing asked, nothing to wait for")
+        let fd = try RawHTTP.connect(port: server.port, timeoutSeconds: 5)
+        RawHTTP.send(fd, "GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = read(fd, atLeast: 1 << 16)
+        // Still being answered: the log has no record yet, and waiting for it ends at the timeout.
+        let started = Date()
+        XCTAssertEqual(server.settledLog(timeout: 0.3), [])
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.25)
+        // Once the client leaves, the server records the request, and the settled log has it at once.
+        close(fd)
+        let settled = server.settledLog(timeout: 5)
+        XCTAssertEqual(settled.map(\.path), ["/endless"])
+        XCTAssertGreaterThanOrEqual(settled.first?.bodyBytesSent ?? 0, 1 << 16)
+    }
+
     func testCRC32OfZerosMatchesTheBytewiseComputation() {
         func bytewise(_ count: Int) -> UInt32 {
             var crc: UInt32 = 0xFFFF_FFFF

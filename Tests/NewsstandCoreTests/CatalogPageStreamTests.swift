@@ -73,7 +73,7 @@ final class CatalogPageStreamTests: XCTestCase {
         credentials.remember(Credentials(user: "reader", password: "page-pw"), for: try XCTUnwrap(CredentialHost(url: server.baseURL)))
         let client = HTTPClient(credentials: credentials)
         XCTAssertEqual(try stream.fetchPage(2, maxWidth: 800, maxBytes: 1024, client: client), picture)
-        let asked = try XCTUnwrap(server.requestLog.last)
+        let asked = try XCTUnwrap(server.settledLog().last)
         XCTAssertEqual(asked.target, "/books/b1/pages/2?convert=jpeg")
         XCTAssertTrue(asked.headers["authorization"]?.hasPrefix("Basic ") == true)
         XCTAssertTrue(asked.headers["accept"]?.hasPrefix("image/jpeg") == true, asked.headers["accept"] ?? "")

@@ -80,10 +80,10 @@ final class PageStreamRunnerTests: XCTestCase {
         XCTAssertEqual(art.rows, 20)
         XCTAssertGreaterThan(art.lines.joined().filter { $0 != " " }.count, 100, "the picture is drawn")
         XCTAssertEqual(answers[1].1, .failure(ReaderFailure("page 2 is a WebP picture, which Newsstand cannot show")))
-        let asks = server.requestLog.filter { $0.status == 200 }.map(\.target)
+        let asks = server.settledLog().filter { $0.status == 200 }.map(\.target)
         XCTAssertEqual(asks, ["/opds/v1.2/books/b1/pages/0?zero_based=true&width=480", "/opds/v1.2/books/b1/pages/1?zero_based=true&width=480"],
                        "{pageNumber} from 0, {maxWidth} 8 pixels a column")
-        XCTAssertTrue(server.requestLog.filter { $0.status == 200 }.allSatisfy { $0.headers["authorization"]?.hasPrefix("Basic ") == true })
+        XCTAssertTrue(server.settledLog().filter { $0.status == 200 }.allSatisfy { $0.headers["authorization"]?.hasPrefix("Basic ") == true })
         XCTAssertEqual(inbox.logins.count, 1, "no second login asked for")
 
         // Turned past before its turn came: a page is skipped, never fetched.
@@ -98,7 +98,7 @@ final class PageStreamRunnerTests: XCTestCase {
         XCTAssertEqual(later.map(\.0), [slow, passed, slow])
         XCTAssertNil(later.dropFirst().first?.1, "the page passed was skipped")
         XCTAssertEqual(try later.first?.1?.get().columns, 60)
-        XCTAssertFalse(server.requestLog.contains { $0.target.contains("pages/0") })
+        XCTAssertFalse(server.settledLog().contains { $0.target.contains("pages/0") })
     }
 
     func testAPageBehindALoginAsksForItAndSaysSoInItsPlaceMeanwhile() throws {
