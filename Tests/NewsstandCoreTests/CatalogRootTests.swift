@@ -153,7 +153,7 @@ final class CatalogRootTests: XCTestCase {
         refresher.maxEntries = 120
         let publication = try refresher.subscribe(to: server.url(for: "/page0.xml"))
         XCTAssertEqual(try store.issues(publicationID: publication.id).count, 120)
-        XCTAssertEqual(server.requestLog.filter { $0.path.hasPrefix("/page") }.count, 3, "pages stop once enough entries are in hand")
+        XCTAssertEqual(server.settledLog().filter { $0.path.hasPrefix("/page") }.count, 3, "pages stop once enough entries are in hand")
         // The page cap still holds with a large entry cap.
         let (other, _) = try TestSupport.store(for: self)
         var unbounded = PublicationRefresher(store: other)

@@ -142,7 +142,7 @@ final class CoverArtServiceTests: XCTestCase {
         XCTAssertEqual(art.columns, 14)
         harness.service.request([request])
         XCTAssertEqual(harness.waitForEvents(2).count, 2)
-        XCTAssertEqual(server.requestLog.count, 1, "a duplicate request does not fetch twice")
+        XCTAssertEqual(server.settledLog().count, 1, "a duplicate request does not fetch twice")
     }
 
     // MARK: Scheduling under fast scrolling
@@ -287,7 +287,7 @@ final class CoverArtServiceTests: XCTestCase {
         XCTAssertTrue(isColor(art.foreground(column: 3, row: 2), red))
         _ = try render(with: harness.service, harness.events, CoverArtRequest(issueID: issue.id, columns: 9, rows: 5, mode: .asciiColor))
         XCTAssertEqual(server.log(atLeast: 1).map(\.status), [200])
-        XCTAssertNil(server.requestLog[0].headers["if-none-match"])
+        XCTAssertNil(server.settledLog()[0].headers["if-none-match"])
         let validators = try String(contentsOf: harness.paths.coverCacheDirectory.appendingPathComponent("\(issue.id)-cover.png.validators"), encoding: .utf8)
         XCTAssertTrue(validators.contains("etag \""), validators)
 
@@ -296,9 +296,9 @@ final class CoverArtServiceTests: XCTestCase {
         art = try render(with: second, secondEvents, request)
         XCTAssertTrue(isColor(art.foreground(column: 3, row: 2), red))
         XCTAssertEqual(server.log(atLeast: 2).count, 2)
-        XCTAssertEqual(server.requestLog.last?.status, 304)
-        XCTAssertNotNil(server.requestLog.last?.headers["if-none-match"])
-        XCTAssertNotNil(server.requestLog.last?.headers["if-modified-since"])
+        XCTAssertEqual(server.settledLog().last?.status, 304)
+        XCTAssertNotNil(server.settledLog().last?.headers["if-none-match"])
+        XCTAssertNotNil(server.settledLog().last?.headers["if-modified-since"])
 
         // The publisher replaces the cover: the next run's revalidation gets the new file.
         server.setResource("/cover.png", data: try solidCover(blue), contentType: "image/png")

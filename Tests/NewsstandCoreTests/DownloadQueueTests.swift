@@ -68,7 +68,7 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertEqual(stored.state, .available)
         XCTAssertEqual(stored.progress, 1)
         XCTAssertEqual(harness.partials, [], "the partial file is removed once installed")
-        XCTAssertEqual(harness.server.requestLog.filter { $0.path == "/autumn.epub" }.map(\.status), [200])
+        XCTAssertEqual(harness.server.settledLog().filter { $0.path == "/autumn.epub" }.map(\.status), [200])
     }
 
     func testACBZIssueDownloadsFromTheServerInstallsAndOpensAsABookOfPages() throws {
@@ -87,7 +87,7 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertEqual(book.articles.map(\.file.lastPathComponent), ["page1.png", "page2.png", "page10.png"])
         XCTAssertEqual(try XCTUnwrap(try harness.store.issue(id: issue.id)).state, .available)
         XCTAssertEqual(harness.partials, [])
-        XCTAssertEqual(harness.server.requestLog.filter { $0.path == "/comic.cbz" }.map(\.status), [200])
+        XCTAssertEqual(harness.server.settledLog().filter { $0.path == "/comic.cbz" }.map(\.status), [200])
     }
 
     func testAHostileCBZFailsAndLeavesNothingInstalled() throws {
@@ -151,7 +151,7 @@ final class DownloadQueueTests: XCTestCase {
         }
         XCTAssertEqual(mostAtOnce, 2, "two transfers overlap, never more")
         // The server saw each issue exactly once.
-        XCTAssertEqual(harness.server.requestLog.map(\.path).sorted(), (0..<4).map { "/issue-\($0).epub" })
+        XCTAssertEqual(harness.server.settledLog().map(\.path).sorted(), (0..<4).map { "/issue-\($0).epub" })
         XCTAssertEqual(harness.partials, [])
     }
 
@@ -179,7 +179,7 @@ final class DownloadQueueTests: XCTestCase {
         let folder = harness.folder(of: issue)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("META-INF/container.xml").path))
         XCTAssertEqual(FileManager.default.contents(atPath: folder.appendingPathComponent("supplement.pdf").path), pdfData)
-        XCTAssertEqual(Set(harness.server.requestLog.map(\.path)), ["/issue.epub", "/supplement.pdf"])
+        XCTAssertEqual(Set(harness.server.settledLog().map(\.path)), ["/issue.epub", "/supplement.pdf"])
         XCTAssertEqual(harness.partials, [])
         let fractions = harness.progress(of: issue.id).map(\.fraction)
         XCTAssertEqual(fractions, fractions.sorted(), "progress runs over both assets without going back")
@@ -266,7 +266,7 @@ final class DownloadQueueTests: XCTestCase {
         XCTAssertTrue(harness.events.wait { $0.contains(.installed(issueID: issue.id)) })
         XCTAssertEqual(try harness.store.issue(id: issue.id)?.state, .available)
         XCTAssertTrue(FileManager.default.fileExists(atPath: harness.folder(of: issue).appendingPathComponent("META-INF/container.xml").path))
-        XCTAssertEqual(harness.server.requestLog.map(\.status), [403, 200])
+        XCTAssertEqual(harness.server.settledLog().map(\.status), [403, 200])
     }
 
     func testCancelReturnsTheIssueToNotDownloadedAndRemovesThePartial() throws {
@@ -594,7 +594,7 @@ extension DownloadQueueTests {
         let moves = harness.events.all.filter { if case .queued = $0 { true } else { false } }
         XCTAssertTrue(moves.contains(.queued(issueID: issues[2].id, position: 1)))
         XCTAssertTrue(moves.contains(.queued(issueID: issues[1].id, position: 2)))
-        XCTAssertEqual(harness.server.requestLog.map(\.path), ["/a.epub", "/c.epub", "/b.epub"])
+        XCTAssertEqual(harness.server.settledLog().map(\.path), ["/a.epub", "/c.epub", "/b.epub"])
     }
 
     func testTheRateLimitHoldsAllTransfersTogetherNearIt() throws {

@@ -58,7 +58,7 @@ final class FeedRefresherTests: XCTestCase {
         XCTAssertTrue(outcome.notModified)
         XCTAssertNil(outcome.problem)
         XCTAssertEqual(outcome.issueCount, 1)
-        let request = try XCTUnwrap(server.requestLog.last)
+        let request = try XCTUnwrap(server.settledLog().last)
         XCTAssertEqual(request.headers["if-none-match"], "\"v1\"")
         XCTAssertEqual(request.status, 304)
         XCTAssertEqual(try store.issues(publicationID: publication.id), before)

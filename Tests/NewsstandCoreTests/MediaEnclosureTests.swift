@@ -101,7 +101,7 @@ final class MediaEnclosureTests: XCTestCase {
         XCTAssertEqual(headlines.map(\.title), ["Episode 1", "Episode 2", "Episode 3 (video)"])
         XCTAssertEqual(headlines[1].mediaURL, server.url(for: "/media/ep2.m4a"), "the file is kept for the player")
         XCTAssertEqual(headlines[1].mediaKind, "audio (.m4a)")
-        XCTAssertEqual(server.requestLog.map(\.path), ["/podcast.rss"], "no media file is fetched")
+        XCTAssertEqual(server.settledLog().map(\.path), ["/podcast.rss"], "no media file is fetched")
 
         let outcome = PublicationRefresher(store: store).refresh(publication)
         XCTAssertEqual(outcome.issueCount, 0)
@@ -130,7 +130,7 @@ final class MediaEnclosureTests: XCTestCase {
         }
         XCTAssertTrue(reason.contains("audio (audio/mpeg)") && reason.contains("not a readable issue"), reason)
         XCTAssertEqual(written.all, [], "no byte of the body is written")
-        XCTAssertEqual(server.requestLog.filter { $0.path == "/get/7" }.count, 1, "not retried")
+        XCTAssertEqual(server.settledLog().filter { $0.path == "/get/7" }.count, 1, "not retried")
         XCTAssertFalse(FileManager.default.fileExists(atPath: paths.partialFile(issueID: issue.id, asset: 0).path))
         XCTAssertEqual(try store.issue(id: issue.id)?.state, .failed(reason: reason))
     }
