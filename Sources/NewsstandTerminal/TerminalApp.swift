@@ -49,6 +49,9 @@ public final class TerminalApp: @unchecked Sendable {
         state.articleMeasure = configuration.measure
         state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
+        let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
+        let rememberedFilter = (try? store.setting(AppState.shelfFilterSetting)).flatMap { $0.flatMap(ShelfView.Filter.init(rawValue:)) }
+        state.library.view = ShelfView(sort: rememberedOrder ?? .newest, filter: rememberedFilter ?? .all)
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit

@@ -131,4 +131,25 @@ final class ShelfEndToEndTests: EndToEndTestCase {
         try session.send("q")
         session.waitForExit()
     }
+
+    func testTheShelfsOrderAndFilterAreRememberedAfterRelaunch() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let binary = try TestEnvironment.binary().path
+        var session: TmuxSession? = try TmuxSession(command: binary, environment: environment)
+        try session!.waitFor(text: "TAP TO DOWNLOAD")
+        try session!.send("o")
+        try session!.waitFor(text: "Oldest first · every issue")
+        try session!.send("q")
+        session!.waitForExit()
+        session = nil
+
+        session = try TmuxSession(command: binary, environment: environment)
+        let relaunched = try session!.waitFor(text: "TAP TO DOWNLOAD")
+        XCTAssertTrue(relaunched.contains("oldest first"), "the status line names the remembered order:\n\(relaunched)")
+        // Oldest first: the first row is the oldest issue of the sample, not the newest.
+        XCTAssertFalse(relaunched.split(separator: "\n").prefix(4).contains { $0.contains("Maps & Margins") }, relaunched)
+        try session!.send("C-c")
+        session!.waitForExit()
+    }
+
 }

@@ -88,6 +88,16 @@ final class ShelfControlsTests: XCTestCase {
         XCTAssertEqual(state.currentIssueCount, Self.count)
     }
 
+    func testTheOrderAndFilterAreSavedToBeRememberedNextTime() throws {
+        let (library, _) = try makeLibrary()
+        var (state, loader) = try launched(library)
+        let sorted = try press(.character("o"), &state, loader)
+        XCTAssertTrue(sorted.contains(.saveSetting(key: AppState.shelfOrderSetting, value: "oldest")), "\(sorted)")
+        XCTAssertTrue(sorted.contains(.saveSetting(key: AppState.shelfFilterSetting, value: "all")), "\(sorted)")
+        let filtered = try press(.character("f"), &state, loader)
+        XCTAssertTrue(filtered.contains(.saveSetting(key: AppState.shelfFilterSetting, value: "downloaded")), "\(filtered)")
+    }
+
     func testMarkingReadAndUnreadMovesNEWAndReadingAndTheUnreadView() throws {
         let (library, _) = try makeLibrary()
         var (state, loader) = try launched(library)

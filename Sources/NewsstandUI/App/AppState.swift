@@ -51,6 +51,9 @@ public struct AppState: Equatable, Sendable {
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"
+    /// Where the shelves' order and filter (`o`, `f`) are remembered between runs.
+    public static let shelfOrderSetting = "shelf_order"
+    public static let shelfFilterSetting = "shelf_filter"
 
     public init(width: Int, height: Int) {
         self.width = width

@@ -34,8 +34,8 @@ extension AppUpdate {
         confirmed(key, &state, then: .deleteDownload(issueID: issueID), otherwise: "Nothing was deleted.")
     }
 
-    /// Shows the shelves in another order or filter: their windows are read again in it, each selection following
-    /// its issue when the view still shows it.
+    /// Shows the shelves in another order or filter, remembered for the next run: their windows are read again in
+    /// it, each selection following its issue when the view still shows it.
     static func changeView(_ view: ShelfView, _ state: inout AppState) -> [Effect] {
         state.library.view = view
         state.library.windows = [:]
@@ -44,7 +44,8 @@ extension AppUpdate {
         for publicationID in state.shelf.cursors.keys { state.shelf.cursors[publicationID] = ListCursor() }
         pruneCovers(&state)
         state.message = StatusMessage(describe(view))
-        return shelfEffects(&state)
+        return [.saveSetting(key: AppState.shelfOrderSetting, value: view.sort.rawValue),
+                .saveSetting(key: AppState.shelfFilterSetting, value: view.filter.rawValue)] + shelfEffects(&state)
     }
 
     /// "Oldest first · downloaded issues".
