@@ -12,14 +12,14 @@ final class FeedArticleScreenTests: XCTestCase {
     let blocks: [TextBlock] = HeadlineArticle.blocks(for: Headline(title: "Steam & tea", link: URL(string: "https://example.com/steam"),
                                                                    body: "<p>Kettles <em>sing</em> at <a href=\"https://example.com/boil\">boiling</a>.</p>"))
 
-    private func openedState() -> AppState {
+    private func openedState(_ blocks: [TextBlock]? = nil) -> AppState {
         var state = Fixtures.state(width: 80, height: 20, issues: [])
         _ = AppUpdate.update(&state, .keyPressed(.character("s")))
         _ = AppUpdate.update(&state, .keyPressed(.character("H")))
         _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: Fixtures.publication.id, .success(items)))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.loadHeadlineArticle(publicationID: Fixtures.publication.id, index: 0)])
         XCTAssertEqual(state.screen, .article, "keys work as in an issue's article")
-        _ = AppUpdate.update(&state, .headlineArticleLoaded(publicationID: Fixtures.publication.id, index: 0, .success(blocks)))
+        _ = AppUpdate.update(&state, .headlineArticleLoaded(publicationID: Fixtures.publication.id, index: 0, .success(blocks ?? self.blocks)))
         return state
     }
 
@@ -29,6 +29,17 @@ final class FeedArticleScreenTests: XCTestCase {
         XCTAssertTrue(lines.contains("STEAM & TEA"), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains { $0.hasPrefix("Kettles sing at boiling") }, lines.joined(separator: "\n"))
         XCTAssertTrue(lines.last?.contains("headline 1/2") ?? false, lines.last ?? "")
+    }
+
+    func testTheStatusLineSaysTheTimeLeftAtTheReadersPace() {
+        let long = (0..<1_200).map { "word\($0)" }.joined(separator: " ")
+        var state = openedState([.paragraph(StyledText([StyledRun(long)]))])
+        state.readingPace = ReadingPace(fixed: 200)
+        let status = AppView.render(state, theme: theme).lines().last ?? ""
+        XCTAssertTrue(status.contains("· 6 min left"), "1,200 words at 200 a minute: \(status)")
+        state.readingPace = ReadingPace(fixed: 600)
+        let faster = AppView.render(state, theme: theme).lines().last ?? ""
+        XCTAssertTrue(faster.contains("· 2 min left"), faster)
     }
 
     func testLinksOpenByNumberAndArrowsGoToTheNextHeadline() {

@@ -43,7 +43,7 @@ public enum AppView {
             position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
         case .feedArticle(let article):
             FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
-            position = FeedArticleScreen.positionText(article, in: body)
+            position = FeedArticleScreen.positionText(article, in: body, pace: state.readingPace)
         case .acquisitions(let choice):
             AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
             position = listPosition(choice.cursor, count: choice.rowCount)

@@ -11,11 +11,13 @@ public enum FeedArticleScreen {
     }
 
     /// "headline 2/9 · 40%".
-    public static func positionText(_ article: FeedArticleState, in area: Rect) -> String {
+    /// "headline 3/20 · 40% · 2 min left": where the article is, and the time left at the reader's pace.
+    public static func positionText(_ article: FeedArticleState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
         guard let layout = article.layout else { return "" }
         let scrollable = max(0, layout.lines.count - ArticleScreen.visibleLines(in: area))
         let percent = scrollable == 0 ? 100 : min(100, article.topLine * 100 / scrollable)
-        return "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%"
+        let left = pace.timeLeft(words: layout.wordsFromLine[min(max(0, article.topLine), layout.lines.count)]).map { " · \($0)" } ?? ""
+        return "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%" + left
     }
 
     /// The article as the reader's article view draws it.
