@@ -44,7 +44,7 @@ let package = Package(
         // The app runtime: carries out the UI's effects in the background (downloads, covers, reading, library windows) and answers with messages.
         .target(name: "NewsstandRuntime", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
         // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
-        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandImaging", "NewsstandPictures", "CNcursesw"]),
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "CNcursesw"]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),

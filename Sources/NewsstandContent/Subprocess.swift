@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs a command-line tool to completion with a time limit, collecting what it prints.
-enum Subprocess {
+public enum Subprocess {
     struct Output: Sendable {
         let status: Int32
         let standardOutput: Data
@@ -14,8 +14,10 @@ enum Subprocess {
         case timedOut(TimeInterval)
     }
 
-    /// The executable called `name` in the folders of `searchPath` (`$PATH` when nil), if any.
-    static func find(_ name: String, searchPath: String? = nil) -> URL? {
+    /// The executable called `name` in the folders of `searchPath` (`$PATH` when nil), if any; a name with a `/`
+    /// is a path, taken as it is when it is executable.
+    public static func find(_ name: String, searchPath: String? = nil) -> URL? {
+        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil }
         let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandContent
 import NewsstandCore
 
 /// Runs the programs the config file names (`browser`, `player`, `notify-program`) as one: without a shell, the
@@ -94,14 +95,7 @@ public enum HookRunner {
 
     /// A program by path (it has a `/`), else the first executable of that name on `path`.
     public static func find(_ program: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
-        if program.contains("/") {
-            return FileManager.default.isExecutableFile(atPath: program) ? URL(fileURLWithPath: program) : nil
-        }
-        for directory in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where !directory.isEmpty {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(program)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        Subprocess.find(program, searchPath: path)
     }
 
     /// What a program wrote on stderr (the first 16 KB), from the pipe's thread.

@@ -83,13 +83,17 @@ public final class TerminalApp: @unchecked Sendable {
         dispatchMain()
     }
 
-    /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol) and chooses.
+    /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol, and inside tmux only
+    /// when tmux lets the questions through) and chooses.
     /// Returns the keys typed meanwhile.
     private func choosePictureMode() -> [UInt8] {
         let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
         guard mayShowPictures else { return [] }
         let environment = ProcessInfo.processInfo.environment
-        let answers = TerminalQuery.ask(throughTmux: !(environment["TMUX"] ?? "").isEmpty)
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
+        guard !insideTmux || TerminalQuery.tmuxAllowsPassthrough() else { return [] }
+        let answers = TerminalQuery.ask(throughTmux: insideTmux)
         let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
         state.coverMode = choice.text
         state.pictureProtocol = choice.picture

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandContent
 import NewsstandImaging
 import NewsstandPictures
 
@@ -43,6 +44,24 @@ enum TerminalQuery {
             if TerminalAnswers.parse(received).primaryAnswerCount >= (throughTmux ? 2 : 1) { break }
         }
         return TerminalAnswers.parse(received)
+    }
+
+    /// Whether tmux passes escape sequences through to the terminal outside it (`allow-passthrough` `on` or `all`,
+    /// asked of tmux itself: `tmux show-options -Apv`). Without it no picture can reach that terminal, and asking
+    /// through tmux would only wait out the timeout for answers that never come, at every start.
+    static func tmuxAllowsPassthrough(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Bool {
+        guard let tmux = Subprocess.find("tmux", searchPath: path) else { return false }
+        let process = Process()
+        process.executableURL = tmux
+        process.arguments = ["show-options", "-Apv", "allow-passthrough"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let value = String(decoding: output.fileHandleForReading.readDataToEndOfFile().prefix(64), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 && ["on", "all"].contains(value.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The cell size in pixels: from the kernel's window size when the terminal fills in its pixels,
