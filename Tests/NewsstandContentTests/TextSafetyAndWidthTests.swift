@@ -37,6 +37,29 @@ final class TextSanitizerTests: XCTestCase {
         XCTAssertEqual(TextSanitizer.singleLine("tab\there\u{7F}"), "tab here")
     }
 
+    /// `singleLine(utf8:)` reads clean ASCII eight bytes at a time: whatever sits at any position of a
+    /// long text, and wherever two spaces meet across the eight-byte words, it gives what the full
+    /// filter gives (controls out, line breaks as spaces, spaces collapsed and trimmed).
+    func testSingleLineOfLongTextGivesWhatTheFullFilterGives() {
+        func expected(_ text: String) -> String {
+            TextSanitizer.sanitize(text, keepNewlines: false).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        let plain = "Summary of issue 42: tea, maps and the long way round"
+        let specials = ["  ", " ", "\t", "\n", "\u{7F}", "\u{1B}[2J", "\u{85}", "\u{2028}", "\u{202E}", "\u{2067}", "é", "日本", "\u{A0}", "\u{1F}"]
+        var cases = [plain, " " + plain, plain + " ", "abcdefg  hijklmno", "abcdefgh  ijklmnop", "abcdefg" + " " + "        x"]
+        for special in specials {
+            for offset in 0...plain.utf8.count {
+                let index = plain.utf8.index(plain.utf8.startIndex, offsetBy: offset)
+                cases.append(String(plain[..<index]) + special + String(plain[index...]))
+            }
+        }
+        for text in cases {
+            let result = Array(text.utf8).withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+            XCTAssertEqual(result, expected(text), text.debugDescription)
+            XCTAssertEqual(TextSanitizer.singleLine(text), result, text.debugDescription)
+        }
+    }
+
     func testRemovingOnlyEscapeSequencesKeepsTabsAndLineBreaks() {
         XCTAssertEqual(TextSanitizer.removingEscapeSequences("<pre>a\tb\u{1B}[1m\nc</pre>&#27;]0;t\u{07}<p>\u{9B}2Jx</p>"), "<pre>a\tb\nc</pre><p>x</p>")
     }

@@ -13,6 +13,41 @@ final class LazyURLTests: XCTestCase {
         CatalogParser.resolve(text, against: base)
     }
 
+    /// The eight-bytes-at-a-time test takes a word only when every byte is one of `-./0-9a-z`: each
+    /// byte value tried at each position of a word otherwise plain.
+    func testPlainPathWordsAreExactlyTheSafeBytes() {
+        let safe = Set(Array("-./0123456789abcdefghijklmnopqrstuvwxyz".utf8))
+        for position in 0..<8 {
+            for value in 0...255 {
+                var bytes = Array("abcdefgh".utf8)
+                bytes[position] = UInt8(value)
+                let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                XCTAssertEqual(CatalogParser.isPlainPathWord(word), safe.contains(UInt8(value)), "byte \(value) at \(position)")
+            }
+        }
+    }
+
+    /// A character a certain URL may not hold, or a bad escape, is found wherever it sits in a long
+    /// path (the path is read eight bytes at a time where it can be).
+    func testALongPathIsCheckedAtEveryPosition() {
+        let path = "https://example.com/issues/2025/the-long-way-round.epub"
+        XCTAssertTrue(CatalogParser.isCertainWebURL(path))
+        let start = "https://example.com/".utf8.count
+        for bad in [" ", "\"", "<", ">", "\\", "^", "`", "{", "|", "}", "%zz", "%g4", "é", "\u{7F}", "\t"] {
+            for offset in start...path.utf8.count {
+                let index = path.utf8.index(path.utf8.startIndex, offsetBy: offset)
+                let text = String(path[..<index]) + bad + String(path[index...])
+                XCTAssertFalse(CatalogParser.isCertainWebURL(text), text.debugDescription)
+            }
+        }
+        for good in ["%41", "A", "~", "_", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":", "@", "?"] {
+            let text = path + good + "/more-of-the-path"
+            XCTAssertTrue(CatalogParser.isCertainWebURL(text), text.debugDescription)
+            XCTAssertEqual(URL(string: text, encodingInvalidCharacters: false)?.absoluteString, text)
+        }
+        XCTAssertFalse(CatalogParser.isCertainWebURL(path + "#one#two-and-more"))
+    }
+
     func testCertainWebURLsParseAsTheyAreToWhatResolveGives() {
         var random = SeededRandom(seed: 11)
         let alphabet = Array("ab1-._~!$&'()*+,;=:@/?#%[]{}|\\^` \"<>AZ09éx\t".unicodeScalars)

@@ -260,6 +260,65 @@ final class XMLFeedReaderTests: XCTestCase {
         XCTAssertEqual(items.map { $0.enclosures.first?.type }, types.map { $0.replacingOccurrences(of: "&amp;", with: "&") })
     }
 
+    /// The attributes read on nearly every element are indexed as the tag is made: a prefixed one
+    /// with the same local name is not them, the last of two alike wins, and one past the first
+    /// fifteen attributes is still found.
+    func testCommonAttributesAreFoundWhereverTheyAre() throws {
+        let many = (1...16).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let feed = """
+            <rss version="2.0" xmlns:x="urn:x"><channel><title>T</title>
+            <item><guid>1</guid><enclosure x:url="https://e.com/prefixed" url="https://e.com/bare" x:type="image/png" type="application/pdf" length="7"/></item>
+            <item><guid>2</guid><enclosure \(many) url="https://e.com/late" type="application/epub+zip" length="12"/></item>
+            <item><guid>3</guid><enclosure x:url="https://e.com/only-prefixed"/></item>
+            </channel></rss>
+            """
+        let items = try XMLFeedReader.read(Data(feed.utf8), feedURL: base).0.items
+        XCTAssertEqual(items.map { $0.enclosures.first?.url.absoluteString }, ["https://e.com/bare", "https://e.com/late", nil])
+        XCTAssertEqual(items.map { $0.enclosures.first?.type }, ["application/pdf", "application/epub+zip", nil])
+        XCTAssertEqual(items.map { $0.enclosures.first?.length }, ["7", "12", nil])
+    }
+
+    /// Kept attribute values are handed out again only for the same bytes; a long one is decoded
+    /// each time and never kept; more distinct values than slots replace the oldest.
+    func testRecentValuesGiveTheValueOfTheseBytes() {
+        let values = RecentValues()
+        var decoded = 0
+        func value(_ text: String) -> String {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                values.value(bytes) { decoded += 1; return String(decoding: $0, as: UTF8.self) }
+            }
+        }
+        XCTAssertEqual(value("alternate"), "alternate")
+        XCTAssertEqual(value("alternate"), "alternate")
+        XCTAssertEqual(decoded, 1)
+        XCTAssertEqual(value("alternatf"), "alternatf")
+        XCTAssertEqual(value(""), "")
+        XCTAssertEqual(decoded, 3)
+        let long = String(repeating: "x", count: RecentValues.maxBytes + 1)
+        XCTAssertEqual(value(long), long)
+        XCTAssertEqual(value(long), long)
+        XCTAssertEqual(decoded, 5)
+        for index in 0..<(RecentValues.slots * 2) { XCTAssertEqual(value("type-\(index)"), "type-\(index)") }
+        XCTAssertEqual(value("alternate"), "alternate")
+        XCTAssertEqual(decoded, 5 + RecentValues.slots * 2 + 1, "the oldest values were replaced")
+    }
+
+    func testTextBytesGrowAndEmpty() {
+        let text = TextBytes(capacity: 16)
+        let piece = Array("0123456789".utf8)
+        for _ in 0..<100 { piece.withUnsafeBufferPointer { text.append($0) } }
+        text.append(UInt8(ascii: "!"))
+        XCTAssertEqual(text.count, 1_001)
+        XCTAssertEqual(String(decoding: text.bytes, as: UTF8.self), String(repeating: "0123456789", count: 100) + "!")
+        text.removeAll(keepingCapacityUpTo: 64 << 10)
+        XCTAssertTrue(text.isEmpty)
+        XCTAssertGreaterThanOrEqual(text.capacity, 1_001, "a small text keeps its storage")
+        text.removeAll(keepingCapacityUpTo: 16)
+        XCTAssertLessThan(text.capacity, 1_001, "a large one gives it back")
+        piece.withUnsafeBufferPointer { text.append($0) }
+        XCTAssertEqual(String(decoding: text.bytes, as: UTF8.self), "0123456789")
+    }
+
     func testAtomTextTypes() throws {
         var feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title>"
         let types = ["type=\"text\"", "type=\"html\"", "type=\"xhtml\"", "type=\"HTML\"", "type=\"\"", "", "mode=\"escaped\"",

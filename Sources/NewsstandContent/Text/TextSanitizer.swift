@@ -31,9 +31,39 @@ public enum TextSanitizer {
     /// when there is one at either end or two in a row. One pass over the bytes; a multi-byte
     /// character's continuation bytes (0x80–0xBF) never look like the lead bytes checked (0xC2, 0xE2).
     private static func lineShape<Bytes: RandomAccessCollection>(_ s: Bytes) -> LineShape where Bytes.Element == UInt8, Bytes.Index == Int {
+        lineShape(s, from: s.startIndex, afterSpace: true, irregularSpaces: false)
+    }
+
+    /// `lineShape` reading eight ASCII bytes at a time while it can (a word with no control, no DEL
+    /// and no byte above 0x7F needs only its spaces looked at), then byte by byte from the first
+    /// word that needs more.
+    private static func lineShape(_ s: UnsafeBufferPointer<UInt8>) -> LineShape {
+        guard let base = s.baseAddress, s.count >= 8 else { return lineShape(s, from: 0, afterSpace: true, irregularSpaces: false) }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        var index = 0
         var afterSpace = true
         var irregularSpaces = false
-        var index = s.startIndex
+        while index + 8 <= s.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // Any byte above 0x7F, below 0x20 (`hasless`), or DEL (`haszero` of word ^ 0x7F…): byte by byte.
+            let special = (word & highs) | ((word &- ones &* 0x20) & ~word & highs) | (((word ^ lows) &- ones) & ~(word ^ lows) & highs)
+            if special != 0 { break }
+            // 0x80 in each byte that is a space, exactly (no borrow between bytes).
+            let spaceBytes = word ^ (ones &* 0x20)
+            let spaces = ~(((spaceBytes & lows) &+ lows) | spaceBytes | lows)
+            if spaces & (spaces << 8) != 0 || (afterSpace && spaces & 0x80 != 0) { irregularSpaces = true }
+            afterSpace = spaces & (0x80 << 56) != 0
+            index += 8
+        }
+        return lineShape(s, from: index, afterSpace: afterSpace, irregularSpaces: irregularSpaces)
+    }
+
+    /// `lineShape` byte by byte from `start`, with what the bytes before it left.
+    private static func lineShape<Bytes: RandomAccessCollection>(_ s: Bytes, from start: Int, afterSpace: Bool, irregularSpaces: Bool) -> LineShape
+    where Bytes.Element == UInt8, Bytes.Index == Int {
+        var afterSpace = afterSpace
+        var irregularSpaces = irregularSpaces
+        var index = start
         let end = s.endIndex
         while index < end {
             let byte = s[index]

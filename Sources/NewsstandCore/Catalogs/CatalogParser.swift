@@ -191,7 +191,13 @@ public enum CatalogParser {
         guard index < count else { return true }
         guard utf8[index] == UInt8(ascii: "/") || utf8[index] == UInt8(ascii: "?") || utf8[index] == UInt8(ascii: "#") else { return false }
         var inFragment = false
+        let base = utf8.baseAddress!
         while index < count {
+            // Eight at a time while they are all `-./0-9a-z`, path characters that need no further look.
+            if index + 8 <= count, isPlainPathWord(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))) {
+                index += 8
+                continue
+            }
             let byte = utf8[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < count, isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2]) else { return false }
@@ -207,6 +213,18 @@ public enum CatalogParser {
             index += 1
         }
         return true
+    }
+
+    /// Whether all eight bytes of `word` are in `-./0-9` or `a-z`. Exact byte-wise range tests: for
+    /// ASCII bytes, adding `0x80 - low` sets a byte's top bit exactly when it is at least `low`, and
+    /// adding `0x7F - high` exactly when it is above `high`, with no carry into the next byte.
+    @inline(__always)
+    static func isPlainPathWord(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        guard word & highs == 0 else { return false }
+        let punctuationOrDigit = (word &+ ones &* (0x80 - 0x2D)) & ~(word &+ ones &* (0x7F - 0x39))
+        let lowercase = (word &+ ones &* (0x80 - 0x61)) & ~(word &+ ones &* (0x7F - 0x7A))
+        return (punctuationOrDigit | lowercase) & highs == highs
     }
 
     /// A letter, a digit, `.` or `-`, as a bit for each ASCII byte (bytes 0–63, then 64–127).

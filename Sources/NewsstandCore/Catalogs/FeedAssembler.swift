@@ -12,27 +12,28 @@ import Foundation
 /// - An issue without a date takes the feed's (`updated`, else `published`), and one without a
 ///   cover the feed's image: both are filled in at the end, when the feed's own elements are known.
 ///
-/// One feed per assembler, on the reader's thread.
+/// One feed per assembler, on the reader's thread. (Its state is touched for every item, never by
+/// overlapping accesses: dynamic exclusivity checks are off, as in `XMLFeedReader`.)
 final class FeedAssembler {
     private let detected: FeedFormat
-    private var entries: [CatalogEntry] = []
-    private var headlines: [Headline] = []
-    private var navigation: [NavigationLink] = []
-    private var problems: [String] = []
-    private var seen = StringSet()
+    @exclusivity(unchecked) private var entries: [CatalogEntry] = []
+    @exclusivity(unchecked) private var headlines: [Headline] = []
+    @exclusivity(unchecked) private var navigation: [NavigationLink] = []
+    @exclusivity(unchecked) private var problems: [String] = []
+    @exclusivity(unchecked) private var seen = StringSet()
     /// Items mapped or held so far (for "item #N" in problems).
-    private var position = 0
+    @exclusivity(unchecked) private var position = 0
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
-    private var undated: [Int] = []
-    private var uncovered: [Int] = []
+    @exclusivity(unchecked) private var undated: [Int] = []
+    @exclusivity(unchecked) private var uncovered: [Int] = []
     /// The last asset type `kind(of:)` judged, and what it tells.
-    private var lastTypeKind: (type: String?, kind: ContentKind)?
+    @exclusivity(unchecked) private var lastTypeKind: (type: String?, kind: ContentKind)?
     /// The last entry's content types with any.
-    private var lastTypes: [String] = []
+    @exclusivity(unchecked) private var lastTypes: [String] = []
     /// The content assets of the item being mapped (kept from one item to the next).
-    private var assets: [FeedParser.Asset] = []
+    @exclusivity(unchecked) private var assets: [FeedParser.Asset] = []
     /// Items kept until the feed's format is known, in document order.
-    private var held: [FeedDocument.Item] = []
+    @exclusivity(unchecked) private var held: [FeedDocument.Item] = []
 
     init(detected: FeedFormat) {
         self.detected = detected

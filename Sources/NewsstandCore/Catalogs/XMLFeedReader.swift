@@ -25,31 +25,30 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case mediaThumbnail, itunesLink, itunesImage, coverArtIcon, other
     }
 
-    private final class ElementInfo {
-        let key: String
+    /// What an element is, worked out once per distinct name in a parse. A plain value: frames copy
+    /// it on every element without reference counting.
+    private struct ElementInfo {
         let role: Role
         let isTextConstruct: Bool
         let isXHTMLBlock: Bool
+        /// `xhtml:body`, whose text is XHTML.
+        let isXHTMLBody: Bool
+        /// Atom's `feed` or `entry` (as a root: text constructs say their type).
+        let isAtomRoot: Bool
         let marksNewsstand: Bool
         let marksOPDS: Bool
-        /// Copies of the names it was made for, to check a cache hit (freed with it).
-        let localName: UnsafeMutablePointer<CChar>
-        let namespaceURI: UnsafeMutablePointer<CChar>?
+        /// Where its key is in `elementKeys`.
+        let index: Int
 
-        init(key: String, localName: UnsafeMutablePointer<CChar>, namespaceURI: UnsafeMutablePointer<CChar>?, lowercasedLocalName: String) {
-            self.key = key
+        init(key: String, lowercasedLocalName: String, index: Int) {
             role = XMLFeedReader.roles[key] ?? .other
             isTextConstruct = XMLFeedReader.textConstructs.contains(key)
             isXHTMLBlock = XMLFeedReader.xhtmlBlocks.contains(lowercasedLocalName)
+            isXHTMLBody = key == "xhtml:body"
+            isAtomRoot = key == "feed" || key == "entry"
             marksNewsstand = key.hasPrefix("news:")
             marksOPDS = key.hasPrefix("opds:")
-            self.localName = localName
-            self.namespaceURI = namespaceURI
-        }
-
-        deinit {
-            free(localName)
-            free(namespaceURI)
+            self.index = index
         }
     }
 
@@ -59,8 +58,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     private struct Frame {
-        /// Kept alive by `names` for the whole parse.
-        unowned(unsafe) var info: ElementInfo
+        var info: ElementInfo
         /// The element's base URL: `bases[baseIndex]` (a new one is pushed only for `xml:base`).
         var baseIndex: Int
         var kind: TextKind
@@ -77,20 +75,21 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
     @exclusivity(unchecked) private var captureDepth = 0
     /// The text of the text construct being read (the top frame), as UTF-8.
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    private let text = TextBytes()
     @exclusivity(unchecked) private var textHighWater = 0
     /// The open `guid`'s `isPermaLink`. (A guid is a text construct: no element inside it opens a
     /// frame, so the one being read is the one that set this. Kept here, frames hold no String and
     /// are pushed and popped as plain bytes.)
     @exclusivity(unchecked) private var guidIsPermaLink: String?
-    @exclusivity(unchecked) private var item: FeedDocument.Item?
+    /// The item being read, valid while `readingItem` (kept, not optional: reading or setting a field
+    /// of an optional struct through `item.` copied the whole item).
+    @exclusivity(unchecked) private var item = FeedDocument.Item()
+    @exclusivity(unchecked) private var readingItem = false
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
-    /// The last attribute values `interned` gave, and the one to replace next.
-    @exclusivity(unchecked) private var internedValues: [(bytes: [UInt8], value: String)] = []
-    @exclusivity(unchecked) private var internedNext = 0
-    private static let internedCount = 8
+    /// The last attribute values `interned` gave.
+    private let internedValues = RecentValues()
     /// The acquisition link that `opds:indirectAcquisition` elements belong to.
     @exclusivity(unchecked) private var acquisitionIndex: Int?
     private let feedURL: URL
@@ -98,10 +97,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private let assembler: FeedAssembler?
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
-    @exclusivity(unchecked) private var names: [NameKey: ElementInfo] = [:]
+    /// Every distinct name seen in this parse: its key, and what it is.
+    @exclusivity(unchecked) private var elementKeys: [String] = []
+    @exclusivity(unchecked) private var elementInfos: [ElementInfo] = []
+    @exclusivity(unchecked) private var names: [NameKey: Int] = [:]
     /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
-    /// the dictionary. (`names` keeps the infos alive.)
-    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, info: Unmanaged<ElementInfo>)?](repeating: nil, count: 2 * recentSlots)
+    /// the dictionary.
+    @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, index: Int)?](repeating: nil, count: 2 * recentSlots)
     private static let recentSlotBits = 6
     private static let recentSlots = 1 << recentSlotBits
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
@@ -112,6 +114,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         self.feedURL = feedURL
         self.assembler = assembler
         bases = [feedURL]
+        super.init()
         parser = XMLPushParser(delegate: self)
     }
 
@@ -208,8 +211,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     /// The element's key and what it is, from the cache when this name was seen before. libxml2
-    /// gives names from its dictionary (one pointer per distinct name), so the pointers find the
-    /// entry; its bytes are compared too, so a reused pointer can never give a wrong answer.
+    /// gives names from its parser's dictionary: one pointer per distinct name, never freed or
+    /// reused while the parser lives (entity content is parsed with the same dictionary), and a
+    /// reader has one parser. So the pointers alone identify the name.
     private func info(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> ElementInfo {
         // Names sit a few bytes apart in libxml2's dictionary: the pointers are mixed (Fibonacci
         // hashing, the top bits of a product) so that neighbours do not share a slot.
@@ -218,37 +222,29 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // Two ways: the slot's last name and the one before it.
         for way in (2 * slot)...(2 * slot + 1) {
             if let recent = recentNames[way], recent.localNamePointer == localName, recent.namespaceURIPointer == namespaceURI {
-                let info = recent.info.takeUnretainedValue()
-                if Self.same(localName, info.localName) && Self.same(namespaceURI, info.namespaceURI) { return info }
+                return elementInfos[recent.index]
             }
         }
         let cacheKey = NameKey(localName: localName, namespaceURI: namespaceURI)
-        if let cached = names[cacheKey], Self.same(localName, cached.localName), Self.same(namespaceURI, cached.namespaceURI) {
+        if let cached = names[cacheKey] {
             remember(cached, localName: localName, namespaceURI: namespaceURI, slot: slot)
-            return cached
+            return elementInfos[cached]
         }
         let local = String(cString: localName)
         let uri = namespaceURI.map { String(cString: $0) }
-        let info = ElementInfo(key: key(for: local, namespace: uri), localName: Self.cString(localName),
-                               namespaceURI: namespaceURI.map(Self.cString), lowercasedLocalName: local.lowercased())
-        names[cacheKey] = info
-        remember(info, localName: localName, namespaceURI: namespaceURI, slot: slot)
-        return info
+        let key = key(for: local, namespace: uri)
+        let index = elementInfos.count
+        elementKeys.append(key)
+        elementInfos.append(ElementInfo(key: key, lowercasedLocalName: local.lowercased(), index: index))
+        names[cacheKey] = index
+        remember(index, localName: localName, namespaceURI: namespaceURI, slot: slot)
+        return elementInfos[index]
     }
 
-    /// Puts `info` first in its slot; the name that was first moves to second.
-    private func remember(_ info: ElementInfo, localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, slot: Int) {
+    /// Puts the name at `index` first in its slot; the name that was first moves to second.
+    private func remember(_ index: Int, localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?, slot: Int) {
         recentNames[2 * slot + 1] = recentNames[2 * slot]
-        recentNames[2 * slot] = (localName, namespaceURI, Unmanaged.passUnretained(info))
-    }
-
-    private static func cString(_ bytes: UnsafePointer<UInt8>) -> UnsafeMutablePointer<CChar> {
-        strdup(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))!
-    }
-
-    private static func same(_ bytes: UnsafePointer<UInt8>?, _ stored: UnsafeMutablePointer<CChar>?) -> Bool {
-        guard let bytes, let stored else { return bytes == nil && stored == nil }
-        return strcmp(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self), stored) == 0
+        recentNames[2 * slot] = (localName, namespaceURI, index)
     }
 
     private static let textConstructs: Set<String> = [
@@ -278,7 +274,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     // MARK: XMLPushParserDelegate
 
-    func startElement(_ tag: XMLStartTag) {
+    override func startElement(_ tag: XMLStartTag) {
         let info = info(localName: tag.localName, namespaceURI: tag.namespaceURI)
         if captureDepth > 0 {
             captureDepth += 1
@@ -293,86 +289,88 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
         let parent = stack.last?.info.role
         if stack.isEmpty {
-            document.rootName = info.key
-            isAtomFamily = info.key == "feed" || info.key == "entry"
+            document.rootName = elementKeys[info.index]
+            isAtomFamily = info.isAtomRoot
         }
         if info.marksNewsstand { document.sawNewsstand = true }
         if info.marksOPDS { document.sawOPDS = true }
 
         var frame = Frame(info: info, baseIndex: baseIndex, kind: .html)
-        let href = info.role == .link ? tag.attribute("href") : nil
+        let href = info.role == .link ? tag.attribute(.href) : nil
         frame.hasHref = href != nil
         if info.isTextConstruct && !(info.role == .link && href != nil) {
             frame.kind = textKind(tag, info: info)
             captureDepth = 1
-            text.removeAll(keepingCapacity: text.capacity <= 64 << 10)
+            text.removeAll(keepingCapacityUpTo: 64 << 10)
         }
-        if info.role == .guid { guidIsPermaLink = tag.attribute("isPermaLink") }
+        if info.role == .guid { guidIsPermaLink = tag.attribute(.isPermaLink) }
         stack.append(frame)
 
         switch info.role {
         case .item:
-            item = FeedDocument.Item()
-            item?.about = tag.attribute("about", prefix: "rdf")
+            // After an item ends its fields are already fresh; only an item opened inside an open one starts again.
+            if readingItem { item = FeedDocument.Item() }
+            readingItem = true
+            item.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
             // A search template's braces are no URL: it is read as text, before links are resolved.
-            if let href, item == nil, parent == .channel, document.search == nil, href.contains("{"), interned(tag, "rel") == "search" {
+            if let href, !readingItem, parent == .channel, document.search == nil, href.contains("{"), interned(tag, .rel) == "search" {
                 if let template = SearchTemplate.normalize(href, base: bases[baseIndex]) { document.search = .template(template) }
                 break
             }
             // An OPDS-PSE page stream: a template too. (Its rel is looked at first: a search of every
             // item link's text through Foundation was an eighth of reading an Atom feed.)
-            if let href, item != nil, parent == .item, interned(tag, "rel") == CatalogPageStream.rel, href.contains("{pageNumber}") {
+            if let href, readingItem, parent == .item, interned(tag, .rel) == CatalogPageStream.rel, href.contains("{pageNumber}") {
                 if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
                    let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
                     let lastRead = tag.attribute("lastRead", namespace: "http://vaemendis.net/opds-pse/ns").flatMap { Int(FeedText.trimmed($0)) }
-                    item?.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, "type"), lastRead: lastRead)
+                    item.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, .type), lastRead: lastRead)
                 }
                 break
             }
             guard let href, let url = resolve(href, base: baseIndex) else { break }
-            let rel = FeedText.trimmed(interned(tag, "rel") ?? "alternate", newlines: false)
-            let type = interned(tag, "type")
+            let rel = FeedText.trimmed(interned(tag, .rel) ?? "alternate", newlines: false)
+            let type = interned(tag, .type)
             let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
             if opdsRel || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
-            if item != nil, parent == .item {
+            if readingItem, parent == .item {
                 // Room for the usual few links at once, not one and then two.
-                if item?.links.isEmpty == true { item?.links.reserveCapacity(4) }
-                item?.links.append(FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute("length"), title: tag.attribute("title")))
-                acquisitionIndex = opdsRel && FeedParser.isAcquisition(rel) ? (item?.links.count ?? 1) - 1 : nil
-            } else if item == nil, parent == .channel {
+                if item.links.isEmpty == true { item.links.reserveCapacity(4) }
+                item.links.append(FeedDocument.Link(url: url, rel: rel, type: type, length: tag.attribute(.length), title: tag.attribute(.title)))
+                acquisitionIndex = opdsRel && FeedParser.isAcquisition(rel) ? item.links.count - 1 : nil
+            } else if !readingItem, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url.url }
                 if rel == "alternate", document.link == nil { document.link = url.url }
                 if rel.utf8.first != UInt8(ascii: "a") { catalogLink(rel: rel, type: type, href: href, url: url, tag: tag, base: baseIndex) }
             }
         case .indirectAcquisition:
-            if let index = acquisitionIndex, let type = tag.attribute("type"), item != nil {
-                item?.links[index].indirectTypes.append(type)
+            if let index = acquisitionIndex, let type = tag.attribute(.type), readingItem {
+                item.links[index].indirectTypes.append(type)
             }
         case .enclosure:
-            if item != nil, let href = tag.attribute("url") ?? tag.attribute("href"), let url = resolve(href, base: baseIndex) {
-                item?.enclosures.append(.init(url: url, type: interned(tag, "type"), medium: nil, length: tag.attribute("length")))
+            if readingItem, let href = tag.attribute(.url) ?? tag.attribute(.href), let url = resolve(href, base: baseIndex) {
+                item.enclosures.append(.init(url: url, type: interned(tag, .type), medium: nil, length: tag.attribute(.length)))
             }
         case .mediaContent:
-            if item != nil, let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
-                item?.mediaContents.append(.init(url: url, type: interned(tag, "type"), medium: interned(tag, "medium"), length: tag.attribute("fileSize")))
+            if readingItem, let href = tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+                item.mediaContents.append(.init(url: url, type: interned(tag, .type), medium: interned(tag, .medium), length: tag.attribute(.fileSize)))
             }
         case .mediaThumbnail:
-            if let href = tag.attribute("url"), let url = resolve(href, base: baseIndex) {
-                if item != nil { item?.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
+            if let href = tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+                if readingItem { item.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
             }
-        case .itunesLink where tag.attribute("rel")?.lowercased() == "image":
-            if let href = tag.attribute("href"), let url = resolve(href, base: baseIndex) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
+        case .itunesLink where tag.attribute(.rel)?.lowercased() == "image":
+            if let href = tag.attribute(.href), let url = resolve(href, base: baseIndex) {
+                if readingItem { if item.itunesImage == nil { item.itunesImage = url } } else { document.image = url.url }
             }
         case .itunesImage:
-            if let href = tag.attribute("href") ?? tag.attribute("url"), let url = resolve(href, base: baseIndex) {
-                if item != nil { if item?.itunesImage == nil { item?.itunesImage = url } } else { document.image = url.url }
+            if let href = tag.attribute(.href) ?? tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+                if readingItem { if item.itunesImage == nil { item.itunesImage = url } } else { document.image = url.url }
             }
         case .coverArtIcon:
-            if item != nil, let href = tag.attribute("src"), let url = resolve(href, base: baseIndex) {
-                item?.coverIcons.append((size: (tag.attribute("size") ?? "").uppercased(), url: url))
+            if readingItem, let href = tag.attribute(.src), let url = resolve(href, base: baseIndex) {
+                item.coverIcons.append((size: (tag.attribute(.size) ?? "").uppercased(), url: url))
             }
         default:
             break
@@ -382,10 +380,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// How a text construct's text reads: Atom says with `type` (and Atom 0.3 with `mode`); RSS
     /// text is HTML.
     private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
-        if info.key == "xhtml:body" { return .xhtml }
+        if info.isXHTMLBody { return .xhtml }
         guard isAtomFamily else { return .html }
-        let typeAttribute = interned(tag, "type")
-        let mode = tag.attribute("mode")
+        let typeAttribute = interned(tag, .type)
+        let mode = tag.attribute(.mode)
         if mode == nil, let typeAttribute {
             // The three types Atom names, as the general reading below takes them.
             switch typeAttribute {
@@ -399,7 +397,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let type = (typeAttribute.flatMap { $0.isEmpty ? nil : $0 } ?? "text").lowercased()
         let html = type == "html" || type == "text/html" || mode == "escaped"
         let textual = type == "text" || type == "html" || type == "xhtml" || type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
-        if mode == "base64" || (!textual && mode == nil && tag.attribute("src") == nil) {
+        if mode == "base64" || (!textual && mode == nil && tag.attribute(.src) == nil) {
             return .base64(html: html || type.contains("html"))
         } else if html {
             return .html
@@ -409,19 +407,19 @@ final class XMLFeedReader: XMLPushParserDelegate {
         return .plain
     }
 
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Only a text construct's text is ever read; whitespace between elements is not kept.
         guard captureDepth > 0 else { return }
         let room = Self.maxTextBytes - text.count
         guard room > 0 else { return }
-        text.append(contentsOf: bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
+        text.append(bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
     }
 
     private func appendSpace() {
         if text.count < Self.maxTextBytes { text.append(UInt8(ascii: " ")) }
     }
 
-    func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
+    override func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if captureDepth > 1 {
             captureDepth -= 1
             if info(localName: localName, namespaceURI: namespaceURI).isXHTMLBlock { appendSpace() }
@@ -435,12 +433,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
         guard captured || frame.info.role == .item else { return }
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
-        let inItem = item != nil && parent == .item
-        let inFeed = item == nil && (parent == .channel || parent == .rdfRoot)
+        let inItem = readingItem && parent == .item
+        let inFeed = !readingItem && (parent == .channel || parent == .rdfRoot)
 
         switch frame.info.role {
         case .item:
-            if let finished = item.take() {
+            if readingItem {
+                var finished = FeedDocument.Item()
+                swap(&finished, &item)
+                readingItem = false
                 document.itemCount += 1
                 if let assembler {
                     assembler.add(finished, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
@@ -450,64 +451,64 @@ final class XMLFeedReader: XMLPushParserDelegate {
             }
             acquisitionIndex = nil
         case .title:
-            if inItem, item?.title == nil { item?.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
+            if inItem, item.title == nil { item.title = readText(frame) } else if inFeed, document.title == nil { document.title = readText(frame) }
         case .alternateTitle:
-            if item != nil, item?.alternateTitle == nil { item?.alternateTitle = readText(frame) }
+            if readingItem, item.alternateTitle == nil { item.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
             guard !frame.hasHref, let url = resolve(rawText, base: frame.baseIndex) else { break }
-            if inItem { if item?.link == nil { item?.link = url } } else if inFeed { document.link = document.link ?? url.url }
+            if inItem { if item.link == nil { item.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
             guard !value.isEmpty else { break }
             if inItem {
-                if item?.id == nil { item?.id = value }
+                if item.id == nil { item.id = value }
                 if frame.info.role == .guid, guidIsPermaLink?.lowercased() != "false",
                    let url = resolve(value, base: frame.baseIndex), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
-                   item?.guidLink == nil {
-                    item?.guidLink = url
+                   item.guidLink == nil {
+                    item.guidLink = url
                 }
             } else if inFeed, document.id == nil {
                 document.id = value
             }
         case .issued:
             if let date = textDate() {
-                if inItem { item?.issued = date } else if inFeed { document.published = date }
+                if inItem { item.issued = date } else if inFeed { document.published = date }
             }
         case .published:
             if let date = textDate() {
-                if inItem { item?.published = date } else if inFeed { document.published = date }
+                if inItem { item.published = date } else if inFeed { document.published = date }
             }
         case .updated:
             if let date = textDate() {
-                if inItem { item?.updated = date } else if inFeed { document.updated = date }
+                if inItem { item.updated = date } else if inFeed { document.updated = date }
             }
         case .created:
-            if inItem, let date = textDate() { item?.created = date }
+            if inItem, let date = textDate() { item.created = date }
         case .expired:
-            if inItem, let date = textDate() { item?.expired = date }
+            if inItem, let date = textDate() { item.expired = date }
         case .endDate:
-            if inItem, let date = textDate() { item?.endDate = date }
+            if inItem, let date = textDate() { item.endDate = date }
         case .summary:
             // feedparser's rule when an RSS item has both: the second is the content.
             if inItem {
-                if item?.summary == nil {
-                    item?.summary = readText(frame)
-                    if item?.markup == nil { item?.markup = readMarkup(frame) }
-                } else if item?.content == nil {
-                    item?.content = readText(frame)
-                    item?.markup = readMarkup(frame) ?? item?.markup
+                if item.summary == nil {
+                    item.summary = readText(frame)
+                    if item.markup == nil { item.markup = readMarkup(frame) }
+                } else if item.content == nil {
+                    item.content = readText(frame)
+                    item.markup = readMarkup(frame) ?? item.markup
                 }
             }
         case .alternateSummary:
-            if item != nil, item?.alternateSummary == nil { item?.alternateSummary = readText(frame) }
+            if readingItem, item.alternateSummary == nil { item.alternateSummary = readText(frame) }
         case .content:
-            if inItem, item?.content == nil {
-                item?.content = readText(frame)
-                item?.markup = readMarkup(frame) ?? item?.markup
+            if inItem, item.content == nil {
+                item.content = readText(frame)
+                item.markup = readMarkup(frame) ?? item.markup
             }
         case .url:
-            if parent == .image, item == nil, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
+            if parent == .image, !readingItem, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
         default:
             break
         }
@@ -518,31 +519,18 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// `tag.attribute(local)`, the same String as last time when the value is one of the last few
     /// seen: a `rel`, a `type` or a `medium` takes a handful of values over thousands of elements,
     /// so they are neither decoded nor stored again for each.
-    private func interned(_ tag: XMLStartTag, _ local: StaticString) -> String? {
-        guard let bytes = tag.attributeBytes(local) else { return nil }
+    private func interned(_ tag: XMLStartTag, _ common: XMLStartTag.CommonAttribute) -> String? {
+        guard let bytes = tag.attributeBytes(common) else { return nil }
         // A value with an ampersand is not its own text (`&#38;`): decoded, never kept.
-        if bytes.contains(UInt8(ascii: "&")) { return XMLBytes.attributeValue(bytes) }
-        for index in internedValues.indices {
-            let same = internedValues[index].bytes.withUnsafeBufferPointer {
-                $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
-            }
-            if same { return internedValues[index].value }
-        }
-        let value = XMLBytes.attributeValue(bytes)
-        if internedValues.count < Self.internedCount {
-            internedValues.append((Array(bytes), value))
-        } else {
-            internedValues[internedNext] = (Array(bytes), value)
-            internedNext = (internedNext + 1) % Self.internedCount
-        }
-        return value
+        if XMLBytes.hasAmpersand(bytes) { return XMLBytes.attributeValue(bytes) }
+        return internedValues.value(bytes, decode: XMLBytes.attributeValue)
     }
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
-    private var rawText: String { String(decoding: text, as: UTF8.self) }
+    private var rawText: String { String(decoding: text.bytes, as: UTF8.self) }
 
     private func textDate() -> Date? {
-        text.withUnsafeBufferPointer { FlexibleDateParser.parse(utf8: $0) }
+        FlexibleDateParser.parse(utf8: text.bytes)
     }
 
     /// The most bytes of an item's HTML kept for reading it as an article.
@@ -557,14 +545,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     private func readText(_ frame: Frame) -> String {
         switch frame.kind {
-        case .plain, .xhtml: return text.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+        case .plain, .xhtml: return TextSanitizer.singleLine(utf8: text.bytes)
         case .html:
             defer {
                 // A huge text's buffers are not kept for the small ones after it.
                 if htmlScratch.capacity > 64 << 10 { htmlScratch = [] }
                 if htmlScratch2.capacity > 64 << 10 { htmlScratch2 = [] }
             }
-            return text.withUnsafeBufferPointer { FeedText.html(utf8: $0, scratch: &htmlScratch, &htmlScratch2) }
+            return FeedText.html(utf8: text.bytes, scratch: &htmlScratch, &htmlScratch2)
         case .base64(let html):
             let raw = rawText
             let compact = raw.filter { !$0.isWhitespace }
@@ -589,7 +577,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             let group = tag.attribute("facetGroup", prefix: "opds") ?? tag.attribute("facetGroup") ?? ""
             let active = (tag.attribute("activeFacet", prefix: "opds") ?? tag.attribute("activeFacet")) == "true"
             let count = (tag.attribute("count", prefix: "thr") ?? tag.attribute("count")).flatMap { Int($0) }
-            let title = tag.attribute("title").map(FeedText.plain) ?? url.absoluteString
+            let title = tag.attribute(.title).map(FeedText.plain) ?? url.absoluteString
             document.facets.append(CatalogFacet(group: FeedText.plain(group), title: title, url: url.url, isActive: active, count: count))
         default:
             break

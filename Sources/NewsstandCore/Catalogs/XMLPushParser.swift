@@ -1,13 +1,17 @@
 import CLibXML2
 import Foundation
 
-/// What `XMLPushParser` reports, in document order. The pointers handed over are valid only
-/// during the call. Character data (text, CDATA, expanded entities) comes in pieces of any size;
-/// a text node's pieces are not joined.
-protocol XMLPushParserDelegate: AnyObject {
-    func startElement(_ tag: XMLStartTag)
-    func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?)
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+/// What `XMLPushParser` reports, in document order: subclasses override what they read. The
+/// pointers handed over are valid only during the call. Character data (text, CDATA, expanded
+/// entities) comes in pieces of any size; a text node's pieces are not joined.
+///
+/// A class rather than a protocol: the parser calls it through an unmanaged reference, with no
+/// retain and release around each of the hundreds of thousands of calls a large feed makes (a
+/// protocol existential was retained for every call).
+class XMLPushParserDelegate {
+    func startElement(_ tag: XMLStartTag) {}
+    func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {}
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
 }
 
 /// A start tag as libxml2 reports it: the local name, namespace and attributes as UTF-8 bytes.
@@ -18,6 +22,70 @@ struct XMLStartTag {
     /// Five pointers an attribute: local name, prefix, URI, value start, value end.
     fileprivate let attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     fileprivate let attributeCount: Int
+    /// Where each `CommonAttribute` is: four bits a case, its position among the attributes plus
+    /// one (0: absent). Only the first 15 attributes are indexed; a tag with more is searched.
+    private let commonPositions: UInt64
+
+    /// The unprefixed attributes feeds put on nearly every element, indexed once as the tag is
+    /// made: reading one is a shift, not a comparison of every attribute's name.
+    enum CommonAttribute: Int {
+        case href, rel, type, length, title, url, medium, fileSize, src, size, mode, isPermaLink
+    }
+
+    fileprivate init(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
+                     attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) {
+        self.localName = localName
+        self.namespaceURI = namespaceURI
+        self.attributes = attributes
+        self.attributeCount = attributeCount
+        var positions: UInt64 = 0
+        if let attributes {
+            for index in 0..<min(attributeCount, 15) {
+                let base = index * 5
+                guard let name = attributes[base], attributes[base + 1].map({ $0[0] == 0 }) ?? true,
+                      let common = Self.common(name) else { continue }
+                let shift = UInt64(4 * common.rawValue)
+                // The last of two alike wins, as in `attributeBytes`.
+                positions = positions & ~(0xF << shift) | UInt64(index + 1) << shift
+            }
+        }
+        commonPositions = positions
+    }
+
+    /// Which `CommonAttribute` the NUL-terminated `name` spells, if any.
+    private static func common(_ name: UnsafePointer<UInt8>) -> CommonAttribute? {
+        switch name[0] {
+        case UInt8(ascii: "h"): return XMLBytes.equal(name, "href") ? .href : nil
+        case UInt8(ascii: "r"): return XMLBytes.equal(name, "rel") ? .rel : nil
+        case UInt8(ascii: "t"): return XMLBytes.equal(name, "type") ? .type : XMLBytes.equal(name, "title") ? .title : nil
+        case UInt8(ascii: "l"): return XMLBytes.equal(name, "length") ? .length : nil
+        case UInt8(ascii: "u"): return XMLBytes.equal(name, "url") ? .url : nil
+        case UInt8(ascii: "m"): return XMLBytes.equal(name, "medium") ? .medium : XMLBytes.equal(name, "mode") ? .mode : nil
+        case UInt8(ascii: "f"): return XMLBytes.equal(name, "fileSize") ? .fileSize : nil
+        case UInt8(ascii: "s"): return XMLBytes.equal(name, "src") ? .src : XMLBytes.equal(name, "size") ? .size : nil
+        case UInt8(ascii: "i"): return XMLBytes.equal(name, "isPermaLink") ? .isPermaLink : nil
+        default: return nil
+        }
+    }
+
+    /// The value of the unprefixed attribute `common`.
+    func attribute(_ common: CommonAttribute) -> String? {
+        attributeBytes(common).map(XMLBytes.attributeValue)
+    }
+
+    /// `attribute(common)`'s value as libxml2 gives it, valid during the callback.
+    func attributeBytes(_ common: CommonAttribute) -> UnsafeBufferPointer<UInt8>? {
+        let position = Int(commonPositions >> UInt64(4 * common.rawValue) & 0xF)
+        guard position > 0, let attributes else {
+            // Past the indexed ones: searched by name.
+            return attributeCount > 15 ? attributeBytes(Self.names[common.rawValue]) : nil
+        }
+        let base = (position - 1) * 5
+        guard let start = attributes[base + 3], let end = attributes[base + 4] else { return nil }
+        return UnsafeBufferPointer(start: start, count: end - start)
+    }
+
+    private static let names: [StaticString] = ["href", "rel", "type", "length", "title", "url", "medium", "fileSize", "src", "size", "mode", "isPermaLink"]
 
     /// The value of the attribute written `prefix:local` (or `local` when `prefix` is nil), as
     /// `XMLParser` keyed them: by the prefix the document uses, not by namespace.
@@ -27,11 +95,13 @@ struct XMLStartTag {
 
     /// `attribute`'s value as libxml2 gives it (an ampersand as `&#38;`), valid during the callback.
     func attributeBytes(_ local: StaticString, prefix: StaticString? = nil) -> UnsafeBufferPointer<UInt8>? {
-        guard let attributes else { return nil }
+        guard let attributes, attributeCount > 0 else { return nil }
+        let first = local.utf8Start.pointee
         var found: UnsafeBufferPointer<UInt8>? = nil
         for index in 0..<attributeCount {
             let base = index * 5
-            guard let name = attributes[base], XMLBytes.equal(name, local) else { continue }
+            // The first byte rules out most names before a full comparison.
+            guard let name = attributes[base], name.pointee == first, XMLBytes.equal(name, local) else { continue }
             let attributePrefix = attributes[base + 1]
             if let prefix {
                 guard let attributePrefix, XMLBytes.equal(attributePrefix, prefix) else { continue }
@@ -86,6 +156,13 @@ enum XMLBytes {
         return bytes[count] == 0
     }
 
+    /// Whether `bytes` hold an `&` (libc's `memchr`, word at a time).
+    @inline(__always)
+    static func hasAmpersand(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base, Int32(UInt8(ascii: "&")), bytes.count) != nil
+    }
+
     static func string(_ bytes: UnsafePointer<UInt8>) -> String {
         String(cString: bytes)
     }
@@ -94,7 +171,7 @@ enum XMLBytes {
     /// `&#38;` (and a reference to an entity the document declares as `&name;`), so that the value
     /// stays unambiguous; the ampersands are put back here.
     static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        guard hasAmpersand(bytes) else { return String(decoding: bytes, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = 0
@@ -149,7 +226,7 @@ final class XMLPushParser {
 
     /// Not retained (the delegate owns the parser) and not weak (a weak load on every callback costs):
     /// the delegate must outlive the parser, as `XMLFeedReader` does.
-    private unowned(unsafe) let delegate: XMLPushParserDelegate
+    private let delegate: Unmanaged<XMLPushParserDelegate>
     private var context: xmlParserCtxtPtr?
     /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
     private var head: [UInt8] = []
@@ -171,7 +248,7 @@ final class XMLPushParser {
 
     init(delegate: XMLPushParserDelegate) {
         _ = Self.initialised
-        self.delegate = delegate
+        self.delegate = Unmanaged.passUnretained(delegate)
     }
 
     deinit {
@@ -252,15 +329,15 @@ final class XMLPushParser {
             guard let localName else { return }
             XMLPushParser.with(ctx) { parser in
                 guard !parser.stopped else { return }
-                parser.delegate.startElement(XMLStartTag(localName: localName, namespaceURI: uri,
-                                                          attributes: attributes, attributeCount: Int(attributeCount)))
+                let tag = XMLStartTag(localName: localName, namespaceURI: uri, attributes: attributes, attributeCount: Int(attributeCount))
+                parser.delegate._withUnsafeGuaranteedRef { $0.startElement(tag) }
             }
         }
         handler.endElementNs = { ctx, localName, _, uri in
             guard let localName else { return }
             XMLPushParser.with(ctx) { parser in
                 guard !parser.stopped else { return }
-                parser.delegate.endElement(localName: localName, namespaceURI: uri)
+                parser.delegate._withUnsafeGuaranteedRef { $0.endElement(localName: localName, namespaceURI: uri) }
             }
         }
         handler.characters = { ctx, bytes, count in XMLPushParser.with(ctx) { $0.text(ctx, bytes, count) } }
@@ -339,7 +416,7 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(Self.textAmplification) times its size; it was not read further")
             return
         }
-        delegate.characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        delegate._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) }
     }
 
     /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
