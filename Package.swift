@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
 
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "CLibXML2"]),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
