@@ -82,7 +82,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// are pushed and popped as plain bytes.)
     @exclusivity(unchecked) private var guidIsPermaLink: String?
     /// The item being read, valid while `readingItem` (kept, not optional: reading or setting a field
-    /// of an optional struct through `item.` copied the whole item).
+    /// of an optional struct through `item?.` copied the whole item).
     @exclusivity(unchecked) private var item = FeedDocument.Item()
     @exclusivity(unchecked) private var readingItem = false
     /// Buffers `FeedText.html` works in, kept from one text to the next.
@@ -101,8 +101,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var elementKeys: [String] = []
     @exclusivity(unchecked) private var elementInfos: [ElementInfo] = []
     @exclusivity(unchecked) private var names: [NameKey: Int] = [:]
-    /// The last name seen in each slot, found by pointer (and its bytes checked) before hashing for
-    /// the dictionary.
+    /// The last name seen in each slot, found by pointer before hashing for the dictionary.
     @exclusivity(unchecked) private var recentNames = [(localNamePointer: UnsafePointer<UInt8>, namespaceURIPointer: UnsafePointer<UInt8>?, index: Int)?](repeating: nil, count: 2 * recentSlots)
     private static let recentSlotBits = 6
     private static let recentSlots = 1 << recentSlotBits
