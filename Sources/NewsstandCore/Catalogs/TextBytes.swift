@@ -5,11 +5,12 @@ import Foundation
 /// on each of the hundreds of thousands of pieces a large feed comes in; this copies with `memcpy`.
 /// One owner, one thread.
 final class TextBytes {
+    private static let initialCapacity = 256
     private var storage: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     private(set) var count = 0
 
-    init(capacity: Int = 256) {
+    init(capacity: Int = initialCapacity) {
         self.capacity = max(16, capacity)
         storage = .allocate(capacity: self.capacity)
     }
@@ -44,7 +45,7 @@ final class TextBytes {
         count = 0
         guard capacity > keptCapacity else { return }
         storage.deallocate()
-        capacity = 256
+        capacity = Self.initialCapacity
         storage = .allocate(capacity: capacity)
     }
 
