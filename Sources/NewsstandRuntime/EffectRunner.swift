@@ -244,13 +244,19 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .loadCatalogPage(let url):
             refreshQueue.async {
-                let result = Result { try CatalogPages(client: self.client).page(at: url) }
+                // The browser follows only links its pages kept (`Feed.keepingReferences`): each page is read
+                // with its own origin, which admits no more than the page that linked to it.
+                let result = Result { try CatalogPages(client: self.client).page(at: url, from: DocumentOrigin(documentURL: url)) }
                 if case .failure(let error) = result, self.askForLogin(after: error, at: url, retry: .loadCatalogPage(url)) { return }
                 self.send(.catalogPageLoaded(url, result.mapError { ReaderFailure("\($0)") }))
             }
         case .searchCatalog(let link, let terms, let key):
             refreshQueue.async {
-                let result = Result { try CatalogPages(client: self.client).search(terms, with: link).feed }
+                let origin = switch link {
+                case .description(let url): DocumentOrigin(documentURL: url)
+                case .template(let template): SearchTemplate.fill(template, with: terms).map(DocumentOrigin.init(documentURL:)) ?? .network
+                }
+                let result = Result { try CatalogPages(client: self.client).search(terms, with: link, from: origin).feed }
                 self.send(.feedLoaded(key, result.mapError { ReaderFailure("\($0)") }))
             }
         case .switchCatalogFeed(let publicationID, let url, let title):
@@ -269,7 +275,7 @@ public final class EffectRunner: @unchecked Sendable {
         case .loadFeed(let url):
             refreshQueue.async {
                 // One page at a time: the browser asks for the next as the reader nears the end.
-                let result = Result { try CatalogPages(client: self.client).page(at: url) }
+                let result = Result { try CatalogPages(client: self.client).page(at: url, from: DocumentOrigin(documentURL: url)) }
                 if case .failure(let error) = result, self.askForLogin(after: error, at: url, retry: .loadFeed(url)) { return }
                 let answer = result.mapError { ReaderFailure("\($0)") }
                 self.send(.feedLoaded(url, answer))
@@ -331,7 +337,7 @@ public final class EffectRunner: @unchecked Sendable {
                         result = .failure(ReaderFailure("only pictures on the web are fetched for feed articles"))
                     } else {
                         result = Result {
-                            try ResourceFetcher.fetch(request.source, maxBytes: Self.webPictureLimit, timeout: 20, client: self.client)
+                            try ResourceFetcher.fetch(request.source, from: .network, maxBytes: Self.webPictureLimit, timeout: 20, client: self.client)
                         }.mapError { ReaderFailure("the picture cannot be fetched: \($0)") }.flatMap {
                             ReaderWork.draw($0, columns: request.columns, rows: request.rows, mode: request.mode, background: request.background,
                                             cellPixels: request.cellPixels)

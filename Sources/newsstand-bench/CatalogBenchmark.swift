@@ -39,7 +39,7 @@ struct CatalogBenchmark {
         var updateTimes: [Double] = []
         var resident: [(page: Int, bytes: Int)] = []
 
-        let (first, firstSeconds) = try MonotonicClock.measure { try pages.page(at: root) }
+        let (first, firstSeconds) = try MonotonicClock.measure { try pages.page(at: root, from: DocumentOrigin(documentURL: root)) }
         fetchTimes.append(firstSeconds)
         var (effects, seconds) = MonotonicClock.measure { () -> [Effect] in
             var effects = AppUpdate.update(&state, .feedLoaded(root, .success(first)))
@@ -54,7 +54,7 @@ struct CatalogBenchmark {
             guard case .loadCatalogPage(let next)? = effects.first(where: { if case .loadCatalogPage = $0 { true } else { false } }) else {
                 throw ChildProcess.Failure(description: "page \(browsed): the browser asked for no next page (\(effects))")
             }
-            let (feed, fetchSeconds) = try MonotonicClock.measure { try pages.page(at: next) }
+            let (feed, fetchSeconds) = try MonotonicClock.measure { try pages.page(at: next, from: DocumentOrigin(documentURL: root)) }
             fetchTimes.append(fetchSeconds)
             (effects, seconds) = MonotonicClock.measure { () -> [Effect] in
                 var effects = AppUpdate.update(&state, .catalogPageLoaded(next, .success(feed)))

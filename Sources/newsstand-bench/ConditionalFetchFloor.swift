@@ -48,7 +48,7 @@ enum ConditionalFetchFloor {
             done.enter()
             Thread {
                 while let index = cursor.take() {
-                    cursor.record(Result { try ResourceFetcher.fetchConditionally(feeds[index].url, validators: feeds[index].validators) })
+                    cursor.record(Result { try ResourceFetcher.fetchConditionally(feeds[index].url, from: DocumentOrigin(documentURL: feeds[index].url), validators: feeds[index].validators) })
                 }
                 done.leave()
             }.start()

@@ -66,14 +66,15 @@ enum CatalogCommand {
         guard let url = SubscriptionURL.parse(text) else { throw CommandFailure("only http, https and file URLs (or a path) are catalogs") }
         let context = try LibraryContext.open()
         let pages = CatalogPages(client: context.client)
+        let origin = DocumentOrigin(documentURL: url)
         let shown: URL
         let feed: Feed
         do {
             if let terms {
-                let root = try pages.page(at: url)
-                (shown, feed) = try pages.search(terms, in: root)
+                let root = try pages.page(at: url, from: origin)
+                (shown, feed) = try pages.search(terms, in: root, from: origin)
             } else {
-                (shown, feed) = (url, try pages.page(at: url))
+                (shown, feed) = (url, try pages.page(at: url, from: origin))
             }
         } catch let error as HTTPError {
             if case .loginRequired = error {

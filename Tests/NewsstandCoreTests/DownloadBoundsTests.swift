@@ -214,7 +214,7 @@ final class DownloadBoundsTests: XCTestCase {
         environment.blockSize = blockSize
         environment.beforeWrite = { _ in usleep(20_000) }  // about 3 MB/s: far below loopback
         let outcome = EventLog<Result<Void, TransferFailure>>()
-        let transfer = AssetTransfer(url: server.url(for: "/slow-disk.pdf"), destination: destination, environment: environment,
+        let transfer = AssetTransfer(url: server.url(for: "/slow-disk.pdf"), from: .network, destination: destination, environment: environment,
                                      onProgress: { _, _ in }, onCompletion: { outcome.append($0) })
         transfer.start()
         addTeardownBlock { transfer.cancel() }
@@ -246,7 +246,7 @@ final class DownloadBoundsTests: XCTestCase {
         environment.beforeWrite = { _ in usleep(20_000) }
         let outcome = EventLog<Result<Void, TransferFailure>>()
         let progress = EventLog<Int64>()
-        let transfer = AssetTransfer(url: server.url(for: "/cancel.pdf"), destination: destination, environment: environment,
+        let transfer = AssetTransfer(url: server.url(for: "/cancel.pdf"), from: .network, destination: destination, environment: environment,
                                      onProgress: { received, _ in progress.append(received) }, onCompletion: { outcome.append($0) })
         transfer.start()
         XCTAssertTrue(progress.wait(timeout: 10) { ($0.last ?? 0) > 200_000 })

@@ -19,14 +19,14 @@ final class ResourceFetcherTests: XCTestCase {
 
     func testAnEndlessFeedStopsAtTheSizeLimit() throws {
         let server = try server { $0.endlessBody = true }
-        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/feed.xml"), maxBytes: 2 << 20, client: client)) { error in
+        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/feed.xml"), from: .network, maxBytes: 2 << 20, client: client)) { error in
             XCTAssertEqual("\(error)", "the feed is larger than 2 MB (feed size limit)")
         }
     }
 
     func testAGzipBombStopsAtTheSizeLimitOfWhatItUnpacksTo() throws {
         let server = try server { $0.gzipBombInflatedBytes = 1 << 30 }
-        XCTAssertThrowsError(try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), validators: nil, maxBytes: 2 << 20, client: client)) { error in
+        XCTAssertThrowsError(try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), from: .network, validators: nil, maxBytes: 2 << 20, client: client)) { error in
             XCTAssertEqual("\(error)", "the feed unpacks to more than 2 MB (feed size limit)")
         }
     }
@@ -34,7 +34,7 @@ final class ResourceFetcherTests: XCTestCase {
     func testAProtectedFeedFailsAtOnceAskingForALogin() throws {
         let server = try server { $0.requiredLogin = RequiredLogin(realm: "Calibre", user: "u", password: "p") }
         let start = Date()
-        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/feed.xml"), client: client)) { error in
+        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/feed.xml"), from: .network, client: client)) { error in
             XCTAssertEqual(error as? HTTPError, .loginRequired(host: "127.0.0.1", realm: "Calibre"))
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
@@ -42,13 +42,13 @@ final class ResourceFetcherTests: XCTestCase {
 
     func testConditionalFetchSendsTheValidatorsAndMaps304() throws {
         let server = try server()
-        guard case .fetched(let data, let validators) = try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), validators: nil, client: client) else {
+        guard case .fetched(let data, let validators) = try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), from: .network, validators: nil, client: client) else {
             return XCTFail("expected the feed")
         }
         XCTAssertEqual(data, Data("<feed/>".utf8))
         XCTAssertEqual(validators.etag, "\"v1\"")
         XCTAssertNotNil(validators.lastModified)
-        XCTAssertEqual(try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), validators: validators, client: client), .notModified)
+        XCTAssertEqual(try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), from: .network, validators: validators, client: client), .notModified)
         let asked = server.log(atLeast: 2).last?.headers ?? [:]
         XCTAssertEqual(asked["if-none-match"], "\"v1\"")
         XCTAssertEqual(asked["if-modified-since"], validators.lastModified)
@@ -56,7 +56,7 @@ final class ResourceFetcherTests: XCTestCase {
 
     func testAMissingFeedSaysWhatTheServerAnswered() throws {
         let server = try server()
-        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/gone.xml"), client: client)) { error in
+        XCTAssertThrowsError(try ResourceFetcher.fetch(server.url(for: "/gone.xml"), from: .network, client: client)) { error in
             XCTAssertEqual("\(error)", "127.0.0.1 answered 404 Not Found for /gone.xml")
         }
     }

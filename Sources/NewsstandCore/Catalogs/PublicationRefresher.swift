@@ -67,7 +67,8 @@ public struct PublicationRefresher: Sendable {
     /// to the feed `CatalogShelfChooser` picks; the publication keeps the root's title, reads the chosen
     /// feed, and records both (`Publication.catalogRoot`, `catalogFeedTitle`).
     public func subscribe(to url: URL, title: String? = nil) throws -> Publication {
-        guard var (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        let origin = DocumentOrigin(documentURL: url)
+        guard var (feed, validators) = try fetch(url, from: origin, validators: nil) else { throw CatalogError("the feed could not be fetched") }
         let rootTitle = feed.title
         var feedURL = url
         var chosen: [String] = []
@@ -77,7 +78,7 @@ public struct PublicationRefresher: Sendable {
             // followed further down.
             var deeper: (link: NavigationLink, feed: Feed, validators: FetchValidators?)?
             for link in CatalogShelfChooser.candidates(in: feed.navigation).prefix(4) where visited.insert(link.url).inserted {
-                guard let next = try? fetch(link.url, validators: nil) else { continue }
+                guard let next = try? fetch(link.url, from: origin, validators: nil) else { continue }
                 if !CatalogShelfChooser.isNavigation(next.0) {
                     (feed, validators, feedURL) = (next.0, next.1, link.url)
                     chosen.append(link.title)
@@ -102,7 +103,7 @@ public struct PublicationRefresher: Sendable {
     /// from there. Issues not downloaded that the new feed does not list go; downloaded ones stay.
     @discardableResult
     public func switchFeed(of publication: Publication, to url: URL, title: String) throws -> Outcome {
-        guard let (feed, validators) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+        guard let (feed, validators) = try fetch(url, from: DocumentOrigin(of: publication), validators: nil) else { throw CatalogError("the feed could not be fetched") }
         try store.setCatalogFeed(publicationID: publication.id, root: publication.catalogRoot ?? publication.feedURL, feedURL: url, feedTitle: title)
         let listed = Set(feed.entries.map(\.name))
         try store.removeUndownloadedIssues(publicationID: publication.id, except: listed)
@@ -111,9 +112,10 @@ public struct PublicationRefresher: Sendable {
     }
 
     /// Fetches a feed and its following pages (at most `maxPages`), merged, without touching the library:
-    /// for a browser view of OPDS catalogs. `Feed.nextPage` is set when pages were left unread.
-    public func loadFeed(at url: URL) throws -> Feed {
-        guard let (feed, _) = try fetch(url, validators: nil) else { throw CatalogError("the feed could not be fetched") }
+    /// for a browser view of OPDS catalogs. `Feed.nextPage` is set when pages were left unread. `origin` is
+    /// the catalog's the browser started from (by default the feed's own).
+    public func loadFeed(at url: URL, from origin: DocumentOrigin? = nil) throws -> Feed {
+        guard let (feed, _) = try fetch(url, from: origin ?? DocumentOrigin(documentURL: url), validators: nil) else { throw CatalogError("the feed could not be fetched") }
         return feed
     }
 
@@ -123,7 +125,7 @@ public struct PublicationRefresher: Sendable {
     public func refresh(_ publication: Publication, savingUnchangedIn unchangedRefreshes: UnchangedRefreshBatch? = nil) -> Outcome {
         do {
             let validators = try store.feedValidators(publicationID: publication.id)
-            guard let (feed, newValidators) = try fetch(publication.feedURL, validators: validators) else {
+            guard let (feed, newValidators) = try fetch(publication.feedURL, from: DocumentOrigin(of: publication), validators: validators) else {
                 if let unchangedRefreshes {
                     unchangedRefreshes.add(publicationID: publication.id)
                 } else {
@@ -148,16 +150,18 @@ public struct PublicationRefresher: Sendable {
     }
 
     /// The feed at `url` and the pages after it, or nil when the first page is unchanged since `validators`.
-    private func fetch(_ url: URL, validators: FetchValidators?) throws -> (Feed, FetchValidators?)? {
+    /// Every page is fetched only where `origin` (the catalog subscribed to) may point, and its links to follow
+    /// are only those it may point to (`Feed.keepingReferences(admittedBy:)`).
+    private func fetch(_ url: URL, from origin: DocumentOrigin, validators: FetchValidators?) throws -> (Feed, FetchValidators?)? {
         let first: Data
         var newValidators: FetchValidators?
-        switch try ResourceFetcher.fetchConditionally(url, validators: validators, client: client) {
+        switch try ResourceFetcher.fetchConditionally(url, from: origin, validators: validators, client: client) {
         case .notModified: return nil
         case .fetched(let data, let fetchedValidators):
             first = data
             newValidators = fetchedValidators.isEmpty ? nil : fetchedValidators
         }
-        var feed = try FeedParser.parse(first, url: url)
+        var feed = try FeedParser.parse(first, url: url).keepingReferences(admittedBy: origin)
         var visited: Set<URL> = [url]
         var names = Set(feed.entries.map(\.name))
         var page = 1
@@ -170,7 +174,7 @@ public struct PublicationRefresher: Sendable {
             page += 1
             feed.nextPage = nil
             do {
-                let more = try FeedParser.parse(try ResourceFetcher.fetch(next, client: client), url: next)
+                let more = try FeedParser.parse(try ResourceFetcher.fetch(next, from: origin, client: client), url: next).keepingReferences(admittedBy: origin)
                 for entry in more.entries {
                     if names.insert(entry.name).inserted {
                         feed.entries.append(entry)

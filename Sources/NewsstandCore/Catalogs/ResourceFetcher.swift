@@ -7,7 +7,8 @@ public struct FetchError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Fetches small resources (feeds and catalogs, their pages, covers) from http, https or file URLs, with a
-/// size cap.
+/// size cap, and only where the document that named them may point (`origin`: a document from the network
+/// reaches only the network; see ``DocumentOrigin``). A refused URL is never read: the fetch fails saying why.
 ///
 /// http and https go through ``HTTPClient`` (libcurl): the cap holds as the bytes arrive and as they unpack
 /// (gzip, brotli), a server that stops sending for `timeout` seconds fails the fetch, and so does one that
@@ -17,8 +18,9 @@ public struct FetchError: Error, Equatable, CustomStringConvertible {
 ///
 /// Blocking: call it from a background queue, never from the UI thread.
 public enum ResourceFetcher {
-    public static func fetch(_ url: URL, maxBytes: Int = 64 << 20, timeout: TimeInterval = 30,
+    public static func fetch(_ url: URL, from origin: DocumentOrigin, maxBytes: Int = 64 << 20, timeout: TimeInterval = 30,
                              client: HTTPClient = .shared) throws -> Data {
+        try origin.check(url)
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -77,8 +79,9 @@ extension ResourceFetcher {
     /// Fetches `url` unless it is unchanged since `validators` were taken: over HTTP it sends
     /// `If-None-Match` / `If-Modified-Since` and maps 304 to `.notModified`; for a file, the
     /// validators are its size and modification time.
-    public static func fetchConditionally(_ url: URL, validators: FetchValidators?, maxBytes: Int = 64 << 20,
+    public static func fetchConditionally(_ url: URL, from origin: DocumentOrigin, validators: FetchValidators?, maxBytes: Int = 64 << 20,
                                           timeout: TimeInterval = 30, client: HTTPClient = .shared) throws -> ConditionalFetchResult {
+        try origin.check(url)
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -86,7 +89,7 @@ extension ResourceFetcher {
             let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             let current = FetchValidators(etag: "\"\(size)-\(modified)\"", lastModified: nil)
             if let validators, validators == current { return .notModified }
-            return .fetched(try fetch(url, maxBytes: maxBytes, timeout: timeout), current)
+            return .fetched(try fetch(url, from: origin, maxBytes: maxBytes, timeout: timeout), current)
         case "http", "https":
             var headers: [String: String] = [:]
             if let etag = validators?.etag { headers["If-None-Match"] = etag }

@@ -79,7 +79,7 @@ public final class CoverArtService: @unchecked Sendable {
             }
             throw FetchError("the catalog gives no cover")
         }
-        return try files.data(issueID: issue.id, url: coverURL)
+        return try files.data(issueID: issue.id, url: coverURL, from: store.documentOrigin(publicationID: issue.publicationID))
     }
 
     /// Where a library's issues are installed, as `init`'s `issueFolder` takes it.

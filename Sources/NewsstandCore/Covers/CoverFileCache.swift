@@ -65,8 +65,10 @@ final class CoverFileCache: @unchecked Sendable {
         self.client = client
     }
 
-    /// The cover bytes for `issueID` from `url`: cached, revalidated or fetched as the rules above say.
-    func data(issueID: Int64, url: URL) throws -> Data {
+    /// The cover bytes for `issueID` from `url`: cached, revalidated or fetched as the rules above say, when
+    /// `origin` (the issue's feed) may point there; a refused cover is never read, nor taken from the cache.
+    func data(issueID: Int64, url: URL, from origin: DocumentOrigin) throws -> Data {
+        try origin.check(url)
         let key = "\(issueID)-\(PathComponent.safe(url.lastPathComponent))"
         condition.lock()
         while inFlight.contains(key) { condition.wait() }
@@ -93,7 +95,7 @@ final class CoverFileCache: @unchecked Sendable {
         let conditional = cached == nil ? nil : stored
         let result: FetchResult
         do {
-            result = try Self.fetch(url, validators: conditional, client: client)
+            result = try Self.fetch(url, from: origin, validators: conditional, client: client)
         } catch {
             guard let cached else { throw error }
             remember(key, now) // offline: use the cached copy, and do not retry on every row redraw
@@ -124,16 +126,19 @@ final class CoverFileCache: @unchecked Sendable {
 
     // MARK: Fetching
 
-    /// Fetches `url`, conditionally when `validators` are given; over http(s) through `client`, at most
-    /// ``maximumBytes`` as received and as decoded, failing after `timeout` seconds without a byte.
-    static func fetch(_ url: URL, validators: Validators?, timeout: TimeInterval = 30, client: HTTPClient = .shared) throws -> FetchResult {
+    /// Fetches `url` when `origin` may point there, conditionally when `validators` are given; over http(s)
+    /// through `client`, at most ``maximumBytes`` as received and as decoded, failing after `timeout` seconds
+    /// without a byte.
+    static func fetch(_ url: URL, from origin: DocumentOrigin, validators: Validators?, timeout: TimeInterval = 30,
+                      client: HTTPClient = .shared) throws -> FetchResult {
+        try origin.check(url)
         switch url.scheme?.lowercased() {
         case "file":
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
             let size = attributes?[.size] as? Int
             let modified = (attributes?[.modificationDate] as? Date).map { "\(size ?? -1)@\($0.timeIntervalSince1970)" }
             if let validators, let modified, validators.lastModified == modified { return .notModified }
-            let data = try ResourceFetcher.fetch(url, maxBytes: maximumBytes, timeout: timeout)
+            let data = try ResourceFetcher.fetch(url, from: origin, maxBytes: maximumBytes, timeout: timeout)
             return .fetched(data, etag: nil, lastModified: modified)
         case "http", "https":
             var headers: [String: String] = [:]

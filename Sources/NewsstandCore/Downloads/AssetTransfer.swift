@@ -150,6 +150,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     }
 
     private let url: URL
+    private let origin: DocumentOrigin
     private let destination: URL
     /// The catalog gives this asset's SHA-256, so whatever reaches the disk is hashed before it is installed.
     private let isCheckedBeforeInstall: Bool
@@ -207,9 +208,12 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// benchmark could not tell them apart on a shared 2-core machine: the smaller bound stays.
     static let queuedBlocks = 1
 
-    init(url: URL, destination: URL, environment: Environment, isCheckedBeforeInstall: Bool = false, sizeBound: SizeBound = .unbounded,
-         onProgress: @escaping Progress, onCompletion: @escaping Completion) {
+    /// - Parameter origin: where the catalog that names `url` came from; a URL it may not point to (a local file
+    ///   named by a feed from the network) fails at `start` without a byte read or written.
+    init(url: URL, from origin: DocumentOrigin, destination: URL, environment: Environment, isCheckedBeforeInstall: Bool = false,
+         sizeBound: SizeBound = .unbounded, onProgress: @escaping Progress, onCompletion: @escaping Completion) {
         self.url = url
+        self.origin = origin
         self.destination = destination
         self.isCheckedBeforeInstall = isCheckedBeforeInstall
         self.environment = environment
@@ -219,6 +223,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     }
 
     func start() {
+        if let refusal = origin.refusal(of: url) { return finish(.failure(.permanent(refusal))) }
         switch url.scheme?.lowercased() {
         case "file":
             DispatchQueue.global(qos: .utility).async { self.copyFile() }

@@ -295,7 +295,7 @@ public final class DownloadQueue: @unchecked Sendable {
         let index = job.assetIndex
         let runID = job.runID
         let transfer = AssetTransfer(
-            url: urls[index], destination: paths.partialFile(issueID: issueID, asset: index), environment: environment,
+            url: urls[index], from: store.documentOrigin(publicationID: job.issue.publicationID), destination: paths.partialFile(issueID: issueID, asset: index), environment: environment,
             isCheckedBeforeInstall: job.issue.expectedSHA256 != nil && urls.count == 1,
             sizeBound: sizeBound(of: job.issue, before: job.completedBytes),
             onProgress: { [weak self] received, expected in

@@ -17,6 +17,10 @@ extension AppUpdate {
                 state.message = StatusMessage("This headline has no audio or video file to play")
                 return []
             }
+            if let refusal = refusal(of: media, publicationID: headlines.publicationID, state) {
+                state.message = StatusMessage("Not played: \(refusal)", isError: true)
+                return []
+            }
             state.message = StatusMessage("Playing \(selected.title)")
             return [.playMedia(media)]
         case .openLink:
@@ -25,11 +29,23 @@ extension AppUpdate {
                 state.message = StatusMessage("This headline has no link")
                 return []
             }
+            if let refusal = refusal(of: link, publicationID: headlines.publicationID, state) {
+                state.message = StatusMessage("Not opened: \(refusal)", isError: true)
+                return []
+            }
             return [.openLink(link)]
         default:
             headlines.cursor.apply(command, count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: state.body).page)
             state.screens[state.screens.count - 1] = .headlines(headlines)
             return []
         }
+    }
+
+    /// Why a headline's link or file is not handed to the browser or the player: its feed may not point there
+    /// (``DocumentOrigin``; a feed from the network never to a local file). A publication not in view is held
+    /// to the network's rule, the strictest.
+    private static func refusal(of url: URL, publicationID: Int64, _ state: AppState) -> String? {
+        let publication = state.library.publications.first { $0.id == publicationID }
+        return (publication.map(DocumentOrigin.init(of:)) ?? .network).refusal(of: url)
     }
 }
