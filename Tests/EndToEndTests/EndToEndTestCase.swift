@@ -33,12 +33,15 @@ class EndToEndTestCase: XCTestCase {
     /// Subscribes to a publication whose one issue, `four-pages`, is a 4-page PDF from the shared corpus, and downloads it.
     func subscribeToPDFIssue(environment: [String: String]) throws {
         let pdf = try TestFiles.corpus("pdf/py-pdf-sample-files/004-pdflatex-4-pages/pdflatex-4-pages.pdf")
+        // A local catalog reaches only files below its folder: the PDF is copied beside it.
+        let copy = home.appendingPathComponent("four-pages.pdf")
+        try FileManager.default.copyItem(at: pdf, to: copy)
         let catalog = home.appendingPathComponent("pdf-catalog.plist")
         try Data("""
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict><key>Title</key><string>Paper Weekly</string><key>Issues</key><array>
             <dict><key>Name</key><string>four-pages</string><key>Title</key><string>Four Pages</string>
-            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>\(pdf.absoluteString)</string></dict>
+            <key>Date</key><date>2026-01-01T00:00:00Z</date><key>Content</key><string>four-pages.pdf</string></dict>
             </array></dict></plist>
             """.utf8).write(to: catalog)
         XCTAssertEqual(try TestEnvironment.run(["subscribe", catalog.path], environment: environment).status, 0)

@@ -25,7 +25,9 @@ final class CoverArtServiceTests: XCTestCase {
 
     private func makeHarness() throws -> Harness {
         let (store, paths) = try TestSupport.store(for: self)
-        let publication = try store.addPublication(title: "Covers", feedURL: URL(string: "https://example.com/c.plist")!)
+        // A local catalog at the root of the file system: the covers in the sample library and in scratch folders
+        // are all below its folder (`DocumentOrigin`).
+        let publication = try store.addPublication(title: "Covers", feedURL: URL(fileURLWithPath: "/covers.plist"))
         let events = EventLog<CoverArtEvent>()
         let service = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory) { events.append($0) }
         return Harness(store: store, paths: paths, publication: publication, events: events, service: service)
@@ -221,7 +223,8 @@ final class CoverArtServiceTests: XCTestCase {
 
     func testNewestRequestsGoFirstAndDroppedOnesNeverStart() throws {
         let (store, paths) = try TestSupport.store(for: self)
-        let publication = try store.addPublication(title: "Order", feedURL: URL(string: "https://example.com/o.plist")!)
+        // Local, so its covers in a scratch folder may be read (`DocumentOrigin`); its http ones may be too.
+        let publication = try store.addPublication(title: "Order", feedURL: URL(fileURLWithPath: "/order.plist"))
         let events = EventLog<CoverArtEvent>()
         let service = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, concurrency: 1) { events.append($0) }
         let server = try TestSupport.server(for: self)

@@ -59,7 +59,20 @@ struct DownloadHarness {
         return events.all.last { $0.issueID == issueID && $0.isTerminal }
     }
 
-    func folder(of issue: Issue) -> URL { paths.folder(for: issue, of: publication) }
+    /// Adds an issue to a publication subscribed from the sample library's folder: a local catalog, whose files
+    /// (`TestSupport.sampleIssue`) it may copy, where the harness's own publication, from the server, may not.
+    func addLocalIssue(_ name: String, content: [URL], size: Int64? = nil, sha256: String? = nil) throws -> Issue {
+        let local = try store.publications().first { $0.feedURL == TestSupport.sampleCatalog }
+            ?? store.addPublication(title: "Sample", feedURL: TestSupport.sampleCatalog)
+        let issues = try store.upsertIssues([TestSupport.entry(name, content: content, size: size, sha256: sha256)], publicationID: local.id)
+        return try XCTUnwrap(issues.first { $0.name == name })
+    }
+
+    /// Where `issue` is installed (under its own publication's folder).
+    func folder(of issue: Issue) -> URL {
+        let owner = (try? store.publication(id: issue.publicationID)).flatMap { $0 } ?? publication
+        return paths.folder(for: issue, of: owner)
+    }
 
     func events(of issueID: Int64) -> [DownloadEvent] { events.all.filter { $0.issueID == issueID } }
 

@@ -158,7 +158,7 @@ final class DownloadQueueTests: XCTestCase {
     func testFileURLsWork() throws {
         let harness = try makeHarness()
         let facts = try sampleFacts("2026-spring")
-        let issue = try harness.addIssue("local", content: [TestSupport.sampleIssue("2026-spring")], size: facts.size, sha256: facts.sha256)
+        let issue = try harness.addLocalIssue("local", content: [TestSupport.sampleIssue("2026-spring")], size: facts.size, sha256: facts.sha256)
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id))
         XCTAssertTrue(FileManager.default.fileExists(atPath: harness.folder(of: issue).appendingPathComponent("META-INF/container.xml").path))
@@ -455,7 +455,7 @@ extension DownloadQueueTests {
         let harness = try makeHarness()
         let source = TestSupport.sampleIssue("2025-winter")
         let facts = try sampleFacts("2025-winter")
-        let issue = try harness.addIssue("local-resume", content: [source], size: facts.size, sha256: facts.sha256)
+        let issue = try harness.addLocalIssue("local-resume", content: [source], size: facts.size, sha256: facts.sha256)
         let attributes = try FileManager.default.attributesOfItem(atPath: source.path)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let partial = harness.paths.partialFile(issueID: issue.id, asset: 0)

@@ -17,7 +17,7 @@ final class IssueSearchIndexTests: XCTestCase {
 
     func testAnIssueIsIndexedWhenTheQueueInstallsIt() throws {
         let (store, paths) = try TestSupport.store(for: self)
-        let publication = try store.addPublication(title: "Kettle & Compass", feedURL: URL(string: "https://example.com/catalog.plist")!)
+        let publication = try store.addPublication(title: "Kettle & Compass", feedURL: TestSupport.sampleCatalog)
         let source = TestSupport.sampleIssue("2025-autumn")
         let issue = try XCTUnwrap(try store.upsertIssues([TestSupport.entry("2025-autumn", content: [source])], publicationID: publication.id).first)
         let events = EventLog<DownloadEvent>()

@@ -60,4 +60,14 @@ final class ResourceFetcherTests: XCTestCase {
             XCTAssertEqual("\(error)", "127.0.0.1 answered 404 Not Found for /gone.xml")
         }
     }
+
+    /// A feed that drips a byte a second is never "stalled" (libcurl's low-speed limit is one byte a second), so it
+    /// ends by its deadline: a minute in all, or `timeout` when longer. `HTTPClientLimitTests` shows a drip stopped
+    /// at its deadline; these are the limits every feed, page and cover fetch gets.
+    func testAFeedThatDripsGivesUpAfterAMinuteInAll() {
+        let limits = ResourceFetcher.limits(maxBytes: 1 << 20, timeout: 30)
+        XCTAssertEqual(limits.deadline, 60)
+        XCTAssertEqual(limits.lowSpeed, HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: 30))
+        XCTAssertEqual(ResourceFetcher.limits(maxBytes: 1 << 20, timeout: 90).deadline, 90)
+    }
 }

@@ -11,6 +11,10 @@ enum TestSupport {
         TestFiles.sampleLibrary.appendingPathComponent("issues/\(name).epub")
     }
 
+    /// The sample library's catalog as a local subscription: its issues (`sampleIssue`) and covers are below its
+    /// folder, so a publication subscribed to it may copy them (`DocumentOrigin`).
+    static var sampleCatalog: URL { TestFiles.sampleLibrary.appendingPathComponent("catalog.plist") }
+
     /// Library paths (data, config, cache) inside a fresh scratch folder.
     static func paths(for testCase: XCTestCase) throws -> LibraryPaths {
         let root = try TestFiles.scratchFolder(for: testCase)

@@ -429,9 +429,11 @@ final class CurlTransfer {
             if scheme != "http" && scheme != "https" {
                 return .unsupportedURL(Self.withoutCredentials(request.url))
             }
-            if scheme == "https", (300..<400).contains(received.status), let location = received.headers["location"],
-               URL(string: location, relativeTo: request.url)?.scheme?.lowercased() == "http" {
-                return .insecureRedirect(host: host)
+            if (300..<400).contains(received.status), let location = received.headers["location"],
+               let target = URL(string: location, relativeTo: request.url)?.scheme?.lowercased() {
+                if scheme == "https" && target == "http" { return .insecureRedirect(host: host) }
+                // A parsed scheme holds only letters, digits, `+`, `-` and `.`.
+                if target != "http" && target != "https" { return .refusedRedirect(host: host, scheme: String(target.prefix(20))) }
             }
             return .other(host: host, detail: detail)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,

@@ -22,6 +22,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(host: String, limit: Int)
     /// A redirect from an https URL to an http one, refused.
     case insecureRedirect(host: String)
+    /// A redirect to anything but http or https (a local `file:`, `ftp:`…), refused: the server reaches only the network.
+    case refusedRedirect(host: String, scheme: String)
     /// The server's certificate could not be verified.
     case certificate(host: String, detail: String)
     /// The TLS handshake failed for another reason.
@@ -70,6 +72,9 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
             return "too many redirects (more than \(limit)) from \(host)"
         case let .insecureRedirect(host):
             return "refused a redirect from https to http (from \(host)): it would send the request unencrypted"
+        case let .refusedRedirect(host, scheme):
+            let target = scheme == "file" ? "a local file" : "an address of another kind (\(scheme):)"
+            return "refused a redirect from \(host) to \(target): only http and https are followed"
         case let .certificate(host, detail):
             return "the certificate of \(host) cannot be trusted: \(detail)"
         case let .secureConnection(host, detail):
