@@ -239,6 +239,16 @@ final class DocumentOriginTests: XCTestCase {
         XCTAssertTrue(TestFiles.listing(of: harness.paths.coverCacheDirectory).isEmpty)
     }
 
+    /// An OPDS-PSE stream's pages are fetched from the web only, whatever kept the stream.
+    func testAPageStreamToLocalFilesFetchesNothing() throws {
+        let secret = try secretFile(named: "0.jpg")
+        let stream = CatalogPageStream(template: secret.deletingLastPathComponent().absoluteString + "{pageNumber}.jpg", pageCount: 3)
+        XCTAssertEqual(stream.url(forPage: 0), secret)
+        XCTAssertThrowsError(try stream.fetchPage(0, maxWidth: 800, maxBytes: 1 << 20, client: .shared)) {
+            XCTAssertEqual("\($0)", "only pages on the web are streamed")
+        }
+    }
+
     /// A bare path in a feed from a server is a path on that server: asked of it, never read from this machine.
     func testABarePathInAFeedFromTheNetworkIsAskedOfItsServer() throws {
         let secret = try secretFile()

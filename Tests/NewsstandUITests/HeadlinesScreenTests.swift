@@ -34,4 +34,20 @@ final class HeadlinesScreenTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("o"))), [])
         XCTAssertEqual(state.message?.text, "This headline has no link")
     }
+
+    /// A link or file a feed from the network names on this machine is handed to neither the browser nor the player.
+    func testALocalFileNamedByAFeedFromTheNetworkIsNeitherOpenedNorPlayed() {
+        var state = Fixtures.state(width: 90, height: 24, issues: [])
+        XCTAssertEqual(state.library.publications.first { $0.id == Fixtures.publication.id }?.feedURL.scheme?.hasPrefix("http"), true)
+        _ = AppUpdate.update(&state, .keyPressed(.character("s")))
+        _ = AppUpdate.update(&state, .keyPressed(.character("H")))
+        let local = Headline(title: "Local", link: URL(string: "file:///etc/passwd"), mediaURL: URL(string: "file:///home/me/a.mp3"),
+                             mediaKind: "audio (audio/mpeg)")
+        _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: Fixtures.publication.id, .success([local])))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("p"))), [])
+        XCTAssertEqual(state.message?.text, "Not played: the feed points to a local file")
+        XCTAssertEqual(state.message?.isError, true)
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("o"))), [])
+        XCTAssertEqual(state.message?.text, "Not opened: the feed points to a local file")
+    }
 }

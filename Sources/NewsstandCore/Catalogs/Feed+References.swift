@@ -39,12 +39,12 @@ extension Feed {
         case nil:
             break
         }
-        for index in headlines.indices {
-            let title = headlines[index].title
-            if headlines[index].link != nil { feed.headlines[index].link = admitted(headlines[index].link, "the link of '\(title)'") }
-            if headlines[index].mediaURL != nil {
-                feed.headlines[index].mediaURL = admitted(headlines[index].mediaURL, "the file of '\(title)'")
-                if feed.headlines[index].mediaURL == nil { feed.headlines[index].mediaKind = nil }
+        // Written only where something is refused, so a feed that points nowhere it should is never copied.
+        for (index, headline) in headlines.enumerated() {
+            if let link = headline.link, admitted(link, "the link of '\(headline.title)'") == nil { feed.headlines[index].link = nil }
+            if let media = headline.mediaURL, admitted(media, "the file of '\(headline.title)'") == nil {
+                feed.headlines[index].mediaURL = nil
+                feed.headlines[index].mediaKind = nil
             }
         }
         for index in entries.indices {
@@ -55,7 +55,7 @@ extension Feed {
                     break
                 }
             }
-            if entry.coverLink != nil { feed.entries[index].coverLink = admitted(entry.coverLink, "the cover of '\(entry.name)'") }
+            if let cover = entry.coverLink, admitted(cover, "the cover of '\(entry.name)'") == nil { feed.entries[index].coverLink = nil }
             if entry.acquisitions.contains(where: { !$0.link.isDeferred && !origin.admits($0.link.url) }) {
                 feed.entries[index].acquisitions = entry.acquisitions.filter { admitted($0.link, "a link of '\(entry.name)'") != nil }
             }
@@ -64,7 +64,7 @@ extension Feed {
                 feed.entries[index].pageStream = nil
             }
         }
-        feed.problems += refused.problems
+        if refused.hasAny { feed.problems += refused.problems }
         return feed
     }
 
@@ -87,6 +87,8 @@ private struct RefusedReferences {
         }
         counts[reason, default: 0] += 1
     }
+
+    var hasAny: Bool { !reasons.isEmpty }
 
     var problems: [String] {
         reasons.map { reason in
