@@ -65,6 +65,17 @@ final class TitleAcquisitionTests: XCTestCase {
         XCTAssertEqual(try store.issues(publicationID: shelf.id).count, 1, "the same title twice stays one issue")
         XCTAssertEqual(try acquirer.libraryShelf().id, shelf.id, "one Library shelf")
     }
+
+    /// A local catalog's file cannot go to the Library shelf, whose titles are fetched as from the network.
+    func testALocalFileIsNotAddedToTheLibraryShelf() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let local = AcquisitionLink(url: URL(fileURLWithPath: "/srv/books/small-engines.epub"), kind: .acquisition, type: "application/epub+zip")
+        let book = TestSupport.entry("small-engines")
+        XCTAssertThrowsError(try TitleAcquirer(store: store).acquire(book, through: local)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("that link is not on the web (the feed points to a local file)"), "\(error)")
+        }
+        XCTAssertEqual(try store.publications(), [], "nothing added")
+    }
 }
 
 /// A title got from a catalog leaves the Library shelf with its files; nothing else is removed that way.
@@ -91,4 +102,5 @@ final class TitleRemovalTests: XCTestCase {
         XCTAssertThrowsError(try acquirer.remove(issueID: kept.id, paths: paths))
         XCTAssertNotNil(try store.issue(id: kept.id), "an issue of a subscription is not removed one by one")
     }
+
 }

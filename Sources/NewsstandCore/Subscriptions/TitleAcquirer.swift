@@ -23,6 +23,11 @@ public struct TitleAcquirer: Sendable {
         if case .other(let kind) = ContentKind.of(type: link.type, link: link.link.absoluteString) {
             throw CatalogError("that link is \(kind), not an issue Newsstand reads (EPUB, PDF or comic)")
         }
+        // The Library shelf is no catalog with a folder of its own: its titles are fetched as from the network.
+        if let refusal = DocumentOrigin.network.refusal(of: link.url) {
+            throw CatalogError("that link is not on the web (\(refusal)): the Library shelf takes titles from the web only; "
+                + "subscribe to the catalog to read its own files")
+        }
         let shelf = try libraryShelf()
         var issue = entry
         issue.contentURLs = [link.url]
