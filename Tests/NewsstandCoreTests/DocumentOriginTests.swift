@@ -118,6 +118,16 @@ final class DocumentOriginTests: XCTestCase {
             XCTAssertEqual("\(error)", "refused a redirect from 127.0.0.1 to an address of another kind (ftp:): only http and https are followed")
         }
 
+        // A cover redirected to the file is not read.
+        XCTAssertThrowsError(try CoverFileCache.fetch(server.url(for: "/cover.png"), from: remote, validators: nil)) { error in
+            XCTAssertEqual(error as? HTTPError, .refusedRedirect(host: "127.0.0.1", scheme: "ftp"))
+        }
+        plan.redirectTo = secret.absoluteString
+        server.faults = plan
+        XCTAssertThrowsError(try CoverFileCache.fetch(server.url(for: "/cover.png"), from: remote, validators: nil)) { error in
+            XCTAssertEqual(error as? HTTPError, .refusedRedirect(host: "127.0.0.1", scheme: "file"))
+        }
+
         // A download redirected to the file fails at once, with the reason, and copies nothing.
         let harness = try DownloadHarness.make(for: self)
         let issue = try harness.addIssue("redirected", content: [harness.server.url(for: "/issue.epub")])
@@ -297,7 +307,7 @@ final class DocumentOriginTests: XCTestCase {
         try FileManager.default.copyItem(at: TestSupport.sampleIssue("2025-autumn"), to: outside)
         let catalog = folder.appendingPathComponent("catalog.plist")
         try TestSupport.xmlPlist(["Title": "Local", "Issues": [
-            TestSupport.catalogItem("inside", content: "inside.epub"),
+            TestSupport.catalogItem("inside", content: "inside.epub", cover: "../cover.png"),
             TestSupport.catalogItem("escape", content: "../outside.epub"),
             TestSupport.catalogItem("absolute", content: outside.path),
             TestSupport.catalogItem("url", content: outside.absoluteString),
@@ -306,8 +316,11 @@ final class DocumentOriginTests: XCTestCase {
         let publication = try PublicationRefresher(store: harness.store).subscribe(to: catalog)
         XCTAssertTrue(publication.lastError?.contains("the feed points to a local file outside its folder; it cannot be downloaded") == true,
                       publication.lastError ?? "no note")
+        XCTAssertTrue(publication.lastError?.contains("the cover of 'inside': the feed points to a local file outside its folder") == true,
+                      publication.lastError ?? "no note")
         let issues = try harness.store.issues(publicationID: publication.id)
         XCTAssertEqual(Set(issues.map(\.name)), ["inside", "escape", "absolute", "url"])
+        XCTAssertNil(issues.first { $0.name == "inside" }?.coverURL, "a cover up the tree")
         for issue in issues { harness.queue.enqueue(issueID: issue.id) }
         for issue in issues {
             if issue.name == "inside" {

@@ -102,5 +102,4 @@ final class TitleRemovalTests: XCTestCase {
         XCTAssertThrowsError(try acquirer.remove(issueID: kept.id, paths: paths))
         XCTAssertNotNil(try store.issue(id: kept.id), "an issue of a subscription is not removed one by one")
     }
-
 }
