@@ -113,7 +113,7 @@ public final class TerminalApp: @unchecked Sendable {
         state.coverMode = choice.text
         state.pictureProtocol = choice.picture
         state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
-        backend.usePictures(choice.picture, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
+        backend.usePictures(choice.picture, kittyPlaceholders: choice.kittyPlaceholders, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
                             background: answers.background ?? (theme.isLight ? .white : .black))
         return answers.typed
     }
