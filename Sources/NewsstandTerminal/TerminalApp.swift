@@ -34,7 +34,7 @@ public final class TerminalApp: @unchecked Sendable {
     /// The user's `cover-mode` (nil: auto), else the theme's, and the colours: pictures are chosen from them at `run()`.
     private var coverSetting: CoverModeSetting?
     private let configuredCoverMode: CoverModeSetting?
-    private let colorMode: CursesBackend.ColorMode
+    private var colorMode: CursesBackend.ColorMode
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
                 colorsEnabled: Bool) {
@@ -102,6 +102,11 @@ public final class TerminalApp: @unchecked Sendable {
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
         guard !insideTmux || TerminalQuery.tmuxAllowsPassthrough() else { return [] }
         let answers = TerminalQuery.ask(throughTmux: insideTmux)
+        // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
+        if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
+            setenv("TERM", better, 1)
+            colorMode = .indexed
+        }
         if themeChoice.followsBackground {
             theme = themeChoice.theme(for: BackgroundChooser.choose(answer: answers.background, colorForegroundBackground: environment["COLORFGBG"]))
             state.isLightBackground = theme.isLight
