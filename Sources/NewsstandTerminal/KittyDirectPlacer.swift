@@ -5,8 +5,9 @@ import NewsstandUI
 /// known to have them): each picture is transmitted once and placed directly over its cells, which are drawn
 /// blank. A placement that went away or moved (scrolled, covered, another screen) is deleted before the frame is
 /// drawn; one that is new or moved is placed after it, with the cursor at its top-left cell (saved and restored).
-/// After the screen was cleared or resized (`forgetScreen`) every placement is made again. Pictures not shown are
-/// freed once more than `capacity` are kept, and all of them when the program ends.
+/// The screen is cleared when it is resized or drawn afresh (`forgetScreen`), and a clear frees kitty's pictures
+/// with their placements (kitty 0.26 under Xvfb): then every picture is freed outright and sent and placed again.
+/// Pictures not shown are freed once more than `capacity` are kept, and all of them when the program ends.
 struct KittyDirectPlacer {
     var capacity: Int
     private(set) var shown: Set<PicturePlacement> = []
@@ -23,11 +24,16 @@ struct KittyDirectPlacer {
         let current = Set(PicturePlacement.find(in: frame))
         let order: (PicturePlacement, PicturePlacement) -> Bool = { ($0.y, $0.x, $0.id) < ($1.y, $1.x, $1.id) }
         var before: [UInt8] = []
+        if placesEverything {
+            before += sent.flatMap { KittyGraphics.delete(id: $0) }
+            sent = []
+            shown = []
+        }
         for placement in shown.subtracting(current).sorted(by: order) where !current.contains(where: { $0.id == placement.id }) {
             before += KittyGraphics.deletePlacement(id: placement.id)
         }
         var after: [UInt8] = []
-        for placement in current.sorted(by: order) where placesEverything || !shown.contains(placement) {
+        for placement in current.sorted(by: order) where !shown.contains(placement) {
             guard let picture = frame.pictures[placement.id] else { continue }
             if let index = sent.firstIndex(of: placement.id) {
                 sent.remove(at: index)
@@ -57,7 +63,7 @@ struct KittyDirectPlacer {
         return (before, after)
     }
 
-    /// The screen was cleared or resized: the next update places every picture again.
+    /// The screen is about to be cleared (a resize, a fresh start): the next update sends every picture again.
     mutating func forgetScreen() {
         placesEverything = true
     }

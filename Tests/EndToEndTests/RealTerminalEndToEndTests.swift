@@ -44,7 +44,9 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
     /// Starts the shelf in the terminal `start` opens, checks its letters and first cover, quits, checks nothing stays.
     /// `pictureColors`: how many colours the cover's middle must show (a picture: dozens; half-block text art at
     /// 256 colours: about a dozen; the failures looked for, blank or placeholder cells: one or two).
+    /// `whileRunning` is given the display, the window's title and the first cover's pixels in a screenshot, before quitting.
     private func checkShelf(title: String, pictureColors: Int = 24, start: (XtermDisplay, [String], [String: String]) throws -> Void,
+                            whileRunning: ((XtermDisplay, ([UInt8]) -> [RGBColor]) throws -> Void)? = nil,
                             file: StaticString = #filePath, line: UInt = #line) throws -> XtermDisplay {
         let layout = try layout()
         let display = try XtermDisplay()
@@ -73,6 +75,8 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
             let look = XtermDisplay.textContrast(of: pixels(column: place.column, row: place.row, columns: text.count, rows: 1, in: screen))
             XCTAssertGreaterThanOrEqual(look.ratio, 4.5, "\(title): “\(text)” is \(look.ink) on \(look.paper)", file: file, line: line)
         }
+
+        try whileRunning?(display) { pixels(column: cover.column, row: cover.row, columns: cover.columns, rows: cover.rows, in: $0) }
 
         let program = try XCTUnwrap(display.programID(), "the program's id")
         kill(program, SIGTERM)
@@ -104,9 +108,33 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
 
     func testKittyAsDebianShipsIt() throws {
         let log = home.appendingPathComponent("kitty.log")
-        _ = try checkShelf(title: "newsstand-kitty") { display, command, environment in
-            try display.startKitty(command, title: "newsstand-kitty", columns: Self.columns, rows: Self.rows, environment: environment, log: log)
-        }
+        let title = "newsstand-kitty"
+        _ = try checkShelf(title: title, start: { display, command, environment in
+            try display.startKitty(command, title: title, columns: Self.columns, rows: Self.rows, environment: environment, log: log)
+        }, whileRunning: { display, coverPixels in
+            // Placed directly (no placeholders), pictures must be taken off and put back by the program itself.
+            let shown = coverPixels(try display.screenshot())
+            let paper = XtermDisplay.textContrast(of: shown).paper
+            func share(after keys: [String], _ wanted: (Double) -> Bool, _ what: String) throws {
+                try display.press(keys, window: title)
+                var last = 0.0
+                let deadline = Date().addingTimeInterval(10)
+                repeat {
+                    usleep(300_000)
+                    last = XtermDisplay.sameShare(shown, coverPixels(try display.screenshot()), paper: paper)
+                } while !wanted(last) && Date() < deadline
+                XCTAssertTrue(wanted(last), "\(what): \(Int(last * 100))% of the first cover is where it was")
+            }
+            try share(after: ["question"], { $0 < 0.1 }, "another screen (help) takes the picture off")
+            try share(after: ["Escape"], { $0 > 0.9 }, "back on the shelf it is placed again")
+            try share(after: ["G"], { $0 < 0.5 }, "scrolled to the end, another cover is in its place")
+            XCTAssertGreaterThanOrEqual(XtermDisplay.distinctColors(coverPixels(try display.screenshot())), 24, "a picture, not a gap")
+            try share(after: ["g"], { $0 > 0.9 }, "back at the top, the first cover again")
+            // A smaller window: the shelf is drawn again from nothing, its pictures placed again.
+            let window = try display.window(titled: title)
+            try display.resize(window: title, width: window.width, height: window.height * 2 / 3)
+            try share(after: [], { $0 > 0.9 }, "after a resize the cover is placed again")
+        })
         let errors = try String(contentsOf: log, encoding: .utf8)
         XCTAssertFalse(errors.localizedCaseInsensitiveContains("error"), "kitty reported: \(errors)")
     }

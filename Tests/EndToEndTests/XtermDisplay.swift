@@ -169,6 +169,44 @@ final class XtermDisplay {
         return (count, box)
     }
 
+    /// Types keys (xdotool's names: `question`, `Escape`, `G`) into the window titled `title`.
+    func press(_ keys: [String], window title: String) throws {
+        try xdotool(["key", "--window", try windowID(title)] + keys)
+    }
+
+    /// Resizes the window titled `title` to `width` × `height` pixels (the terminal tells its program: SIGWINCH).
+    func resize(window title: String, width: Int, height: Int) throws {
+        try xdotool(["windowsize", try windowID(title), "\(width)", "\(height)"])
+    }
+
+    private func windowID(_ title: String) throws -> String {
+        let id = try xdotool(["search", "--name", title]).split(separator: "\n").first.map(String.init)
+        return try XCTUnwrap(id, "no window titled \(title)")
+    }
+
+    @discardableResult
+    private func xdotool(_ arguments: [String]) throws -> String {
+        guard let tool = Self.which("xdotool") else { throw XCTSkip("xdotool is not installed (make test installs it)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.environment = ["DISPLAY": display, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// Of the pixels of `before` that are not `paper`, the share `after` still has, in the same places.
+    static func sameShare(_ before: [RGBColor], _ after: [RGBColor], paper: RGBColor) -> Double {
+        let drawn = before.indices.filter { before[$0] != paper }
+        guard !drawn.isEmpty, before.count == after.count else { return 0 }
+        return Double(drawn.filter { before[$0] == after[$0] }.count) / Double(drawn.count)
+    }
+
     /// The pixels of `screen` in the rectangle (clipped to the screen), as RGB colours.
     static func colors(in screen: [UInt8], x: Int, y: Int, width: Int, height: Int) -> [RGBColor] {
         var colors: [RGBColor] = []

@@ -69,9 +69,11 @@ final class KittyDirectPlacementTests: XCTestCase {
         let back = placer.update(for: frame([(a, 0, 0)]))
         XCTAssertEqual(text(back.after), "\u{1B}7\u{1B}[1;1H\u{1B}_Ga=p,i=7,p=1,x=0,y=0,w=12,h=12,c=3,r=2,C=1,q=2\u{1B}\\\u{1B}8")
 
-        // A resize or cleared screen: everything is placed again.
+        // A resize or cleared screen (which frees kitty's pictures): each is freed outright, sent and placed again.
         placer.forgetScreen()
-        XCTAssertEqual(text(placer.update(for: frame([(a, 0, 0)])).after), text(back.after))
+        let afresh = placer.update(for: frame([(a, 0, 0)]))
+        XCTAssertEqual(text(afresh.before), "\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\")
+        XCTAssertEqual(text(afresh.after), text(try KittyGraphics.transmit(a, forPlaceholders: false) + back.after))
 
         // Quitting deletes every picture with its data.
         XCTAssertEqual(text(placer.deleteAll()), "\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\")
