@@ -22,6 +22,7 @@ final class CursesBackend {
     }
 
     private var isCursorShown = false
+    private var lateAnswers = LateAnswerFilter()
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -186,20 +187,21 @@ final class CursesBackend {
         mvadd_wch(Int32(y), Int32(x), &character)
     }
 
-    /// Reads every key waiting on the terminal, without blocking.
+    /// Reads every key waiting on the terminal, without blocking; late answers to the start-up questions are dropped.
     func readKeys() -> [TerminalInput] {
-        var inputs: [TerminalInput] = []
+        var read: [LateAnswerFilter.Input] = []
         var value: wint_t = 0
         while true {
             let status = get_wch(&value)
             if status == ERR { break }
-            if status == KEY_CODE_YES {
-                if let input = decodeFunctionKey(Int32(value)) { inputs.append(input) }
-            } else if let input = decodeCharacter(UInt32(value)) {
-                inputs.append(input)
+            read.append(status == KEY_CODE_YES ? .keyCode(Int32(value)) : .character(UInt32(value)))
+        }
+        return lateAnswers.keys(in: read).compactMap { input in
+            switch input {
+            case .keyCode(let code): return decodeFunctionKey(code)
+            case .character(let character): return decodeCharacter(character)
             }
         }
-        return inputs
     }
 
     private func decodeCharacter(_ value: UInt32) -> TerminalInput? {
