@@ -45,7 +45,8 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
     /// `pictureColors`: how many colours the cover's middle must show (a picture: dozens; half-block text art at
     /// 256 colours: about a dozen; the failures looked for, blank or placeholder cells: one or two).
     /// `whileRunning` is given the display, the window's title and the first cover's pixels in a screenshot, before quitting.
-    private func checkShelf(title: String, pictureColors: Int = 24, start: (XtermDisplay, [String], [String: String]) throws -> Void,
+    /// `isLight`: whether the terminal's background is light, so `theme auto` must have chosen paper's light page.
+    private func checkShelf(title: String, isLight: Bool, pictureColors: Int = 24, start: (XtermDisplay, [String], [String: String]) throws -> Void,
                             whileRunning: ((XtermDisplay, ([UInt8]) -> [RGBColor]) throws -> Void)? = nil,
                             file: StaticString = #filePath, line: UInt = #line) throws -> XtermDisplay {
         let layout = try layout()
@@ -75,6 +76,9 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
             let look = XtermDisplay.textContrast(of: pixels(column: place.column, row: place.row, columns: text.count, rows: 1, in: screen))
             XCTAssertGreaterThanOrEqual(look.ratio, 4.5, "\(title): “\(text)” is \(look.ink) on \(look.paper)", file: file, line: line)
         }
+        let page = XtermDisplay.textContrast(of: pixels(column: 0, row: Self.rows - 4, columns: Self.columns, rows: 1, in: screen)).paper
+        XCTAssertEqual(ContrastRatio.luminance(page) > 0.5, isLight,
+                       "\(title): theme auto follows the terminal's background (the page is \(page))", file: file, line: line)
 
         try whileRunning?(display) { pixels(column: cover.column, row: cover.row, columns: cover.columns, rows: cover.rows, in: $0) }
 
@@ -94,13 +98,13 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
 
     func testXtermAsItStartsBlackOnWhite() throws {
         // No sixel here (xterm's default VT420): the cover is half-block text art.
-        _ = try checkShelf(title: "newsstand-xterm-light", pictureColors: 8) { display, command, environment in
+        _ = try checkShelf(title: "newsstand-xterm-light", isLight: true, pictureColors: 8) { display, command, environment in
             try display.startXterm(command, options: [], title: "newsstand-xterm-light", columns: Self.columns, rows: Self.rows, environment: environment)
         }
     }
 
     func testXtermOnBlackWithSixel() throws {
-        _ = try checkShelf(title: "newsstand-xterm-dark") { display, command, environment in
+        _ = try checkShelf(title: "newsstand-xterm-dark", isLight: false) { display, command, environment in
             try display.startXterm(command, options: ["-ti", "vt340", "-bg", "black", "-fg", "white"], title: "newsstand-xterm-dark",
                                    columns: Self.columns, rows: Self.rows, environment: environment)
         }
@@ -109,7 +113,7 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
     func testKittyAsDebianShipsIt() throws {
         let log = home.appendingPathComponent("kitty.log")
         let title = "newsstand-kitty"
-        _ = try checkShelf(title: title, start: { display, command, environment in
+        _ = try checkShelf(title: title, isLight: false, start: { display, command, environment in
             try display.startKitty(command, title: title, columns: Self.columns, rows: Self.rows, environment: environment, log: log)
         }, whileRunning: { display, coverPixels in
             // Placed directly (no placeholders), pictures must be taken off and put back by the program itself.
@@ -135,6 +139,16 @@ final class RealTerminalEndToEndTests: EndToEndTestCase {
             try display.resize(window: title, width: window.width, height: window.height * 2 / 3)
             try share(after: [], { $0 > 0.9 }, "after a resize the cover is placed again")
         })
+        let errors = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertFalse(errors.localizedCaseInsensitiveContains("error"), "kitty reported: \(errors)")
+    }
+
+    func testKittyWithALightBackground() throws {
+        let log = home.appendingPathComponent("kitty.log"), title = "newsstand-kitty-light"
+        _ = try checkShelf(title: title, isLight: true) { display, command, environment in
+            try display.startKitty(command, options: ["background=#ffffff", "foreground=#000000"], title: title,
+                                   columns: Self.columns, rows: Self.rows, environment: environment, log: log)
+        }
         let errors = try String(contentsOf: log, encoding: .utf8)
         XCTAssertFalse(errors.localizedCaseInsensitiveContains("error"), "kitty reported: \(errors)")
     }
