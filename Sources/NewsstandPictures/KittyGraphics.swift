@@ -1,11 +1,14 @@
 import Foundation
 import NewsstandImaging
 
-/// Kitty graphics protocol commands, as bytes: transmitting a picture for Unicode placeholders, and deleting it.
+/// Kitty graphics protocol commands, as bytes: transmitting a picture, placing it, and deleting it.
 ///
-/// A picture is sent once (`a=T,U=1`: transmit and make a virtual placement of `c` × `r` cells that
-/// placeholder cells show), its payload in base64 chunks of at most 4096 bytes (`m=1` on every chunk but the
-/// last), with `q=2` so the terminal sends no replies into the keyboard input.
+/// Two ways to show a picture. With Unicode placeholders (kitty 0.28 and later) it is sent once (`a=T,U=1`:
+/// transmit and make a virtual placement of `c` × `r` cells that placeholder cells show). Without them it is
+/// sent once (`a=t`) and placed at the cursor (`a=p`, a part of it scaled to `c` × `r` cells, the cursor left
+/// where it was), its placement deleted (`a=d,d=i`) when it moves or goes. Payloads go in base64 chunks of at
+/// most 4096 bytes (`m=1` on every chunk but the last), with `q=2` so the terminal sends no replies into the
+/// keyboard input. Only keys kitty has had since its graphics protocol began are used without placeholders.
 public enum KittyGraphics {
     /// How the pixels travel: raw 8-bit RGBA (`f=32`), or a PNG file (`f=100`, smaller on the wire).
     public enum Payload: Sendable {
@@ -16,10 +19,11 @@ public enum KittyGraphics {
     /// The most base64 bytes in one chunk.
     public static let chunkSize = 4096
 
-    /// The commands that send `picture` and place it for Unicode placeholders.
-    public static func transmit(_ picture: TerminalPicture, payload: Payload = .png) throws -> [UInt8] {
+    /// The commands that send `picture` and, with `forPlaceholders`, place it for Unicode placeholders
+    /// (otherwise it is only stored, for `place` to show).
+    public static func transmit(_ picture: TerminalPicture, payload: Payload = .png, forPlaceholders: Bool = true) throws -> [UInt8] {
         let data: Data
-        var keys = "a=T,U=1,i=\(picture.id),c=\(picture.columns),r=\(picture.rows),q=2"
+        var keys = forPlaceholders ? "a=T,U=1,i=\(picture.id),c=\(picture.columns),r=\(picture.rows),q=2" : "a=t,i=\(picture.id),q=2"
         switch payload {
         case .rgba:
             data = Data(picture.image.pixels)
@@ -41,6 +45,17 @@ public enum KittyGraphics {
             start = end
         } while start < encoded.count
         return output
+    }
+
+    /// The command that shows the part of stored picture `id` from pixel (`x`, `y`), `width` × `height` pixels,
+    /// over `columns` × `rows` cells from the cursor, as its one placement (`p=1`: placing it again moves it).
+    public static func place(id: UInt32, x: Int, y: Int, width: Int, height: Int, columns: Int, rows: Int) -> [UInt8] {
+        Array("\u{1B}_Ga=p,i=\(id),p=1,x=\(x),y=\(y),w=\(width),h=\(height),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\".utf8)
+    }
+
+    /// The command that takes picture `id` off the screen and keeps its data (`a=d,d=i`).
+    public static func deletePlacement(id: UInt32) -> [UInt8] {
+        Array("\u{1B}_Ga=d,d=i,i=\(id),p=1,q=2\u{1B}\\".utf8)
     }
 
     /// The command that deletes the picture `id` and frees its data (`a=d,d=I`).

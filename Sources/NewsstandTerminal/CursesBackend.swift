@@ -10,16 +10,19 @@ final class CursesBackend {
     private var palette: ColorPalette
     private var previousFrame: CellBuffer?
     private(set) var isActive = false
-    /// How terminal pictures reach the screen: none (text art only), kitty placeholders, or drawn after the frame.
+    /// How terminal pictures reach the screen: none (text art only), kitty placeholders, kitty placed directly,
+    /// or drawn after the frame.
     private var pictures = PictureOutput.none
 
     private enum PictureOutput {
         case none
         case kitty(KittyPictureSender)
+        case kittyDirect(KittyDirectPlacer)
         case overlay(OverlayPictureDrawer)
     }
 
     private var isCursorShown = false
+    private var lateAnswers = LateAnswerFilter()
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -59,12 +62,14 @@ final class CursesBackend {
         for byte in bytes.reversed() { ungetch(Int32(byte)) }
     }
 
-    /// Shows pictures with `kind` from now on (nil: none). `throughTmux` wraps kitty commands for tmux's passthrough;
-    /// `background` is what sixel pictures' transparent pixels are composited over.
-    func usePictures(_ kind: PictureProtocol?, throughTmux: Bool, background: RGBColor) {
+    /// Shows pictures with `kind` from now on (nil: none). Kitty pictures use Unicode placeholders when
+    /// `kittyPlaceholders` (the terminal has them), else are placed directly; `throughTmux` wraps kitty commands for
+    /// tmux's passthrough; `background` is what sixel pictures' transparent pixels are composited over.
+    func usePictures(_ kind: PictureProtocol?, kittyPlaceholders: Bool, throughTmux: Bool, background: RGBColor) {
         switch kind {
         case nil: pictures = .none
-        case .kitty: pictures = .kitty(KittyPictureSender(throughTmux: throughTmux))
+        case .kitty where kittyPlaceholders || throughTmux: pictures = .kitty(KittyPictureSender(throughTmux: throughTmux))
+        case .kitty: pictures = .kittyDirect(KittyDirectPlacer())
         case .sixel?, .iterm?: pictures = .overlay(OverlayPictureDrawer(protocolKind: kind!, background: background))
         }
     }
@@ -77,6 +82,9 @@ final class CursesBackend {
         case .kitty(var sender):
             writeRaw(sender.deleteAll())
             pictures = .kitty(sender)
+        case .kittyDirect(var placer):
+            writeRaw(placer.deleteAll())
+            pictures = .kittyDirect(placer)
         case .overlay(let drawer):
             writeRaw(OverlayPictureDrawer.eraseCommands(drawer.shown.map(\.area)))
         }
@@ -100,7 +108,8 @@ final class CursesBackend {
     }
 
     /// Draws only the cells that differ from the last frame, and the pictures it shows: kitty pictures are sent
-    /// before (their placeholder cells are drawn as text); sixel and iTerm2 pictures that went away are erased
+    /// before (their placeholder cells are drawn as text), or without placeholders their gone placements deleted
+    /// before and new ones placed after, over blank cells; sixel and iTerm2 pictures that went away are erased
     /// before, and the ones new or moved drawn after, over their cells (drawn blank). Then shows the cursor at
     /// `cursor` (screen-reader mode) or hides it.
     func draw(_ frame: CellBuffer, cursor: (x: Int, y: Int)? = nil) {
@@ -111,6 +120,13 @@ final class CursesBackend {
         case .kitty(var sender):
             writeRaw(sender.commands(for: frame))
             pictures = .kitty(sender)
+        case .kittyDirect(var placer):
+            if previousFrame == nil { placer.forgetScreen() }
+            let work = placer.update(for: frame)
+            writeRaw(work.before)
+            after = work.after
+            blanksPictureCells = true
+            pictures = .kittyDirect(placer)
         case .overlay(var drawer):
             if previousFrame == nil { drawer.forgetScreen() }
             let work = drawer.update(for: frame)
@@ -171,20 +187,21 @@ final class CursesBackend {
         mvadd_wch(Int32(y), Int32(x), &character)
     }
 
-    /// Reads every key waiting on the terminal, without blocking.
+    /// Reads every key waiting on the terminal, without blocking; late answers to the start-up questions are dropped.
     func readKeys() -> [TerminalInput] {
-        var inputs: [TerminalInput] = []
+        var read: [LateAnswerFilter.Input] = []
         var value: wint_t = 0
         while true {
             let status = get_wch(&value)
             if status == ERR { break }
-            if status == KEY_CODE_YES {
-                if let input = decodeFunctionKey(Int32(value)) { inputs.append(input) }
-            } else if let input = decodeCharacter(UInt32(value)) {
-                inputs.append(input)
+            read.append(status == KEY_CODE_YES ? .keyCode(Int32(value)) : .character(UInt32(value)))
+        }
+        return lateAnswers.keys(in: read).compactMap { input in
+            switch input {
+            case .keyCode(let code): return decodeFunctionKey(code)
+            case .character(let character): return decodeCharacter(character)
             }
         }
-        return inputs
     }
 
     private func decodeCharacter(_ value: UInt32) -> TerminalInput? {

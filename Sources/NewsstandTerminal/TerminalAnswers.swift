@@ -4,7 +4,8 @@ import NewsstandImaging
 ///
 /// The answers looked for: the kitty graphics query (`ESC _ G i=31;OK ESC \`), the cell size in pixels
 /// (`CSI 6 ; height ; width t`), XTVERSION (`DCS > | name version ST`) and the primary device attributes
-/// (`CSI ? 62 ; 4 ; … c`, where 4 means sixel). DA1 is asked last, so its answer means every other
+/// (`CSI ? 62 ; 4 ; … c`, where 4 means sixel) and the background colour (`OSC 11 ; rgb:… ST`, read by
+/// `BackgroundColorAnswer`). DA1 is asked last, so its answer means every other
 /// answer has arrived. Anything else in the bytes (keys typed meanwhile) is kept in `typed`, to be read as keys.
 struct TerminalAnswers: Equatable {
     /// The kitty graphics query was answered OK.
@@ -17,6 +18,8 @@ struct TerminalAnswers: Equatable {
     var version: String?
     /// The cell size from `CSI 16 t`, when the terminal gave one.
     var cellPixelSize: CellPixelSize?
+    /// The background colour from OSC 11, when the terminal gave one in a form `BackgroundColorAnswer` reads.
+    var background: RGBColor?
     /// The bytes that were no answer (keys typed before the program was ready), in order.
     var typed: [UInt8] = []
 
@@ -52,6 +55,15 @@ struct TerminalAnswers: Equatable {
                 let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
                 if body.hasPrefix("G"), body.contains("i=\(kittyQueryID)") { answers.hasKittyGraphics = body.hasSuffix(";OK") }
                 index = end + (bytes[end] == 0x07 ? 1 : 2)
+            case UInt8(ascii: "]"): // OSC: the background colour, `11;rgb:…`; an ESC that is no ST abandons it
+                var end = index + 2
+                while end < bytes.count, bytes[end] != 0x07, bytes[end] != 0x1B { end += 1 }
+                guard end < bytes.count, bytes[end] == 0x07 || end + 1 < bytes.count else { return answers }
+                let isTerminated = bytes[end] == 0x07 || bytes[end + 1] == UInt8(ascii: "\\")
+                if isTerminated, let color = BackgroundColorAnswer.parse(oscBody: String(decoding: bytes[(index + 2)..<end], as: UTF8.self)) {
+                    answers.background = color
+                }
+                index = isTerminated ? end + (bytes[end] == 0x07 ? 1 : 2) : end
             case UInt8(ascii: "P"): // DCS: XTVERSION answer is `>|text`
                 guard let end = stringTerminator(in: bytes, from: index + 2) else { return answers }
                 let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)

@@ -14,7 +14,9 @@ import NewsstandUI
 /// Confined to the main thread: other threads only ever enqueue work on the main queue.
 public final class TerminalApp: @unchecked Sendable {
     private let backend: CursesBackend
-    private let theme: Theme
+    /// The theme drawn with: the user's, or (`auto`) the one the terminal's background chose at `run()`.
+    private var theme: Theme
+    private let themeChoice: ThemeChoice
     private var state: AppState
     private var runner: EffectRunner!
     private var sources: [DispatchSourceProtocol] = []
@@ -29,14 +31,20 @@ public final class TerminalApp: @unchecked Sendable {
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
-    /// The user's `cover-mode` (nil: auto), the theme's, and the colours: pictures are chosen from them at `run()`.
-    private let coverSetting: CoverModeSetting?
-    private let colorMode: CursesBackend.ColorMode
+    /// The user's `cover-mode` (nil: auto), else the theme's, and the colours: pictures are chosen from them at `run()`.
+    private var coverSetting: CoverModeSetting?
+    private let configuredCoverMode: CoverModeSetting?
+    private var colorMode: CursesBackend.ColorMode
 
-    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme: Theme, colorsEnabled: Bool) {
+    public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
+                colorsEnabled: Bool) {
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
         self.colorMode = colorMode
+        // Until the terminal is asked, `auto` goes by COLORFGBG (else dark).
+        let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: ProcessInfo.processInfo.environment["COLORFGBG"]))
+        self.themeChoice = themeChoice
+        configuredCoverMode = configuration.coverMode
         coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
         backend = CursesBackend(colorMode: colorMode)
         self.theme = theme
@@ -67,7 +75,7 @@ public final class TerminalApp: @unchecked Sendable {
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).
         runner.resumeInterruptedDownloads()
-        let typed = choosePictureMode()
+        let typed = askTerminal()
         backend.start()
         backend.pushBack(typed: typed)
         let size = backend.size
@@ -83,23 +91,35 @@ public final class TerminalApp: @unchecked Sendable {
         dispatchMain()
     }
 
-    /// Asks the terminal what it shows (only when `cover-mode` is `auto` or a picture protocol, and inside tmux only
-    /// when tmux lets the questions through) and chooses.
-    /// Returns the keys typed meanwhile.
-    private func choosePictureMode() -> [UInt8] {
-        let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
-        guard mayShowPictures else { return [] }
+    /// Asks the terminal what it shows and what its background is (only when `cover-mode` is `auto` or a picture
+    /// protocol, or the theme is `auto`; inside tmux only when tmux lets the questions through), then chooses the
+    /// theme and how pictures are shown. Returns the keys typed meanwhile.
+    private func askTerminal() -> [UInt8] {
+        var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
+        guard mayShowPictures || themeChoice.followsBackground else { return [] }
         let environment = ProcessInfo.processInfo.environment
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
         guard !insideTmux || TerminalQuery.tmuxAllowsPassthrough() else { return [] }
         let answers = TerminalQuery.ask(throughTmux: insideTmux)
+        // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
+        if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
+            setenv("TERM", better, 1)
+            colorMode = .indexed
+        }
+        if themeChoice.followsBackground {
+            theme = themeChoice.theme(for: BackgroundChooser.choose(answer: answers.background, colorForegroundBackground: environment["COLORFGBG"]))
+            state.isLightBackground = theme.isLight
+            coverSetting = configuredCoverMode ?? theme.coverMode.map(CoverModeSetting.init)
+            state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
+        }
+        guard mayShowPictures else { return answers.typed }
         let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
         state.coverMode = choice.text
         state.pictureProtocol = choice.picture
         state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
-        backend.usePictures(choice.picture, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
-                            background: theme.isLight ? .white : .black)
+        backend.usePictures(choice.picture, kittyPlaceholders: choice.kittyPlaceholders, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
+                            background: answers.background ?? (theme.isLight ? .white : .black))
         return answers.typed
     }
 

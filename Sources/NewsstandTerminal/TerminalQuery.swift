@@ -6,12 +6,13 @@ import NewsstandPictures
 /// Asks the terminal what it can show, before ncurses starts: writes the queries, reads the answers for a
 /// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse.
 enum TerminalQuery {
-    /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, and DA1 last.
-    /// Inside tmux the kitty query and a second DA1 go through tmux's passthrough, so only an outer terminal that
-    /// tmux lets through (`allow-passthrough on`) answers them; that DA1 marks the end of the outer terminal's answers.
+    /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, the background
+    /// colour (OSC 11), and DA1 last. Inside tmux the kitty query and a second DA1 go through tmux's passthrough, so
+    /// only an outer terminal that tmux lets through (`allow-passthrough on`) answers them; that DA1 marks the end of
+    /// the outer terminal's answers. tmux (3.3 and later) answers OSC 11 itself, with the outer terminal's colour.
     static func queries(throughTmux: Bool) -> [UInt8] {
         let kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
-        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}[c".utf8)
+        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
         guard throughTmux else { return kitty + local }
         return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
     }

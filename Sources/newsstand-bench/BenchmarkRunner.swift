@@ -286,10 +286,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -297,6 +297,7 @@ enum BenchmarkRunner {
             switch argument {
             case "shelf": selected.append(.shelf)
             case "launch": selected.append(.launch)
+            case "startup": selected.append(.startup)
             case "covers": selected.append(.covers)
             case "fidelity": selected.append(.fidelity)
             case "pictures": selected.append(.pictures)
@@ -314,7 +315,7 @@ enum BenchmarkRunner {
             }
         }
         // With nothing named, every case.
-        if selected.isEmpty { selected = Case.allCases.filter { $0 != .fidelity } } // covers has the fidelity table
+        if selected.isEmpty { selected = Case.allCases.filter { $0 != .fidelity && $0 != .startup } } // covers has the fidelity table, launch the start-up rows
         let cases = Case.allCases.filter(selected.contains)
 
         printHeader()
@@ -323,6 +324,7 @@ enum BenchmarkRunner {
                 switch benchmark {
                 case .shelf: try ShelfBenchmark().run()
                 case .launch: try LaunchBenchmark().run()
+                case .startup: try LaunchBenchmark.runStartupRows()
                 case .covers: try CoverBenchmark().run()
                 case .fidelity: try CoverBenchmark(fidelityOnly: true).run()
                 case .pictures: try PictureProtocolBenchmark().run()

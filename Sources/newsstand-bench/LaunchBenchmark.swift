@@ -173,6 +173,24 @@ struct LaunchBenchmark {
         table.note("median of \(runs) launches each after one warm-up, the programs taking turns; min in the notes. Newsstand runs its usual background refresh of every feed at launch (304s from 127.0.0.1); newsboat has refresh-on-startup no.")
         table.note("binary: \(newsstand.path) (release when this is a release build; `make bench` builds it).")
         table.print()
+        try Self.runStartupRows()
+    }
+
+    /// The start-up rows (`StartupRows`) as a table of their own.
+    static func runStartupRows() throws {
+        var table = ResultTable(title: "Start-up: spawn → main against a static Swift hello; the terminal's questions on a pseudo-terminal")
+        let newsstand = newsstandExecutable
+        guard FileManager.default.isExecutableFile(atPath: newsstand.path) else {
+            table.note("\(newsstand.path) not found: build it first with `swift build -c release --product newsstand` (make bench does); skipped")
+            return table.print()
+        }
+        let folder = try TemporaryFolder(prefix: "newsstand-bench-startup")
+        defer { folder.remove() }
+        StartupRows().add(to: &table, newsstand: newsstand, folder: folder.url)
+        table.note("spawn → exit: CLOCK_MONOTONIC before posix_spawn to waitpid's return, output to a pipe; median of \(StartupRows().runs) each after one warm-up, taking turns.")
+        table.note("pty: spawn to the read that brings `TAP TO DOWNLOAD`; answers are written when DA1 (`ESC [ c`) is seen: XTVERSION XTerm(379), OSC 11 black, DA1.")
+        table.note("binary: \(newsstand.path)")
+        table.print()
     }
 
     // MARK: Preparation

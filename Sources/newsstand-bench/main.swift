@@ -5,7 +5,9 @@ import Foundation
 ///     newsstand-bench                 every case: shelf, launch, covers, pictures, feeds, reader, cbz, sync, downloads and catalog
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench launch          the real newsstand binary in tmux to its first complete frame at 500 and 50,000 issues
-///                                     (vs a minimal ncurses program and newsboat), and its peak memory
+///                                     (vs a minimal ncurses program and newsboat), and its peak memory; then the start-up rows
+///     newsstand-bench startup         the launch case's start-up rows alone: spawn → main against a static Swift hello, and the
+///                                     terminal's questions (OSC 11 background included) answered at once or not at all
 ///     newsstand-bench covers          cover rendering only (timing, then fidelity against jp2a and chafa)
 ///     newsstand-bench fidelity        the covers' fidelity table alone
 ///     newsstand-bench pictures        terminal pictures: a cover made at the size shown, encoded and sent with kitty, sixel and iTerm2

@@ -16,7 +16,8 @@ enum HelpText {
     /// Everything after the USAGE rows.
     static let reference = """
     OPTIONS
-      --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono)
+      --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono),
+                     or auto (the default): paper on a light terminal, else dark
       --cover-mode   auto, kitty, sixel, iterm, blocks, ascii-color or ascii (default: auto, from the terminal's answers)
       --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
 

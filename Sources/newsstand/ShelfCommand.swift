@@ -30,7 +30,7 @@ enum ShelfCommand {
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
         let keys = try keyTable(context.configuration)
-        let theme = try loadTheme(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
+        let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                               theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled)
@@ -44,6 +44,13 @@ enum ShelfCommand {
         } catch {
             throw CommandFailure("the key bindings of the config cannot apply:\n\(error)")
         }
+    }
+
+    /// The theme named, or for `auto` the two the terminal's background chooses between (`dark` and `paper`).
+    static func themeChoice(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> ThemeChoice {
+        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, paths: paths, environment: environment)) }
+        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, paths: paths, environment: environment),
+                                    light: try loadTheme(named: ThemeChoice.lightName, paths: paths, environment: environment))
     }
 
     static func loadTheme(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> Theme {

@@ -5,7 +5,7 @@ import XCTest
 final class ConfigurationTests: XCTestCase {
     func testDefaults() {
         let configuration = Configuration.parse("")
-        XCTAssertEqual(configuration.theme, "dark")
+        XCTAssertEqual(configuration.theme, "auto")
         XCTAssertEqual(configuration.maxDownloads, 3)
         XCTAssertEqual(configuration.warnings, [])
     }

@@ -41,7 +41,7 @@ final class TerminalAnswersTests: XCTestCase {
         XCTAssertEqual(throughTmux.primaryAttributes, [1, 2], "the first DA1 is tmux's")
         XCTAssertTrue(throughTmux.hasKittyGraphics)
         XCTAssertEqual(String(decoding: TerminalQuery.queries(throughTmux: true), as: UTF8.self),
-                       "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}[c"
+                       "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c"
                        + "\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
         XCTAssertEqual(parse(Self.iterm2).terminalName, "iterm2")
         XCTAssertEqual(parse(Self.wezterm).terminalName, "wezterm")

@@ -22,4 +22,19 @@ final class TerminalCapabilityTests: XCTestCase {
         XCTAssertEqual(CoverModeChooser.choose(colorMode: .trueColor, environment: ["LANG": "C"]), .asciiColor, "no half blocks without UTF-8")
         XCTAssertEqual(CoverModeChooser.choose(colorMode: .trueColor, environment: ["LANG": "C", "LC_ALL": "C.UTF-8"]), .blocks, "LC_ALL wins over LANG")
     }
+
+    func testXtermThatSaysSoGets256Colours() {
+        let xterm = TerminalAnswers.parse(Array(TerminalAnswersTests.xterm.utf8))
+        let other = TerminalAnswers.parse(Array("\u{1B}[?62;c".utf8))
+        func better(_ answers: TerminalAnswers, term: String = "xterm", mode: CursesBackend.ColorMode = .basic, has: Bool = true) -> String? {
+            ColorModeDetector.betterTerminalType(answers: answers, environment: ["TERM": term], colorMode: mode, terminfoHas: { _ in has })
+        }
+        XCTAssertEqual(better(xterm), "xterm-256color", "xterm sets TERM=xterm for its programs; its answer says what it is")
+        XCTAssertNil(better(other), "an unnamed terminal calling itself xterm keeps 8 colours")
+        XCTAssertNil(better(xterm, term: "xterm-16color"), "only plain xterm is changed")
+        XCTAssertNil(better(xterm, mode: .trueColor), "nothing to gain")
+        XCTAssertNil(better(xterm, has: false), "not without the terminfo entry")
+        XCTAssertTrue(ColorModeDetector.hasTerminfo("xterm"), "ncurses' database is found")
+        XCTAssertFalse(ColorModeDetector.hasTerminfo("no-such-terminal"))
+    }
 }

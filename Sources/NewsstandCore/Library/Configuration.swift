@@ -16,8 +16,8 @@ import NewsstandImaging
 ///     player mpv %u
 ///     max-headlines 200
 public struct Configuration: Equatable, Sendable {
-    /// Theme name (a file `NAME.theme`).
-    public var theme = "dark"
+    /// Theme name (a file `NAME.theme`), or `auto`: `dark` or `paper` as the terminal's background is dark or light.
+    public var theme = "auto"
     /// Transfers that run at once.
     public var maxDownloads = 3
     /// Bytes downloaded issues may take in all; beyond it, sync removes the oldest read ones. nil: no limit.

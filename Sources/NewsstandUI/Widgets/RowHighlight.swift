@@ -16,12 +16,18 @@ struct RowHighlight {
         return style
     }
 
+    /// The accent bar's colour: the active tab's, or its ink where that colour is the page's own (paper).
+    static func accent(_ theme: Theme) -> TerminalColor {
+        let tab = theme[.headerActiveTab]
+        return tab.background == theme[.background].background ? tab.foreground : tab.background
+    }
+
     /// For the selected row: fills `area` with the selection's background and draws the bar down `barColumn`
     /// for `barRows` (the bar may stand outside `area`, as beside a grid tile's cover).
     func paint(_ area: Rect, barColumn: Int, barRows: Range<Int>, into buffer: inout CellBuffer) {
         guard isSelected else { return }
         buffer.fill(area, style: base)
-        let accent = theme[.headerActiveTab].background
+        let accent = Self.accent(theme)
         for y in barRows {
             let inside = area.contains(x: barColumn, y: y)
             buffer.write("▌", x: barColumn, y: y, style: (inside ? base : theme[.background]).withForeground(accent))
