@@ -224,6 +224,21 @@ enum LibrarySchema {
         CREATE INDEX IF NOT EXISTS issues_new_by_date ON issues (publication_id, date, id, arrived_new, opened_at) WHERE arrived_new = 1 AND opened_at IS NULL;
         CREATE INDEX IF NOT EXISTS issues_unread_by_date ON issues (publication_id, date, id, opened_at) WHERE opened_at IS NULL;
         """,
+        // 16: progress sync (kosync, KOReader's): each issue's file as downloaded — KOReader's partial MD5 of it and its
+        // name — taken when it is installed (the archive is not kept), and each issue's latest position not yet sent
+        // to the server (`ProgressSyncStore`): sent later when the server could not take it.
+        """
+        ALTER TABLE issues ADD COLUMN download_partial_md5 TEXT;
+        ALTER TABLE issues ADD COLUMN download_file_name TEXT;
+        CREATE TABLE IF NOT EXISTS progress_sync_outbox (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            progress TEXT NOT NULL,
+            percentage REAL NOT NULL,
+            article_title TEXT NOT NULL DEFAULT '',
+            queued_at REAL NOT NULL
+        );
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
