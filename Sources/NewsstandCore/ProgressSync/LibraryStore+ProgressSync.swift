@@ -21,6 +21,13 @@ extension LibraryStore {
         }
     }
 
+    /// When the issue's reading position was last saved (Unix seconds); nil when it has none.
+    public func readingPositionUpdate(issueID: Int64) throws -> Double? {
+        try locked {
+            try database.query("SELECT updated_at FROM reading_positions WHERE issue_id = ?", [.integer(issueID)]).first?.first?.double
+        }
+    }
+
     /// Keeps `position` as the issue's position waiting to be sent, replacing an older one.
     public func queueProgressPush(_ position: ProgressSyncPosition, issueID: Int64, at date: Date = Date()) throws {
         try locked {
