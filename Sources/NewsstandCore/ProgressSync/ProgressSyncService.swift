@@ -10,7 +10,7 @@ public final class ProgressSyncService: @unchecked Sendable {
     public static let loginRealm = CredentialEntry.progressSyncRealm
 
     public let settings: ProgressSyncSettings
-    let store: LibraryStore
+    public let store: LibraryStore
     let paths: LibraryPaths
     let credentials: CredentialStore
     let http: HTTPClient
