@@ -129,10 +129,15 @@ final class ProgressSyncWork: @unchecked Sendable {
                                          isError: true)))
             return
         }
-        let text = "\(error)"
+        let text: String
+        if case .failed(.unavailable(_, let detail))? = error as? ProgressSyncService.Problem {
+            // Short enough for the status line: what happened, and that nothing is lost.
+            text = "Progress sync: the server is not answering (\(detail)); your place is kept and sent later"
+        } else {
+            text = "Progress sync: \(error)"
+        }
         guard text != lastProblem else { return }
         lastProblem = text
-        let kept = (error as? ProgressSyncService.Problem)?.isWorthRetrying == true ? "; your place is kept and sent later" : ""
-        send(.reported(StatusMessage("Progress sync: \(text)\(kept)", isError: true)))
+        send(.reported(StatusMessage(text, isError: true)))
     }
 }

@@ -173,7 +173,7 @@ public struct KOSyncClient: Sendable {
         case 401: return .unauthorized(server: serverName)
         case 400, 402, 403, 412: return .refused(server: serverName, detail: message ?? "HTTP \(status)")
         case 404: return .refused(server: serverName, detail: "it has no kosync API at \(server.absoluteString) (HTTP 404)")
-        default: return .unavailable(server: serverName, detail: message.map { "\($0) (HTTP \(status))" } ?? "HTTP \(status)")
+        default: return .unavailable(server: serverName, detail: "HTTP \(status)")
         }
     }
 
