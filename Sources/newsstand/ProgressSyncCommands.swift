@@ -64,51 +64,18 @@ enum ProgressSyncCommands {
 
     static func percentText(_ value: Double) -> String { "\(Int((value * 100).rounded()))%" }
 
-    /// Sends every queued position, then pushes each downloaded issue's place when it is not on the server yet and
-    /// reports the ones another device is further in. Lines to print, and whether something failed.
+    /// The positions part of `newsstand sync` (see `ProgressSyncService.syncEveryIssue`): lines to print, and
+    /// whether something failed.
     static func syncPositions(_ context: LibraryContext) -> (lines: [String], failed: Bool) {
         let sync = service(context)
         guard sync.settings.isOn else { return ([], false) }
-        var lines: [String] = []
-        do {
-            _ = try sync.client()
-        } catch {
-            return (["Positions: \(error)"], true)
+        let summary = sync.syncEveryIssue()
+        if let problem = summary.problem {
+            let kept = problem.isWorthRetrying ? "; the places are kept and sent next time" : ""
+            return (["Positions: \(problem)\(kept)"], true)
         }
-        let issues = ((try? context.store.allIssues()) ?? []).filter { $0.state == .available }
-        var pushed = 0, elsewhere: [String] = []
-        for issue in issues {
-            guard let book = try? sync.book(of: issue),
-                  let local = try? sync.localPosition(of: issue, book: book) else { continue }
-            do {
-                let remote = try sync.pull(issue, book: book)
-                let localIsNewer = remote.map { ($0.timestamp ?? 0) < Int(localChangeTime(issue, context)) } ?? true
-                if let remote, remote.progress == local.progress {
-                    continue
-                } else if remote == nil || remote!.isOurs || localIsNewer {
-                    try sync.queue(local, issueID: issue.id)
-                } else if let remote {
-                    elsewhere.append("\(issue.handle): \(remote.device) is at \(percentText(remote.percentage)), “\(remote.articleTitle)”")
-                }
-            } catch let problem as ProgressSyncService.Problem where !problem.isWorthRetrying {
-                if case .noDocumentID = problem { continue }
-                return (lines + ["Positions: \(problem)"], true)
-            } catch {
-                try? sync.queue(local, issueID: issue.id)
-            }
-        }
-        do {
-            pushed = try sync.sendQueued()
-        } catch {
-            return (lines + ["Positions: \(error); they are kept and sent next time"], true)
-        }
-        lines.append("Positions: \(pushed) sent" + (elsewhere.isEmpty ? "" : "; further on elsewhere: " + elsewhere.joined(separator: "; ")))
-        return (lines, false)
-    }
-
-    /// When the issue's local position last changed (Unix seconds); 0 when unknown.
-    private static func localChangeTime(_ issue: Issue, _ context: LibraryContext) -> Double {
-        (try? context.store.readingPositionUpdate(issueID: issue.id)) ?? 0
+        let elsewhere = summary.elsewhere.map { "\($0.issue.handle): \($0.remote.device) is at \(percentText($0.remote.percentage)), “\($0.remote.articleTitle)”" }
+        return (["Positions: \(summary.sent) sent" + (elsewhere.isEmpty ? "" : "; read since on another device: " + elsewhere.joined(separator: "; "))], false)
     }
 }
 

@@ -105,7 +105,7 @@ final class ProgressSyncEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(shown.output.contains("Here: ") && shown.output.contains("article 2 "), shown.output)
         XCTAssertTrue(shown.output.contains("Server: laptop-b at ") && shown.output.contains("article 3 “"), shown.output)
         let sync = try run(["sync"], a)
-        XCTAssertTrue(sync.output.contains("Positions: 0 sent; further on elsewhere: 2026-autumn: laptop-b is at"), sync.output)
+        XCTAssertTrue(sync.output.contains("Positions: 0 sent; read since on another device: 2026-autumn: laptop-b is at"), sync.output)
     }
 
     /// A place written the way KOReader writes it (an XPointer into the second chapter, device Kobo) opens there.

@@ -187,6 +187,56 @@ public final class ProgressSyncService: @unchecked Sendable {
     }
 }
 
+extension ProgressSyncService {
+    /// What syncing every downloaded issue's place did.
+    public struct Summary: Sendable {
+        public var sent = 0
+        /// Issues another device is elsewhere in, more recently than our last move.
+        public var elsewhere: [(issue: Issue, remote: Remote)] = []
+        /// Why it stopped (a refused login, a server that is down…); what was not sent stays queued.
+        public var problem: Problem?
+    }
+
+    /// For every downloaded issue with a place: pulls the server's; ours is queued when the server has none, has one
+    /// this device wrote, or an older one; then every queued place is sent. (`newsstand sync`.)
+    public func syncEveryIssue() -> Summary {
+        var summary = Summary()
+        do {
+            _ = try client()
+        } catch {
+            summary.problem = error as? Problem
+            return summary
+        }
+        let issues = ((try? store.allIssues()) ?? []).filter { $0.state == .available }
+        for issue in issues {
+            guard let position = try? store.readingPosition(issueID: issue.id), let book = try? book(of: issue),
+                  let local = try? localPosition(of: issue, book: book, at: position) else { continue }
+            do {
+                let remote = try pull(issue, book: book)
+                if let remote, remote.progress == local.progress { continue }
+                let changed = (try? store.readingPositionUpdate(issueID: issue.id)) ?? 0
+                if let remote, !remote.isOurs, Double(remote.timestamp ?? 0) >= (changed ?? 0) {
+                    summary.elsewhere.append((issue, remote))
+                } else {
+                    try queue(local, issueID: issue.id)
+                }
+            } catch let problem as Problem where !problem.isWorthRetrying {
+                if case .noDocumentID = problem { continue }
+                summary.problem = problem
+                return summary
+            } catch {
+                try? queue(local, issueID: issue.id)
+            }
+        }
+        do {
+            summary.sent = try sendQueued()
+        } catch {
+            summary.problem = error as? Problem
+        }
+        return summary
+    }
+}
+
 extension CredentialEntry {
     /// See `ProgressSyncService.loginRealm`.
     public static let progressSyncRealm = "kosync x-auth-key"
