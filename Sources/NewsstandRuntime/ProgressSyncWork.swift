@@ -13,9 +13,13 @@ final class ProgressSyncWork: @unchecked Sendable {
 
     let service: ProgressSyncService
     private let send: @Sendable (Message) -> Void
+    /// The network: pulls and pushes, which may wait on a slow server.
     private let queue = DispatchQueue(label: "newsstand.progress-sync", qos: .utility)
-    // Used on `queue` only.
+    /// Places mapped and kept in the library's outbox, never behind the network (so quitting keeps the last one).
+    private let local = DispatchQueue(label: "newsstand.progress-sync.local", qos: .utility)
+    // Used on `local` only.
     private var books: [Int64: EPUBBook] = [:]
+    // Used on `queue` only.
     private var lastPush: [Int64: Date] = [:]
     private var lastArticle: [Int64: Int] = [:]
     private var scheduled: Set<Int64> = []
@@ -29,8 +33,8 @@ final class ProgressSyncWork: @unchecked Sendable {
 
     /// The issue opened with `book`: fetch its place from the server and offer it when another device is elsewhere.
     func opened(issueID: Int64, book: EPUBBook) {
+        local.async { self.books[issueID] = book }
         queue.async {
-            self.books[issueID] = book
             guard !self.isRefused, let issue = try? self.service.store.issue(id: issueID) else { return }
             do {
                 let local = try? self.service.localPosition(of: issue, book: book)
@@ -51,7 +55,7 @@ final class ProgressSyncWork: @unchecked Sendable {
 
     /// A place was saved: keep it to send; send now when it is in another article than the last, else within 30 s.
     func saved(issueID: Int64, position: ReadingPosition) {
-        queue.async {
+        local.async {
             guard let issue = try? self.service.store.issue(id: issueID) else { return }
             let book = self.books[issueID] ?? (try? self.service.book(of: issue))
             guard let book else { return }
@@ -60,30 +64,37 @@ final class ProgressSyncWork: @unchecked Sendable {
                 guard let place = try self.service.localPosition(of: issue, book: book, at: position) else { return }
                 try self.service.queue(place, issueID: issueID)
             } catch {
-                return self.failed(error)
+                return self.queue.async { self.failed(error) }
             }
-            let changedArticle = self.lastArticle[issueID].map { $0 != position.articleIndex } ?? false
-            self.lastArticle[issueID] = position.articleIndex
-            let since = self.lastPush[issueID].map { Date().timeIntervalSince($0) } ?? .infinity
-            if changedArticle || since >= Self.pushInterval {
+            self.queue.async { self.schedulePush(issueID: issueID, articleIndex: position.articleIndex) }
+        }
+    }
+
+    /// On `queue`: sends now when the place is in another article than the last, else within 30 seconds.
+    private func schedulePush(issueID: Int64, articleIndex: Int) {
+        let changedArticle = lastArticle[issueID].map { $0 != articleIndex } ?? false
+        lastArticle[issueID] = articleIndex
+        let since = lastPush[issueID].map { Date().timeIntervalSince($0) } ?? .infinity
+        if changedArticle || since >= Self.pushInterval {
+            push(issueID)
+        } else if !scheduled.contains(issueID) {
+            scheduled.insert(issueID)
+            queue.asyncAfter(deadline: .now() + (Self.pushInterval - since)) {
+                self.scheduled.remove(issueID)
                 self.push(issueID)
-            } else if !self.scheduled.contains(issueID) {
-                self.scheduled.insert(issueID)
-                self.queue.asyncAfter(deadline: .now() + (Self.pushInterval - since)) {
-                    self.scheduled.remove(issueID)
-                    self.push(issueID)
-                }
             }
         }
     }
 
     /// Sends the issue's queued place now (closing the issue).
     func pushNow(issueID: Int64) {
-        queue.async { self.push(issueID) }
+        local.async { self.queue.async { self.push(issueID) } }
     }
 
-    /// Sends what is queued, waiting at most `timeout` seconds (quitting); what is not sent stays queued.
+    /// Keeps the last places in the outbox (waiting for that: it reads no network), then sends what is queued,
+    /// waiting at most `timeout` seconds for the server (quitting); what is not sent stays queued.
     func finish(timeout: TimeInterval) {
+        local.sync {}
         let done = DispatchSemaphore(value: 0)
         queue.async {
             self.sendQueued()
