@@ -135,3 +135,44 @@ final class KOSyncClientTests: XCTestCase {
         XCTAssertEqual(place.position(progress: "/body/DocFragment[2]", percentage: 0.5).articleIndex, 4)
     }
 }
+
+/// What to do with the server's place: ours or the same place, nothing; ahead, as progress-sync-forward says; behind,
+/// as progress-sync-backward says.
+final class ProgressSyncDecisionTests: XCTestCase {
+    private func service(forward: ProgressSyncSettings.Forward, backward: ProgressSyncSettings.Backward) throws -> ProgressSyncService {
+        let (store, paths) = try TestSupport.store(for: self)
+        var settings = ProgressSyncSettings()
+        settings.server = URL(string: "http://127.0.0.1:9")
+        settings.forward = forward
+        settings.backward = backward
+        return ProgressSyncService(settings: settings, store: store, paths: paths, credentials: CredentialStore(paths: paths))
+    }
+
+    private func remote(_ percentage: Double, progress: String = "/body/DocFragment[2]", ours: Bool = false) -> ProgressSyncService.Remote {
+        .init(position: ReadingPosition(articleIndex: 1, blockIndex: 0), percentage: percentage, device: "Kobo", articleTitle: "Two",
+              timestamp: 1, isOurs: ours, progress: progress)
+    }
+
+    func testDirectionsFollowTheSettings() throws {
+        let local = ProgressSyncPosition(document: "d", progress: "/body/DocFragment[1]", percentage: 0.4)
+        let defaults = try service(forward: .ask, backward: .ignore)
+        XCTAssertEqual(defaults.decide(remote(0.6), local: local), .ask)
+        XCTAssertEqual(defaults.decide(remote(0.2), local: local), .ignore, "behind: ignored by default")
+        XCTAssertEqual(defaults.decide(remote(0.6, ours: true), local: local), .ignore, "this device's own place")
+        XCTAssertEqual(defaults.decide(remote(0.40001), local: local), .ignore, "the same place, rounded as KOReader does")
+        XCTAssertEqual(defaults.decide(remote(0.9, progress: "/body/DocFragment[1]"), local: local), .ignore, "the same progress")
+        XCTAssertEqual(defaults.decide(remote(0.6), local: nil), .ask, "nothing read here yet")
+        let other = try service(forward: .jump, backward: .ask)
+        XCTAssertEqual(other.decide(remote(0.6), local: local), .jump)
+        XCTAssertEqual(other.decide(remote(0.2), local: local), .ask)
+        XCTAssertEqual(try service(forward: .ignore, backward: .ask).decide(remote(0.6), local: local), .ignore)
+    }
+
+    func testTheDeviceIDIsMadeOnceAndKept() throws {
+        let service = try service(forward: .ask, backward: .ignore)
+        let id = service.deviceID()
+        XCTAssertEqual(id.count, 32)
+        XCTAssertEqual(service.deviceID(), id)
+        XCTAssertEqual(try service.store.setting("progress_sync_device_id"), id)
+    }
+}
