@@ -62,7 +62,7 @@ final class ProgressSyncWork: @unchecked Sendable {
             self.books[issueID] = book
             do {
                 guard let place = try self.service.localPosition(of: issue, book: book, at: position) else { return }
-                try self.service.queue(place, issueID: issueID)
+                try self.service.queue(place, issueID: issueID, at: position)
             } catch {
                 return self.queue.async { self.failed(error) }
             }

@@ -226,7 +226,8 @@ enum LibrarySchema {
         """,
         // 16: progress sync (kosync, KOReader's): each issue's file as downloaded — KOReader's partial MD5 of it and its
         // name — taken when it is installed (the archive is not kept), and each issue's latest position not yet sent
-        // to the server (`ProgressSyncStore`): sent later when the server could not take it.
+        // to the server (sent later when the server could not take it), and the last place the server took from us (so
+        // an unchanged sync compares strings instead of reading the issue again).
         """
         ALTER TABLE issues ADD COLUMN download_partial_md5 TEXT;
         ALTER TABLE issues ADD COLUMN download_file_name TEXT;
@@ -236,7 +237,18 @@ enum LibrarySchema {
             progress TEXT NOT NULL,
             percentage REAL NOT NULL,
             article_title TEXT NOT NULL DEFAULT '',
-            queued_at REAL NOT NULL
+            queued_at REAL NOT NULL,
+            article_index INTEGER,
+            block_index INTEGER,
+            character_offset INTEGER
+        );
+        CREATE TABLE IF NOT EXISTS progress_sync_sent (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            progress TEXT NOT NULL,
+            article_index INTEGER NOT NULL,
+            block_index INTEGER NOT NULL,
+            character_offset INTEGER NOT NULL
         );
         """,
     ]

@@ -111,8 +111,8 @@ public final class ProgressSyncService: @unchecked Sendable {
     // MARK: Sending
 
     /// Keeps `position` as the issue's position to send (replacing an unsent older one).
-    public func queue(_ position: ProgressSyncPosition, issueID: Int64) throws {
-        try store.queueProgressPush(position, issueID: issueID)
+    public func queue(_ position: ProgressSyncPosition, issueID: Int64, at place: ReadingPosition? = nil) throws {
+        try store.queueProgressPush(position, issueID: issueID, at: place)
     }
 
     /// Sends every queued position, oldest first; each one the server takes leaves the queue. Stops at a failure
@@ -208,24 +208,42 @@ extension ProgressSyncService {
             return summary
         }
         let issues = ((try? store.allIssues()) ?? []).filter { $0.state == .available }
+        let client = try? client()
         for issue in issues {
-            guard let position = try? store.readingPosition(issueID: issue.id), let book = try? book(of: issue),
-                  let local = try? localPosition(of: issue, book: book, at: position) else { continue }
+            guard let position = try? store.readingPosition(issueID: issue.id) else { continue }
+            // Unchanged on both sides (our place is the one the server took from us, and still holds): nothing to
+            // read from the issue.
+            if let client, let sent = try? store.lastSentProgress(issueID: issue.id), sent.position == position,
+               (try? documentID(of: issue)) == sent.document, (try? store.queuedProgressPush(issueID: issue.id)) == .some(nil) {
+                do {
+                    if try client.pull(document: sent.document)?.progress == sent.progress { continue }
+                } catch let failure as KOSyncClient.Failure where !failure.isWorthRetrying {
+                    summary.problem = .failed(failure)
+                    return summary
+                } catch {
+                    continue
+                }
+            }
+            guard let book = try? book(of: issue), let local = try? localPosition(of: issue, book: book, at: position) else { continue }
             do {
                 let remote = try pull(issue, book: book)
-                if let remote, remote.progress == local.progress { continue }
+                if let remote, remote.progress == local.progress {
+                    // The server holds our place: remembered, so the next unchanged sync need not read the issue.
+                    if remote.isOurs { try? store.rememberSentProgress(local, issueID: issue.id, at: position) }
+                    continue
+                }
                 let changed = (try? store.readingPositionUpdate(issueID: issue.id)) ?? 0
                 if let remote, !remote.isOurs, Double(remote.timestamp ?? 0) >= (changed ?? 0) {
                     summary.elsewhere.append((issue, remote))
                 } else {
-                    try queue(local, issueID: issue.id)
+                    try queue(local, issueID: issue.id, at: position)
                 }
             } catch let problem as Problem where !problem.isWorthRetrying {
                 if case .noDocumentID = problem { continue }
                 summary.problem = problem
                 return summary
             } catch {
-                try? queue(local, issueID: issue.id)
+                try? queue(local, issueID: issue.id, at: position)
             }
         }
         do {
