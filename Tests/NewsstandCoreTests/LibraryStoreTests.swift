@@ -61,8 +61,6 @@ final class LibraryStoreTests: XCTestCase {
         try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_feed_title")
-        try database.execute("ALTER TABLE issues DROP COLUMN download_partial_md5")  // migration 16's
-        try database.execute("ALTER TABLE issues DROP COLUMN download_file_name")
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

@@ -228,9 +228,8 @@ enum LibrarySchema {
         // name — taken when it is installed (the archive is not kept), and each issue's latest position not yet sent
         // to the server (sent later when the server could not take it), and the last place the server took from us (so
         // an unchanged sync compares strings instead of reading the issue again).
+        // Safe to run again: the tables IF NOT EXISTS, the two columns added by the follow-up only when missing.
         """
-        ALTER TABLE issues ADD COLUMN download_partial_md5 TEXT;
-        ALTER TABLE issues ADD COLUMN download_file_name TEXT;
         CREATE TABLE IF NOT EXISTS progress_sync_outbox (
             issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
             document TEXT NOT NULL,
@@ -256,6 +255,12 @@ enum LibrarySchema {
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
     static let followUps: [Int: @Sendable (SQLiteDatabase) throws -> Void] = [
         9: IssueHandleBackfill.run,
+        16: { database in
+            let columns = Set(try database.query("PRAGMA table_info(issues)").compactMap { $0.count > 1 ? $0[1].string : nil })
+            for column in ["download_partial_md5", "download_file_name"] where !columns.contains(column) {
+                try database.execute("ALTER TABLE issues ADD COLUMN \(column) TEXT")
+            }
+        },
     ]
 
     static var currentVersion: Int { migrations.count }
