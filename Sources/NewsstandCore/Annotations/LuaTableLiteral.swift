@@ -163,6 +163,8 @@ public enum LuaTableLiteral {
                 skipSpace()
                 if current == UInt8(ascii: ",") || current == UInt8(ascii: ";") {
                     index += 1
+                } else if atEnd {
+                    throw failure("the file ends inside a table")
                 } else if current != UInt8(ascii: "}") {
                     throw failure("a ',' or '}' was expected")
                 }
@@ -233,6 +235,12 @@ public enum LuaTableLiteral {
                     }
                     out.append(value)
                     index += 2
+                case UInt8(ascii: "u"):
+                    guard current == UInt8(ascii: "{"), let close = bytes[index...].prefix(10).firstIndex(of: UInt8(ascii: "}")),
+                          let code = UInt32(String(decoding: bytes[(index + 1)..<close], as: UTF8.self), radix: 16),
+                          let scalar = Unicode.Scalar(code) else { throw failure("a bad \\u escape") }
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    index = close + 1
                 case UInt8(ascii: "z"):
                     while let next = current, next == 32 || next == 9 || next == 10 || next == 13 { index += 1 }
                 case 48...57:
