@@ -7,8 +7,9 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
 # and logins, nghttpd for HTTP/2), and a real sixel terminal for the pictures test (xterm on Xvfb, screenshots
-# with xwd from x11-apps, read with ImageMagick).
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool
+# with xwd from x11-apps, read with ImageMagick; kitty on Xvfb for the kitty pictures test); python3 for an independent
+# KOReader partial MD5 in the progress-sync tests.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool python3
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).

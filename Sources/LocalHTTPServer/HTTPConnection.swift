@@ -72,6 +72,23 @@ final class HTTPConnection {
         }
     }
 
+    /// The request's body (`Content-Length` bytes, at most ``ServedRequest/maxBodyBytes``; none without the field);
+    /// nil when it is larger, chunked, or the peer stops sending it.
+    private func readBody(of request: HTTPRequest) -> Data? {
+        if request.headers["transfer-encoding"] != nil { return nil }
+        guard let lengthText = request.headers["content-length"] else { return Data() }
+        guard let length = Int(lengthText.trimmingSpaces()), length >= 0, length <= ServedRequest.maxBodyBytes else { return nil }
+        var body = pending.prefix(length)
+        pending.removeFirst(body.count)
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while body.count < length {
+            let n = buffer.withUnsafeMutableBytes { Sockets.receive(fd, $0.baseAddress!, min($0.count, length - body.count)) }
+            guard n > 0 else { return nil }
+            body.append(contentsOf: buffer[0..<n])
+        }
+        return Data(body)
+    }
+
     /// Answers `request`; returns the status sent and the body bytes written.
     private func respond(to request: HTTPRequest) -> (status: Int, bodyBytesSent: Int) {
         let (plan, failure) = server.admitRequest()
@@ -81,6 +98,22 @@ final class HTTPConnection {
                                    nonce: server.digestNonce)
             if !check.accepts(request.headers["proxy-authorization"], method: request.method, target: request.target) {
                 return sendSimple(407, isHead: isHead, extra: [("Proxy-Authenticate", check.challenge)])
+            }
+        }
+        if let handler = server.requestHandler {
+            if let failure {
+                let extra = failure.retryAfter.map { [("Retry-After", String($0))] } ?? []
+                return sendSimple(failure.status, isHead: isHead, extra: extra)
+            }
+            guard let body = readBody(of: request) else {
+                keepAlive = false
+                return sendSimple(413, isHead: isHead)
+            }
+            let handled = ServedRequest(method: request.method, path: request.path ?? request.target, query: request.query,
+                                        headers: request.headers, body: body)
+            if let response = handler(handled) {
+                return sendSimple(response.status, isHead: isHead, body: response.body, contentType: response.contentType,
+                                  extra: response.headers)
             }
         }
         guard request.method == "GET" || isHead else {
@@ -198,9 +231,9 @@ final class HTTPConnection {
     // MARK: Writing
 
     private static let reasons: [Int: String] = [
-        200: "OK", 206: "Partial Content", 302: "Found", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
-        404: "Not Found", 405: "Method Not Allowed", 407: "Proxy Authentication Required", 408: "Request Timeout",
-        416: "Range Not Satisfiable",
+        200: "OK", 201: "Created", 206: "Partial Content", 302: "Found", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
+        402: "Payment Required", 404: "Not Found", 405: "Method Not Allowed", 407: "Proxy Authentication Required", 408: "Request Timeout",
+        412: "Precondition Failed", 413: "Content Too Large", 416: "Range Not Satisfiable",
         429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
     ]

@@ -45,6 +45,7 @@ public final class LocalHTTPServer: @unchecked Sendable {
     private var wakeWriteFD: Int32 = -1
     private var openConnections: Set<Int32> = []
     private var keepAlive = false
+    private var handler: (@Sendable (ServedRequest) -> ServedResponse?)?
     private var accepted = 0
     /// The nonce of Digest challenges (one per server; never stale).
     let digestNonce = (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined()
@@ -230,6 +231,24 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     private static func resourceKey(_ path: String) -> String {
         path.hasPrefix("/") ? path : "/" + path
+    }
+
+    // MARK: Handled requests
+
+    /// Answers requests in code before anything else is looked up (any method; the body is read for it): a response,
+    /// or nil to serve the request as a file or resource. Faults of ``faults`` that fail requests still apply first.
+    /// Called on the connection's thread.
+    public var requestHandler: (@Sendable (ServedRequest) -> ServedResponse?)? {
+        get {
+            state.lock()
+            defer { state.unlock() }
+            return handler
+        }
+        set {
+            state.lock()
+            handler = newValue
+            state.unlock()
+        }
     }
 
     // MARK: Throttling, faults, log

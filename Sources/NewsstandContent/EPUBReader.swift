@@ -19,14 +19,14 @@ public enum EPUBReader {
         let tocTitles = firstTitles(in: tableOfContents)
 
         var articles: [EPUBArticle] = []
-        for (index, item) in articleItems.enumerated() {
+        for (index, (item, spinePosition)) in articleItems.enumerated() {
             let file = resolver.url(for: item.location!.components)
             var title = tocTitles[file]
             if title == nil, isMarkup(item.mediaType) {
                 title = EPUBNavigationParser.documentTitle(file)
             }
             let safeTitle = title.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
-            articles.append(EPUBArticle(title: safeTitle ?? "Section \(index + 1)", file: file, mediaType: item.mediaType))
+            articles.append(EPUBArticle(title: safeTitle ?? "Section \(index + 1)", file: file, mediaType: item.mediaType, spinePosition: spinePosition))
         }
 
         return EPUBBook(
@@ -81,7 +81,8 @@ public enum EPUBReader {
 
     /// Spine items that point at files inside the publication: linear ones, or all of them when
     /// every item is non-linear.
-    private static func readingOrder(_ package: EPUBPackageDocument) throws -> [EPUBPackageDocument.ManifestItem] {
+    /// Each with its place among the spine's resolvable items (from 1).
+    private static func readingOrder(_ package: EPUBPackageDocument) throws -> [(EPUBPackageDocument.ManifestItem, Int)] {
         guard !package.spine.isEmpty else { throw EPUBError("spine is empty") }
         let resolvable = package.spine.compactMap { spineItem -> (EPUBPackageDocument.ManifestItem, Bool)? in
             guard let item = package.manifest[spineItem.idref], item.location != nil else { return nil }
@@ -90,8 +91,9 @@ public enum EPUBReader {
         guard !resolvable.isEmpty else {
             throw EPUBError("none of the spine's \(package.spine.count) items refers to a manifest file inside the publication")
         }
-        let linear = resolvable.filter(\.1).map(\.0)
-        return linear.isEmpty ? resolvable.map(\.0) : linear
+        let numbered = resolvable.enumerated().map { (item: $0.element.0, linear: $0.element.1, position: $0.offset + 1) }
+        let linear = numbered.filter(\.linear).map { ($0.item, $0.position) }
+        return linear.isEmpty ? numbered.map { ($0.item, $0.position) } : linear
     }
 
     /// Navigation document, else NCX; empty when neither yields entries.

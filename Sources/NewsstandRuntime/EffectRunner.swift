@@ -38,6 +38,8 @@ public final class EffectRunner: @unchecked Sendable {
     private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
     public private(set) var covers: CoverArtService!
+    /// Reading positions shared with a kosync server; nil when progress sync is off.
+    private var progressSync: ProgressSyncWork?
 
     /// The user's settings: transfers at once, rate limit, storage budget, automatic download limits.
     public let configuration: Configuration
@@ -76,6 +78,10 @@ public final class EffectRunner: @unchecked Sendable {
         downloads = DownloadQueue(store: store, paths: paths, policy: policy, client: client) { send(.downloadReported($0)) }
         covers = CoverArtService(store: store, cacheDirectory: paths.coverCacheDirectory, client: client,
                                  issueFolder: CoverArtService.folders(of: store, in: paths)) { send(.coverReported($0)) }
+        if configuration.progressSync.isOn {
+            progressSync = ProgressSyncWork(service: ProgressSyncService(settings: configuration.progressSync, store: store, paths: paths,
+                                                                         credentials: credentialStore, http: client), send: send)
+        }
     }
 
     public func perform(_ effects: [Effect]) {
@@ -182,7 +188,10 @@ public final class EffectRunner: @unchecked Sendable {
                 let position = try? self.store.readingPosition(issueID: issueID)
                 if case .success = result { try? self.store.markOpened(issueID: issueID) }
                 self.send(.issueOpened(issueID: issueID, result, resumeAt: position))
-                if case .success = result { self.loadMarks(issueID) }
+                if case .success(let book) = result {
+                    self.loadMarks(issueID)
+                    self.progressSync?.opened(issueID: issueID, book: book)
+                }
                 self.sendLibrary()
             }
         case .loadArticle(let issueID, let articleIndex):
@@ -193,11 +202,17 @@ public final class EffectRunner: @unchecked Sendable {
                 self.send(.articleLoaded(issueID: issueID, articleIndex: articleIndex, result))
             }
         case .saveReadingPosition(let issueID, let position):
-            saves.async { try? self.store.saveReadingPosition(position, issueID: issueID) }
+            saves.async {
+                try? self.store.saveReadingPosition(position, issueID: issueID)
+                self.progressSync?.saved(issueID: issueID, position: position)
+            }
+        case .pushProgress(let issueID):
+            saves.async { self.progressSync?.pushNow(issueID: issueID) }
         case .saveSetting(let key, let value):
             saves.async { try? self.store.setSetting(key, to: value) }
         case .quit:
             finishPendingSaves()
+            progressSync?.finish(timeout: 2)
         case .subscribe(let text):
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>

@@ -286,10 +286,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, progressSync, downloads, catalog
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [progress-sync] [downloads] [catalog]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -305,6 +305,7 @@ enum BenchmarkRunner {
             case "reader": selected.append(.reader)
             case "cbz": selected.append(.cbz)
             case "sync": selected.append(.sync)
+            case "progress-sync": selected.append(.progressSync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "catalog": selected.append(.catalog)
             case "-h", "--help":
@@ -332,6 +333,7 @@ enum BenchmarkRunner {
                 case .reader: try ReaderBenchmark().run()
                 case .cbz: try ComicBookBenchmark().run()
                 case .sync: try SyncBenchmark().run()
+                case .progressSync: try ProgressSyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
                 case .catalog: try CatalogBenchmark().run()
                 }

@@ -15,6 +15,7 @@ import Foundation
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
 ///     newsstand-bench cbz             a 500-page comic book: install, open to its first page, turn 100 pages (time per page, memory)
 ///     newsstand-bench sync            a sync of 1,000 subscriptions from a local server, cold and unchanged (304), vs curl and newsboat
+///     newsstand-bench progress-sync   opening an issue with progress sync on and off; a sync of 1,000 issues' places, cold and unchanged
 ///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
 ///     newsstand-bench catalog         the catalog browser paging through a 50,000-entry OPDS catalog (100 a page) to its 100th page:
 ///                                     per-page time and resident memory, which should stay flat

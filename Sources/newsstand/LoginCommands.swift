@@ -7,13 +7,20 @@ enum LoginCommands {
     static func login(_ arguments: inout ArgumentList) throws {
         let givenUser = arguments.option("--user")
         let passwordFromStandardInput = arguments.flag("--password-stdin")
+        let register = arguments.flag("--register")
         let text = try arguments.positional("URL or host of the server")
         try arguments.finish()
         let parts = URLCredentials.split(text)
         guard let host = CredentialHost(parts.address) else {
             throw UsageError("'\(parts.address)' is not a server: give its URL, or HOST or HOST:PORT")
         }
-        let store = CredentialStore(paths: LibraryPaths.fromEnvironment())
+        let paths = LibraryPaths.fromEnvironment()
+        let progressSync = Configuration.load(from: paths.configFile).progressSync
+        let isProgressSync = progressSync.server.map { ProgressSyncLogin.names($0, parts.address) } ?? false
+        if register && !isProgressSync {
+            throw UsageError("--register makes an account on a progress sync server: set progress-sync URL in the config to that server first")
+        }
+        let store = CredentialStore(paths: paths)
         // Fail before asking anything when the login could not be saved anyway.
         if let problem = store.problem() { throw CommandFailure(problem) }
 
@@ -43,6 +50,10 @@ enum LoginCommands {
         }
         guard let password, !password.isEmpty else { throw CommandFailure("no password given; nothing was saved") }
 
+        if isProgressSync, let server = progressSync.server {
+            try ProgressSyncLogin.save(user: user, password: password, server: server, register: register, store: store)
+            return
+        }
         do {
             try store.save(Credentials(user: user, password: password), for: host)
         } catch {
@@ -89,7 +100,8 @@ enum LoginCommands {
         let width = logins.map { $0.host.description.count }.max() ?? 0
         for login in logins.sorted(by: { ($0.host.description, $0.realm ?? "") < ($1.host.description, $1.realm ?? "") }) {
             let host = login.host.description.padding(toLength: width, withPad: " ", startingAt: 0)
-            print("\(host)  \(login.user)" + (login.realm.map { "  (realm “\($0)”)" } ?? ""))
+            let realm = login.realm == CredentialEntry.progressSyncRealm ? "  (progress sync)" : login.realm.map { "  (realm “\($0)”)" } ?? ""
+            print("\(host)  \(login.user)" + realm)
         }
     }
 }

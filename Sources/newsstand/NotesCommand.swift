@@ -42,11 +42,26 @@ enum NotesCommand {
 
     static func run(_ arguments: inout ArgumentList) throws {
         let all = arguments.flag("--all")
+        let importing = arguments.option("--import")
         let format = arguments.option("--format") ?? "markdown"
-        guard format == "markdown" || format == "json" else { throw UsageError("--format is markdown or json, not '\(format)'") }
+        let exchange = AnnotationExchange.Format(rawValue: format)
+        guard format == "markdown" || format == "json" || exchange != nil else {
+            throw UsageError("--format is markdown, json, webannotation or koreader, not '\(format)'")
+        }
         let reference = all ? nil : try arguments.positional("issue name (or --all)")
         try arguments.finish()
         let context = try LibraryContext.open()
+        if let importing {
+            guard let reference else { throw UsageError("--import FILE needs the issue to import into") }
+            print(try NotesExchange.importFile(importing, into: try context.issue(reference), context))
+            return
+        }
+        if let exchange {
+            guard let reference else { throw UsageError("--format \(format) exports one issue: name it instead of --all") }
+            FileHandle.standardOutput.write(try NotesExchange.export(try context.issue(reference), format: exchange, context))
+            print()
+            return
+        }
         let issues = try reference.map { [try context.issue($0)] }
             ?? context.store.issuesWithHighlights().compactMap { try context.store.issue(id: $0) }
         let exported = try issues.map { try notes(of: $0, context) }

@@ -52,6 +52,9 @@ enum SyncCommand {
         }
         let failedDownloads = failures.count
         if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }
+        let positions = ProgressSyncCommands.syncPositions(context)
+        for line in positions.lines where !quiet || positions.failed { print(line) }
+        if positions.failed { problems += 1 }
         if problems > 0 || failedDownloads > 0 {
             throw CommandFailure("sync finished with \(problems) feed problem\(problems == 1 ? "" : "s") and \(failedDownloads) failed download\(failedDownloads == 1 ? "" : "s")")
         }

@@ -10,6 +10,9 @@ final class MessageInbox: @unchecked Sendable {
 
     func append(_ message: Message) { lock.withLock { messages.append(message) } }
 
+    /// Every message so far.
+    var all: [Message] { lock.withLock { messages } }
+
     var reports: [StatusMessage] {
         lock.withLock { messages.compactMap { if case .reported(let status) = $0 { status } else { nil } } }
     }

@@ -420,6 +420,7 @@ public final class DownloadQueue: @unchecked Sendable {
                     do {
                         // Installed first, then marked available, then the partials go: a crash in between
                         // leaves a downloading issue that finishes from its partials, never an empty "available".
+                        if case .success(let identity?) = result { try self.store.setDownloadedFileIdentity(identity, issueID: issue.id) }
                         try self.store.setState(.available, issueID: issue.id)
                         self.removePartials(of: issue)
                         job.lock?.release()

@@ -16,10 +16,17 @@ public enum IssueInstaller {
     static let stagingPrefix = ".staging-"
     static let previousPrefix = ".previous-"
 
-    /// Installs `assets` (downloaded files, in the issue's content order) as `destination`.
+    /// Installs `assets` (downloaded files, in the issue's content order) as `destination`. Returns what progress
+    /// sync keeps of the first file as downloaded (its KOReader id and name), taken before anything is unpacked.
+    @discardableResult
     public static func install(assets: [URL], sourceURLs: [URL], for issue: Issue, into destination: URL,
-                               limits: ExtractionLimits = .default, diskSync: DiskSync = .fsync) throws {
+                               limits: ExtractionLimits = .default, diskSync: DiskSync = .fsync) throws -> DownloadedFileIdentity? {
         try verify(assets: assets, issue: issue)
+        let identity = assets.first.flatMap { asset in
+            (try? KOReaderDocumentID.partialMD5(ofFile: asset)).map {
+                DownloadedFileIdentity(partialMD5: $0, fileName: String(TextSanitizer.singleLine(sourceURLs.first?.lastPathComponent ?? asset.lastPathComponent).prefix(255)))
+            }
+        }
         let parent = destination.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         let staging = parent.appendingPathComponent("\(stagingPrefix)\(destination.lastPathComponent)-\(UUID().uuidString)", isDirectory: true)
@@ -58,6 +65,7 @@ public enum IssueInstaller {
         try? diskSync.sync(parent)
         try? diskSync.sync(parent.deletingLastPathComponent())
         if hadPrevious { try? FileManager.default.removeItem(at: previous) }
+        return identity
     }
 
     /// Checks sizes and the SHA-256 the catalog gave, before anything is unpacked.

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandContent
 import NewsstandImaging
 
 /// The user's settings, read from `$XDG_CONFIG_HOME/newsstand/config`.
@@ -15,6 +16,7 @@ import NewsstandImaging
 ///     stall-timeout 30
 ///     player mpv %u
 ///     max-headlines 200
+///     progress-sync https://sync.example.org
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`), or `auto`: `dark` or `paper` as the terminal's background is dark or light.
     public var theme = "auto"
@@ -54,6 +56,8 @@ public struct Configuration: Equatable, Sendable {
     public var readingSpeed: Int?
     /// The most entries one refresh stores from a feed (the newest; at most 10 pages are read either way).
     public var maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries
+    /// Reading positions shared with a kosync server (KOReader's progress sync): off unless `progress-sync URL` is set.
+    public var progressSync = ProgressSyncSettings()
 
     public init() {}
 
@@ -198,6 +202,37 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000") { configuration, value in
             guard let count = Int(value), (1...1_000_000).contains(count) else { return false }
             configuration.maxCatalogEntries = count
+            return true
+        },
+        Setting(name: "progress-sync", takes: "a kosync server's URL (http or https, no login in it), or off") { configuration, value in
+            if value == "off" {
+                configuration.progressSync.server = nil
+                return true
+            }
+            guard let url = ProgressSyncSettings.serverURL(value) else { return false }
+            configuration.progressSync.server = url
+            return true
+        },
+        Setting(name: "progress-sync-device", takes: "a name for this device: letters, digits, spaces, - _ . (at most 100)") { configuration, value in
+            let name = TextSanitizer.singleLine(value)
+            guard !name.isEmpty, name.count <= 100,
+                  name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else { return false }
+            configuration.progressSync.device = name
+            return true
+        },
+        Setting(name: "progress-sync-document", takes: "binary (KOReader's partial MD5 of the file) or filename") { configuration, value in
+            guard let method = ProgressSyncSettings.DocumentMethod(rawValue: value) else { return false }
+            configuration.progressSync.document = method
+            return true
+        },
+        Setting(name: "progress-sync-forward", takes: "ask, jump or ignore") { configuration, value in
+            guard let choice = ProgressSyncSettings.Forward(rawValue: value) else { return false }
+            configuration.progressSync.forward = choice
+            return true
+        },
+        Setting(name: "progress-sync-backward", takes: "ask or ignore") { configuration, value in
+            guard let choice = ProgressSyncSettings.Backward(rawValue: value) else { return false }
+            configuration.progressSync.backward = choice
             return true
         },
     ]

@@ -224,11 +224,43 @@ enum LibrarySchema {
         CREATE INDEX IF NOT EXISTS issues_new_by_date ON issues (publication_id, date, id, arrived_new, opened_at) WHERE arrived_new = 1 AND opened_at IS NULL;
         CREATE INDEX IF NOT EXISTS issues_unread_by_date ON issues (publication_id, date, id, opened_at) WHERE opened_at IS NULL;
         """,
+        // 16: progress sync (kosync, KOReader's): each issue's file as downloaded — KOReader's partial MD5 of it and its
+        // name — taken when it is installed (the archive is not kept), and each issue's latest position not yet sent
+        // to the server (sent later when the server could not take it), and the last place the server took from us (so
+        // an unchanged sync compares strings instead of reading the issue again).
+        // Safe to run again: the tables IF NOT EXISTS, the two columns added by the follow-up only when missing.
+        """
+        CREATE TABLE IF NOT EXISTS progress_sync_outbox (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            progress TEXT NOT NULL,
+            percentage REAL NOT NULL,
+            article_title TEXT NOT NULL DEFAULT '',
+            queued_at REAL NOT NULL,
+            article_index INTEGER,
+            block_index INTEGER,
+            character_offset INTEGER
+        );
+        CREATE TABLE IF NOT EXISTS progress_sync_sent (
+            issue_id INTEGER PRIMARY KEY REFERENCES issues(id) ON DELETE CASCADE,
+            document TEXT NOT NULL,
+            progress TEXT NOT NULL,
+            article_index INTEGER NOT NULL,
+            block_index INTEGER NOT NULL,
+            character_offset INTEGER NOT NULL
+        );
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
     static let followUps: [Int: @Sendable (SQLiteDatabase) throws -> Void] = [
         9: IssueHandleBackfill.run,
+        16: { database in
+            let columns = Set(try database.query("PRAGMA table_info(issues)").compactMap { $0.count > 1 ? $0[1].string : nil })
+            for column in ["download_partial_md5", "download_file_name"] where !columns.contains(column) {
+                try database.execute("ALTER TABLE issues ADD COLUMN \(column) TEXT")
+            }
+        },
     ]
 
     static var currentVersion: Int { migrations.count }

@@ -24,9 +24,10 @@ public struct CredentialEntry: Sendable, Equatable, CustomStringConvertible {
     static func best(in entries: [CredentialEntry], host: String, port: Int?, realm: String?) -> CredentialEntry? {
         let server = CredentialHost(host: host, port: port)
         let candidates = entries.filter { $0.host == server }
-        if let realm, !realm.isEmpty {
+        if let realm, !realm.isEmpty, realm != progressSyncRealm {
             return candidates.last { $0.realm == realm } ?? candidates.last { $0.realm == nil }
         }
-        return candidates.last { $0.realm == nil } ?? candidates.last
+        // A progress-sync login holds a key for that protocol's own header fields: it is never an HTTP login.
+        return candidates.last { $0.realm == nil } ?? candidates.last { $0.realm != progressSyncRealm }
     }
 }

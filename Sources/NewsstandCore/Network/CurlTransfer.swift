@@ -126,12 +126,27 @@ final class CurlTransfer {
         // CURLOPT_PROXY or CURLOPT_NOPROXY, or it would stop doing so.
         set(CURLOPT_PROXYAUTH, Int(bitPattern: newsstand_curlauth_any()), "PROXYAUTH")
         set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1, "SUPPRESS_CONNECT_HEADERS")
-        set(CURLOPT_HTTPAUTH, Int(bitPattern: newsstand_curlauth_any()), "HTTPAUTH")
-        set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "NETRC")
-        if let netrc = configuration.netrcFile { set(CURLOPT_NETRC_FILE, netrc, "NETRC_FILE") }
+        if request.usesStoredLogins {
+            set(CURLOPT_HTTPAUTH, Int(bitPattern: newsstand_curlauth_any()), "HTTPAUTH")
+            set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue), "NETRC")
+            if let netrc = configuration.netrcFile { set(CURLOPT_NETRC_FILE, netrc, "NETRC_FILE") }
+        }
         if let authorities = configuration.certificateAuthorityFile { set(CURLOPT_CAINFO, authorities, "CAINFO") }
         applyCredentials(check: check)
-        if request.method == .head { set(CURLOPT_NOBODY, 1, "NOBODY") }
+        switch request.method {
+        case .head: set(CURLOPT_NOBODY, 1, "NOBODY")
+        case .get: break
+        case .post, .put:
+            let body = request.body ?? Data()
+            set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count), "POSTFIELDSIZE_LARGE")
+            if body.isEmpty {
+                set(CURLOPT_COPYPOSTFIELDS, "", "COPYPOSTFIELDS")
+            } else {
+                check(body.withUnsafeBytes { curl.setOption(easy, CURLOPT_COPYPOSTFIELDS, pointer: UnsafeMutableRawPointer(mutating: $0.baseAddress!)) },
+                      "COPYPOSTFIELDS")
+            }
+            if request.method == .put { set(CURLOPT_CUSTOMREQUEST, "PUT", "CUSTOMREQUEST") }
+        }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             list = curl.append(list, "\(name): \(value)")
@@ -284,6 +299,9 @@ final class CurlTransfer {
         let head = currentHead()
         switch head.status {
         case 200..<300, 304:
+            emit(.response(head))
+            return nil
+        case _ where request.acceptsAnyStatus && head.status != 407:
             emit(.response(head))
             return nil
         case 401 where head.header("WWW-Authenticate") != nil:

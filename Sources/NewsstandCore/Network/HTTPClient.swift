@@ -92,11 +92,12 @@ public final class HTTPClient: Sendable {
             return handle
         }
         let handle = HTTPTransfer(request: request, id: counter.next(), loop: loop, client: self)
-        let credentials = configuration.credentials.flatMap { source in
+        let source = request.usesStoredLogins ? configuration.credentials : nil
+        let credentials = source.flatMap { source in
             request.url.host.flatMap { source.credentials(forHost: $0, port: CurlTransfer.explicitPort(of: request.url), realm: nil) }
         }
         let setup = CurlTransfer.Setup(handle: handle, sink: sink, events: events, credentials: credentials,
-                                       credentialSource: configuration.credentials, configuration: configuration, curl: loop.curl)
+                                       credentialSource: source, configuration: configuration, curl: loop.curl)
         if !loop.submit(.start(setup)) { events(.failed(.cancelled)) }
         return handle
     }

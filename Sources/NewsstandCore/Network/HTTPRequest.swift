@@ -2,10 +2,12 @@ import Foundation
 
 /// One request for ``HTTPClient``: what to fetch, how, and within which limits.
 public struct HTTPRequest: Sendable {
-    /// The methods the client makes: it only ever reads.
+    /// The methods the client makes: reads, and the small JSON writes of progress sync.
     public enum Method: String, Sendable {
         case get = "GET"
         case head = "HEAD"
+        case post = "POST"
+        case put = "PUT"
     }
 
     /// An http or https URL. Credentials do not belong in it: they come from the client's ``CredentialSource``
@@ -21,15 +23,27 @@ public struct HTTPRequest: Sendable {
     /// Ask for gzip, deflate, brotli or zstd and decode them (`Accept-Encoding` with everything libcurl knows).
     /// Turn it off for ranged requests of files, whose bytes must arrive exactly as stored.
     public var decodesContent: Bool
+    /// The body sent with a POST or PUT (set its `Content-Type` in `headers`).
+    public var body: Data?
+    /// Whether every status is an answer whose body is read (the caller judges it), not only 2xx and 304: for APIs
+    /// that explain their errors in the body. 401 then does not look for a login either.
+    public var acceptsAnyStatus: Bool
+    /// Whether logins from the client's credential source and `.netrc` are offered (an API that sends its own
+    /// credentials in header fields turns it off).
+    public var usesStoredLogins: Bool
 
     public init(url: URL, method: Method = .get, headers: [String: String] = [:], limits: HTTPLimits = HTTPLimits(),
-                isRateLimited: Bool = false, decodesContent: Bool = true) {
+                isRateLimited: Bool = false, decodesContent: Bool = true, body: Data? = nil, acceptsAnyStatus: Bool = false,
+                usesStoredLogins: Bool = true) {
         self.url = url
         self.method = method
         self.headers = headers
         self.limits = limits
         self.isRateLimited = isRateLimited
         self.decodesContent = decodesContent
+        self.body = body
+        self.acceptsAnyStatus = acceptsAnyStatus
+        self.usesStoredLogins = usesStoredLogins
     }
 
     /// The host named in messages: never the user or password a URL may carry.

@@ -289,7 +289,7 @@ extension AppUpdate {
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark:
+             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark, .confirmProgressSync:
             return []
         }
     }

@@ -98,6 +98,8 @@ public enum AppUpdate {
             return loginRequired(LoginRequest(host: host, realm: realm, retries: [retry]), &state)
         case .marksLoaded(let issueID, let result):
             return marksLoaded(issueID, result, &state)
+        case .progressSyncOffered(let offer):
+            return progressSyncOffered(offer, &state)
         }
     }
 
@@ -152,8 +154,13 @@ public enum AppUpdate {
 
     /// Pops the screen on top (the shelf stays).
     static func goBack(_ state: inout AppState) -> [Effect] {
+        // Leaving an issue sends its place to the progress sync server (when it is on).
+        var closed: [Effect] = []
+        if state.screens.count > 1, case .reader(let reader) = state.screens[state.screens.count - 1] {
+            closed = [.pushProgress(issueID: reader.issueID)]
+        }
         if state.screens.count > 1 { state.screens.removeLast() }
-        return shelfEffects(&state)
+        return closed + shelfEffects(&state)
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {

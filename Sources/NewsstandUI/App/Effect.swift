@@ -103,4 +103,6 @@ public enum Effect: Equatable, Sendable {
     case addHighlight(Highlight)
     case setNote(issueID: Int64, highlightID: Int64, note: String)
     case deleteMark(IssueMark)
+    /// Sends the issue's place to the progress sync server now (closing the issue), else keeps it to send later.
+    case pushProgress(issueID: Int64)
 }

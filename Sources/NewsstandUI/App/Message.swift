@@ -52,6 +52,8 @@ public enum Message: Sendable {
     /// then whether to save it), then emits `.saveLogin` and `retry`. `host` is `CredentialHost` text
     /// (`example.com`, `example.com:8080`, `[::1]:8080`); `realm` is the challenge's, when it named one.
     case loginRequired(host: String, realm: String?, retry: Effect)
+    /// The progress sync server holds a place in an open issue from another device (see `ProgressSyncOffer`).
+    case progressSyncOffered(ProgressSyncOffer)
     /// An issue's bookmarks and highlights, read after it opened or after one changed.
     case marksLoaded(issueID: Int64, Result<IssueMarks, ReaderFailure>)
 }

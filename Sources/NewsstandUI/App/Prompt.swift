@@ -41,6 +41,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case note(Highlight)
         /// y: delete a bookmark or highlight.
         case confirmDeleteMark(IssueMark)
+        /// y: go to the place another device reached in the open issue (progress sync).
+        case confirmProgressSync(ProgressSyncOffer)
     }
 
     public var kind: Kind
@@ -75,13 +77,14 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .bookmarkName: "Bookmark name: "
         case .note: "Note: "
         case .confirmDeleteMark(let mark): "Delete \(mark.description)? y delete · any other key keeps it"
+        case .confirmProgressSync(let offer): offer.question
         }
     }
 
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload, .confirmProgressSync: false
         default: true
         }
     }

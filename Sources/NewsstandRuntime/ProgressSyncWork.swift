@@ -1,0 +1,154 @@
+import Foundation
+import NewsstandContent
+import NewsstandCore
+import NewsstandUI
+
+/// Progress sync while the shelf runs, on its own queue so reading never waits for the server: on opening an issue
+/// its place is fetched and, from another device, offered (`.progressSyncOffered`); each place saved is kept to send
+/// (in the library, so it survives a crash or a server that is down) and sent on leaving an article, on closing the
+/// issue, on quitting, and at most every 30 seconds while reading. Failures are said once, in plain words; a 401
+/// stops sync for the session and asks for the login again.
+final class ProgressSyncWork: @unchecked Sendable {
+    static let pushInterval: TimeInterval = 30
+
+    let service: ProgressSyncService
+    private let send: @Sendable (Message) -> Void
+    /// The network: pulls and pushes, which may wait on a slow server.
+    private let queue = DispatchQueue(label: "newsstand.progress-sync", qos: .utility)
+    /// Places mapped and kept in the library's outbox, never behind the network (so quitting keeps the last one).
+    private let local = DispatchQueue(label: "newsstand.progress-sync.local", qos: .utility)
+    // Used on `local` only.
+    private var books: [Int64: EPUBBook] = [:]
+    // Used on `queue` only.
+    private var lastPush: [Int64: Date] = [:]
+    private var lastArticle: [Int64: Int] = [:]
+    private var scheduled: Set<Int64> = []
+    private var isRefused = false
+    private var lastProblem: String?
+
+    init(service: ProgressSyncService, send: @escaping @Sendable (Message) -> Void) {
+        self.service = service
+        self.send = send
+    }
+
+    /// The issue opened with `book`: fetch its place from the server and offer it when another device is elsewhere.
+    func opened(issueID: Int64, book: EPUBBook) {
+        local.async { self.books[issueID] = book }
+        queue.async {
+            guard !self.isRefused, let issue = try? self.service.store.issue(id: issueID) else { return }
+            do {
+                let local = try? self.service.localPosition(of: issue, book: book)
+                if local != nil { self.lastArticle[issueID] = (try? self.service.store.readingPosition(issueID: issueID))??.articleIndex }
+                guard let remote = try self.service.pull(issue, book: book) else { return self.succeeded() }
+                self.succeeded()
+                let decision = self.service.decide(remote, local: local)
+                guard decision != .ignore else { return }
+                self.send(.progressSyncOffered(ProgressSyncOffer(issueID: issueID, position: remote.position, device: remote.device,
+                                                                 percentage: remote.percentage, articleTitle: remote.articleTitle,
+                                                                 jump: decision == .jump)))
+            } catch {
+                self.failed(error)
+            }
+            self.sendQueued()
+        }
+    }
+
+    /// A place was saved: keep it to send; send now when it is in another article than the last, else within 30 s.
+    func saved(issueID: Int64, position: ReadingPosition) {
+        local.async {
+            guard let issue = try? self.service.store.issue(id: issueID) else { return }
+            let book = self.books[issueID] ?? (try? self.service.book(of: issue))
+            guard let book else { return }
+            self.books[issueID] = book
+            do {
+                guard let place = try self.service.localPosition(of: issue, book: book, at: position) else { return }
+                try self.service.queue(place, issueID: issueID, at: position)
+            } catch {
+                return self.queue.async { self.failed(error) }
+            }
+            self.queue.async { self.schedulePush(issueID: issueID, articleIndex: position.articleIndex) }
+        }
+    }
+
+    /// On `queue`: sends now when the place is in another article than the last, else within 30 seconds.
+    private func schedulePush(issueID: Int64, articleIndex: Int) {
+        let changedArticle = lastArticle[issueID].map { $0 != articleIndex } ?? false
+        lastArticle[issueID] = articleIndex
+        let since = lastPush[issueID].map { Date().timeIntervalSince($0) } ?? .infinity
+        if changedArticle || since >= Self.pushInterval {
+            push(issueID)
+        } else if !scheduled.contains(issueID) {
+            scheduled.insert(issueID)
+            queue.asyncAfter(deadline: .now() + (Self.pushInterval - since)) {
+                self.scheduled.remove(issueID)
+                self.push(issueID)
+            }
+        }
+    }
+
+    /// Sends the issue's queued place now (closing the issue).
+    func pushNow(issueID: Int64) {
+        local.async { self.queue.async { self.push(issueID) } }
+    }
+
+    /// Keeps the last places in the outbox (waiting for that: it reads no network), then sends what is queued,
+    /// waiting at most `timeout` seconds for the server (quitting); what is not sent stays queued.
+    func finish(timeout: TimeInterval) {
+        local.sync {}
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            self.sendQueued()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + timeout)
+    }
+
+    // MARK: On the queue
+
+    private func push(_ issueID: Int64) {
+        guard !isRefused else { return }
+        lastPush[issueID] = Date()
+        do {
+            try service.sendQueued(only: issueID)
+            succeeded()
+        } catch {
+            failed(error)
+        }
+    }
+
+    private func sendQueued() {
+        guard !isRefused else { return }
+        do {
+            if try service.sendQueued() > 0 { succeeded() }
+        } catch {
+            failed(error)
+        }
+    }
+
+    private func succeeded() {
+        if lastProblem != nil {
+            lastProblem = nil
+            send(.reported(StatusMessage("Progress sync works again; your place was sent.")))
+        }
+    }
+
+    private func failed(_ error: Error) {
+        if case .failed(.unauthorized)? = error as? ProgressSyncService.Problem {
+            isRefused = true
+            let server = service.settings.server?.absoluteString ?? "the server"
+            send(.reported(StatusMessage("Progress sync: the server refused the login; give it again with newsstand login \(server) --user NAME",
+                                         isError: true)))
+            return
+        }
+        let text: String
+        if case .failed(.unavailable(_, let detail))? = error as? ProgressSyncService.Problem {
+            // Short enough for the status line: what happened, and that nothing is lost.
+            text = "Progress sync: the server is not answering (\(detail)); your place is kept and sent later"
+        } else {
+            text = "Progress sync: \(error)"
+        }
+        guard text != lastProblem else { return }
+        lastProblem = text
+        send(.reported(StatusMessage(text, isError: true)))
+    }
+}
