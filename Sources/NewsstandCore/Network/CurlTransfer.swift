@@ -132,6 +132,11 @@ final class CurlTransfer {
         if let authorities = configuration.certificateAuthorityFile { set(CURLOPT_CAINFO, authorities, "CAINFO") }
         applyCredentials(check: check)
         if request.method == .head { set(CURLOPT_NOBODY, 1, "NOBODY") }
+        if request.method == .post {
+            let form = request.body ?? ""
+            set(CURLOPT_POSTFIELDSIZE, form.utf8.count, "POSTFIELDSIZE")
+            set(CURLOPT_COPYPOSTFIELDS, form, "COPYPOSTFIELDS")  // libcurl keeps its own copy
+        }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             list = curl.append(list, "\(name): \(value)")

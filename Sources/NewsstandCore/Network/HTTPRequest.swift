@@ -2,10 +2,12 @@ import Foundation
 
 /// One request for ``HTTPClient``: what to fetch, how, and within which limits.
 public struct HTTPRequest: Sendable {
-    /// The methods the client makes: it only ever reads.
+    /// The methods the client makes: it reads, and posts forms to the APIs of feed servers (accounts).
     public enum Method: String, Sendable {
         case get = "GET"
         case head = "HEAD"
+        /// With ``body`` as `application/x-www-form-urlencoded`.
+        case post = "POST"
     }
 
     /// An http or https URL. Credentials do not belong in it: they come from the client's ``CredentialSource``
@@ -16,6 +18,8 @@ public struct HTTPRequest: Sendable {
     /// client's: set ``decodesContent`` instead of the latter.
     public var headers: [String: String]
     public var limits: HTTPLimits
+    /// A POST's form (`a=1&b=2`, already encoded); it may carry a password, so it is never logged or named in an error.
+    public var body: String?
     /// Whether the client's rate limit (``HTTPClient/setRateLimit(bytesPerSecond:)``) applies: downloads, not feeds.
     public var isRateLimited: Bool
     /// Ask for gzip, deflate, brotli or zstd and decode them (`Accept-Encoding` with everything libcurl knows).
