@@ -55,7 +55,8 @@ public final class EffectRunner: @unchecked Sendable {
     /// Sync logic with the configured limits on automatic downloads.
     var sync: SyncService {
         SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client,
-                    maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines)
+                    maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines,
+                    accountSessions: AccountSessions(store: credentialStore))
     }
 
     /// The most bytes one feed article's picture may take (it stops arriving there).

@@ -138,6 +138,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("login", "login URL [--user NAME] [--password-stdin]"),
         ("logout", "logout HOST"),
         ("logins", "logins"),
+        ("account", "account add URL|list|remove URL [--user NAME] [--password-stdin] [--json]"),
         ("sync", "sync [--quiet]"),
         ("storage", "storage [--evict]"),
         ("import", "import FILE"),

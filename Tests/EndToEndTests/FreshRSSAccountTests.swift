@@ -21,10 +21,11 @@ final class FreshRSSAccountTests: EndToEndTestCase {
         """.utf8)
     }
 
-    /// FreshRSS, the feeds' server with `feeds` (path → title), and a client logged in as FreshRSS's reader.
-    func start(feeds: [String: String]) throws -> (freshRSS: FreshRSSServer, feeds: LocalHTTPServer, client: GoogleReaderClient) {
-        let freshRSS = try FreshRSSServer(for: self)
-        let server = try startSampleServer()
+    /// FreshRSS, the feeds' server with `feeds` (path → title) beside the sample library, and a client logged in as
+    /// FreshRSS's reader; all stopped when `test` ends.
+    static func start(in test: EndToEndTestCase, feeds: [String: String]) throws -> (freshRSS: FreshRSSServer, feeds: LocalHTTPServer, client: GoogleReaderClient) {
+        let freshRSS = try FreshRSSServer(for: test)
+        let server = try test.startSampleServer()
         for (path, title) in feeds {
             server.setResource(path, data: Self.feed(on: server, title: title, prefix: (path as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "")),
                                contentType: "application/rss+xml")
@@ -35,7 +36,7 @@ final class FreshRSSAccountTests: EndToEndTestCase {
 
     func testTheClientReadsAndWritesFreshRSS() throws {
         let started = Date()
-        let (freshRSS, server, client) = try start(feeds: ["/alpha.xml": "Alpha Weekly"])
+        let (freshRSS, server, client) = try Self.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly"])
         print("FreshRSS started in \(String(format: "%.2f", Date().timeIntervalSince(started))) s")
         let stream = try client.subscribe(to: server.url(for: "alpha.xml"))
         let subscriptions = try client.subscriptions()
@@ -80,5 +81,106 @@ final class FreshRSSAccountTests: EndToEndTestCase {
         let stale = GoogleReaderClient(baseURL: freshRSS.apiURL, authToken: "reader/0123456789abcdef")
         XCTAssertThrowsError(try stale.subscriptions()) { XCTAssertEqual($0 as? AccountError, .sessionExpired(server: "127.0.0.1:\(freshRSS.port)")) }
         XCTAssertThrowsError(try stale.set(.read, true, items: [issue.id])) { XCTAssertEqual($0 as? AccountError, .sessionExpired(server: "127.0.0.1:\(freshRSS.port)")) }
+    }
+}
+
+/// The account commands and `sync` against a real FreshRSS.
+final class FreshRSSAccountCommandTests: EndToEndTestCase {
+    private func rows(_ command: [String], _ environment: [String: String]) throws -> [[String: Any]] {
+        let result = try TestEnvironment.run(command, environment: environment)
+        XCTAssertEqual(result.status, 0, result.errors)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]], result.output)
+    }
+
+    func testAnAccountsSubscriptionsItemsAndReadStatesArriveWithoutFetchingItsFeeds() throws {
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly", "/beta.xml": "Beta Monthly",
+                                                                                          "/gamma.xml": "Gamma Daily", "/delta.xml": "Delta Digest"])
+        let alphaStream = try client.subscribe(to: server.url(for: "alpha.xml"))
+        _ = try client.subscribe(to: server.url(for: "beta.xml"))
+        let environment = TestEnvironment.environment(home: home)
+        // A feed of one's own beside the account.
+        let own = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
+        XCTAssertEqual(own.status, 0, own.errors)
+
+        // A wrong password says so and adds nothing.
+        let wrong = try TestEnvironment.run(["account", "add", freshRSS.apiURL.absoluteString, "--user", "reader", "--password-stdin"],
+                                            input: "not-the-password\n", environment: environment)
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.errors.contains("did not accept the user or password of reader"), wrong.errors)
+        XCTAssertFalse(wrong.errors.contains("not-the-password") || wrong.output.contains("not-the-password"))
+        XCTAssertEqual(try rows(["account", "list", "--json"], environment).count, 0)
+
+        let added = try TestEnvironment.run(["account", "add", freshRSS.apiURL.absoluteString, "--user", "reader", "--password-stdin"],
+                                            input: "\(freshRSS.apiPassword)\n", environment: environment)
+        XCTAssertEqual(added.status, 0, added.errors)
+        XCTAssertTrue(added.output.contains("Added the account reader at 127.0.0.1:\(freshRSS.port): 3 subscriptions, 4 items."), added.output)
+
+        // The account's subscriptions are publications marked as coming from it; one's own feed stays as it was.
+        let subscriptions = try rows(["subscriptions", "--json"], environment)
+        let byTitle = Dictionary(uniqueKeysWithValues: subscriptions.map { ($0["title"] as? String ?? "", $0) })
+        XCTAssertEqual(byTitle["Alpha Weekly"]?["account"] as? String, freshRSS.apiURL.absoluteString, "\(subscriptions)")
+        XCTAssertEqual(byTitle["Beta Monthly"]?["account"] as? String, freshRSS.apiURL.absoluteString)
+        XCTAssertEqual(byTitle["Beta Monthly"]?["issues"] as? Int, 1)
+        let ownRow = try XCTUnwrap(subscriptions.first { ($0["url"] as? String)?.hasSuffix("catalog.plist") == true })
+        XCTAssertNil(ownRow["account"])
+
+        // Items with an EPUB are issues, the rest headlines, with the server's text.
+        let paths = LibraryPaths.fromEnvironment(environment)
+        let store = try LibraryStore(file: paths.databaseFile)
+        let alpha = try XCTUnwrap(try store.publications().first { $0.title == "Alpha Weekly" })
+        let alphaIssues = try store.issues(publicationID: alpha.id)
+        XCTAssertEqual(alphaIssues.map(\.title), ["alpha issue"])
+        XCTAssertEqual(alphaIssues.first?.contentURLs, [server.url(for: "issues/2025-spring.epub")])
+        XCTAssertTrue(alphaIssues.first?.summary.hasPrefix("The alpha issue's text") == true, "\(alphaIssues)")
+        XCTAssertEqual(try store.headlines(publicationID: alpha.id).map(\.title), ["alpha headline"])
+        XCTAssertTrue(try store.headline(publicationID: alpha.id, at: 0)?.body.contains("<p>The alpha headline's text</p>") == true)
+        store.close()
+
+        // New feeds on the server; one of their issues is read in FreshRSS before Newsstand syncs.
+        _ = try client.subscribe(to: server.url(for: "gamma.xml"))
+        _ = try client.subscribe(to: server.url(for: "delta.xml"))
+        let gammaIssue = try XCTUnwrap(try client.items(since: nil).items.first { $0.title == "gamma issue" })
+        try client.set(.read, true, items: [gammaIssue.id])
+        server.clearLog()
+        let synced = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(synced.status, 0, synced.output + synced.errors)
+        XCTAssertTrue(synced.output.contains("Account reader at 127.0.0.1:\(freshRSS.port): 4 new items"), synced.output)
+        // Newsstand fetched none of the account's feeds itself (FreshRSS does; its requests say FreshRSS).
+        let fetchedByNewsstand = server.settledLog().filter { $0.path.hasSuffix(".xml") && !($0.headers["user-agent"] ?? "").contains("FreshRSS") }
+        XCTAssertEqual(fetchedByNewsstand.map(\.path), [], "the account's feeds come from the server")
+
+        let issues = try rows(["list", "--json"], environment)
+        func issue(_ title: String) -> [String: Any]? { issues.first { $0["title"] as? String == title } }
+        XCTAssertEqual(issue("delta issue")?["new"] as? Bool, true, "\(issues)")
+        XCTAssertEqual(issue("gamma issue")?["new"] as? Bool, false, "read in FreshRSS, so not NEW here: \(issues)")
+
+        // Read on the server after it arrived: read here at the next sync too.
+        let deltaIssue = try XCTUnwrap(try client.items(since: nil).items.first { $0.title == "delta issue" })
+        try client.set(.read, true, items: [deltaIssue.id])
+        let again = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertTrue(again.output.contains("up to date, 1 read elsewhere"), again.output)
+        XCTAssertEqual(try rows(["list", "--json"], environment).first { $0["title"] as? String == "delta issue" }?["new"] as? Bool, false)
+
+        // Neither the password nor the session is in the library; the session is in the credentials file (0600) only.
+        let database = try Data(contentsOf: paths.databaseFile)
+        XCTAssertNil(database.range(of: Data(freshRSS.apiPassword.utf8)))
+        let credentials = try String(contentsOf: paths.credentialsFile, encoding: .utf8)
+        XCTAssertFalse(credentials.contains(freshRSS.apiPassword))
+        XCTAssertTrue(credentials.contains("newsstand account session"), credentials)
+        let logins = try TestEnvironment.run(["logins"], environment: environment)
+        XCTAssertFalse(logins.output.contains("reader/"), "the token is never printed: \(logins.output)")
+
+        let listed = try rows(["account", "list", "--json"], environment)
+        XCTAssertEqual(listed.first?["user"] as? String, "reader")
+        XCTAssertEqual((listed.first?["subscriptions"] as? [String])?.count, 5)
+
+        // Removing the account keeps its publications as feeds of one's own.
+        let removed = try TestEnvironment.run(["account", "remove", freshRSS.apiURL.absoluteString], environment: environment)
+        XCTAssertEqual(removed.status, 0, removed.errors)
+        XCTAssertTrue(removed.output.contains("its 5 subscriptions stay as feeds of your own"), removed.output)
+        XCTAssertEqual(try rows(["account", "list", "--json"], environment).count, 0)
+        XCTAssertNil(try rows(["subscriptions", "--json"], environment).first { $0["title"] as? String == "Alpha Weekly" }?["account"])
+        XCTAssertFalse(try String(contentsOf: paths.credentialsFile, encoding: .utf8).contains("newsstand account session"))
+        _ = alphaStream
     }
 }

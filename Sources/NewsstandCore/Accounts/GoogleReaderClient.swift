@@ -56,6 +56,8 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
             throw AccountError.loginRejected(server: server, user: TextSanitizer.singleLine(user))
         } catch HTTPError.status(let head) where head.status == 404 {
             throw AccountError.notTheAPI(server: server, detail: "404 Not Found")
+        } catch HTTPError.status(let head) where (400..<500).contains(head.status) {
+            throw AccountError.notTheAPI(server: server, detail: "it answered \(head.status) to a login")
         } catch let error as HTTPError {
             throw AccountError.transfer(error)
         }
@@ -100,7 +102,7 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
             }
             guard let next = object["continuation"] as? String, !next.isEmpty else { return batch }
             if fresh == 0 {
-                batch.problems.append("\(server) listed the same items again on page \(page + 1); stopped there")
+                batch.problems.append("\(server) listed the same items again on page \(page); stopped there")
                 return batch
             }
             guard continuations.insert(next).inserted else {

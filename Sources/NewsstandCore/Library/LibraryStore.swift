@@ -400,9 +400,9 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title"
+    static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream"
 
-    private static func publication(from row: [SQLiteValue]) -> Publication {
+    static func publication(from row: [SQLiteValue]) -> Publication {
         var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
                     feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
                     lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
@@ -410,6 +410,8 @@ public final class LibraryStore: @unchecked Sendable {
                     keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
         publication.catalogRoot = row[10].string.flatMap { URL(string: $0) }
         publication.catalogFeedTitle = row[11].string
+        publication.accountID = row[12].int64
+        publication.accountStream = row[13].string
         return publication
     }
 
