@@ -18,7 +18,7 @@ enum CommandTable {
 
     /// The commands named by a word, in the order `--help` lists them.
     static let commands: [CommandDefinition] = [
-        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N")],
+        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N"), .flag("--local")],
                           summary: "subscribe to a publication's catalog (http, https, file or a path)",
                           run: { try SubscriptionCommands.subscribe(&$0) }),
         CommandDefinition("unsubscribe", arguments: "PUBLICATION", options: [.flag("--keep-downloads")],
@@ -58,6 +58,9 @@ enum CommandTable {
         CommandDefinition("list", options: [.flag("--json")],
                           summary: "list every issue and its state",
                           run: { try ListCommand.run(&$0) }),
+        CommandDefinition("mark", arguments: "ISSUE...", options: [.flag("--read"), .flag("--unread"), .flag("--star"), .flag("--unstar")],
+                          summary: "mark issues read, unread, starred or not (on an account's server too)",
+                          run: { try MarkCommand.run(&$0) }),
         CommandDefinition("download", arguments: "ISSUE...",
                           summary: "download issues now, continuing partial downloads (progress on stderr)",
                           run: { try DownloadCommand.run(&$0) }),

@@ -183,4 +183,79 @@ final class FreshRSSAccountCommandTests: EndToEndTestCase {
         XCTAssertFalse(try String(contentsOf: paths.credentialsFile, encoding: .utf8).contains("newsstand account session"))
         _ = alphaStream
     }
+
+    func testReadAndStarredGoBothWaysQueuedWhileTheServerIsAway() throws {
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly"])
+        _ = try client.subscribe(to: server.url(for: "alpha.xml"))
+        let environment = TestEnvironment.environment(home: home)
+        let added = try TestEnvironment.run(["account", "add", freshRSS.apiURL.absoluteString, "--user", "reader", "--password-stdin"],
+                                            input: "\(freshRSS.apiPassword)\n", environment: environment)
+        XCTAssertEqual(added.status, 0, added.errors)
+        let item = try XCTUnwrap(try client.items(since: nil).items.first { $0.title == "alpha issue" })
+        let row = try XCTUnwrap(try rows(["list", "--json"], environment).first { $0["id"] as? String == item.id.longForm })
+        let issue = "\(row["publication"] as? String ?? "")/\(row["name"] as? String ?? "")"
+
+        // Read here: read on the server at once.
+        let read = try TestEnvironment.run(["mark", issue, "--read"], environment: environment)
+        XCTAssertEqual(read.status, 0, read.errors)
+        XCTAssertEqual(read.output, "Marked \(issue) read.\n")
+        XCTAssertFalse(try client.itemIDs(.unread).ids.contains(item.id), "read in FreshRSS")
+        _ = try TestEnvironment.run(["mark", issue, "--unread"], environment: environment)
+        XCTAssertTrue(try client.itemIDs(.unread).ids.contains(item.id), "unread in FreshRSS again")
+
+        // Starred on the server: starred here after a sync, and kept.
+        try client.set(.starred, true, items: [item.id])
+        XCTAssertEqual(try TestEnvironment.run(["sync"], environment: environment).status, 0)
+        XCTAssertEqual(try rows(["list", "--json"], environment).first { $0["id"] as? String == item.id.longForm }?["starred"] as? Bool, true)
+        _ = try TestEnvironment.run(["mark", issue, "--unstar"], environment: environment)
+        XCTAssertEqual(try client.itemIDs(.starred).ids, [])
+
+        // While the server is away, marks wait; the next sync sends them.
+        freshRSS.stop()
+        let offline = try TestEnvironment.run(["mark", issue, "--read", "--star"], environment: environment)
+        XCTAssertEqual(offline.status, 0, offline.errors)
+        XCTAssertTrue(offline.output.contains("Not sent to 127.0.0.1:\(freshRSS.port) yet"), offline.output)
+        XCTAssertTrue(offline.output.contains("the next sync sends it"), offline.output)
+        try freshRSS.start()
+        XCTAssertTrue(try client.itemIDs(.unread).ids.contains(item.id), "not sent yet")
+        let synced = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertEqual(synced.status, 0, synced.output + synced.errors)
+        XCTAssertFalse(try client.itemIDs(.unread).ids.contains(item.id), "the queued read arrived")
+        XCTAssertEqual(try client.itemIDs(.starred).ids, [item.id], "the queued star arrived")
+        let after = try XCTUnwrap(try rows(["list", "--json"], environment).first { $0["id"] as? String == item.id.longForm })
+        XCTAssertEqual(after["read"] as? Bool, true)
+        XCTAssertEqual(after["starred"] as? Bool, true)
+    }
+
+    func testSubscribingAndUnsubscribingInNewsstandChangesTheServersList() throws {
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly", "/beta.xml": "Beta Monthly"])
+        let environment = TestEnvironment.environment(home: home)
+        let added = try TestEnvironment.run(["account", "add", freshRSS.apiURL.absoluteString, "--user", "reader", "--password-stdin"],
+                                            input: "\(freshRSS.apiPassword)\n", environment: environment)
+        XCTAssertEqual(added.status, 0, added.errors)
+
+        let subscribed = try TestEnvironment.run(["subscribe", server.url(for: "beta.xml").absoluteString], environment: environment)
+        XCTAssertEqual(subscribed.status, 0, subscribed.errors)
+        XCTAssertTrue(subscribed.output.contains("Subscribed to Beta Monthly (beta-monthly) on the account reader at 127.0.0.1:\(freshRSS.port): 1 issue."),
+                      subscribed.output)
+        XCTAssertTrue(try client.subscriptions().contains { $0.feedURL == server.url(for: "beta.xml") }, "on FreshRSS's list")
+        // --local keeps a feed of one's own beside the account.
+        let local = try TestEnvironment.run(["subscribe", "--local", server.url(for: "alpha.xml").absoluteString], environment: environment)
+        XCTAssertEqual(local.status, 0, local.errors)
+        XCTAssertFalse(try client.subscriptions().contains { $0.feedURL == server.url(for: "alpha.xml") })
+        XCTAssertNil(try rows(["subscriptions", "--json"], environment).first { $0["title"] as? String == "Alpha Weekly" }?["account"])
+
+        let unsubscribed = try TestEnvironment.run(["unsubscribe", "beta-monthly"], environment: environment)
+        XCTAssertEqual(unsubscribed.status, 0, unsubscribed.errors)
+        XCTAssertFalse(try client.subscriptions().contains { $0.feedURL == server.url(for: "beta.xml") }, "gone from FreshRSS's list")
+
+        // When the server cannot be reached, unsubscribing changes nothing here either.
+        let gamma = try TestEnvironment.run(["subscribe", server.url(for: "beta.xml").absoluteString], environment: environment)
+        XCTAssertEqual(gamma.status, 0, gamma.errors)
+        freshRSS.stop()
+        let refused = try TestEnvironment.run(["unsubscribe", "beta-monthly"], environment: environment)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.errors.contains("nothing was changed"), refused.errors)
+        XCTAssertEqual(try rows(["subscriptions", "--json"], environment).first { $0["name"] as? String == "beta-monthly" }?["subscribed"] as? Bool, true)
+    }
 }

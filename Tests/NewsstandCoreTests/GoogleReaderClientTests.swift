@@ -130,11 +130,13 @@ final class GoogleReaderClientTests: XCTestCase {
         server.setResource(contents + "?output=json&n=1000", data: page([5, 4], continuation: nil), contentType: "application/json")
         server.setResource("/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Freading-list&xt=user%2F-%2Fstate%2Fcom.google%2Fread&n=10000",
                            data: Data(#"{"itemRefs":[{"id":"5"},{"id":"4"}]}"#.utf8), contentType: "application/json")
+        server.setResource("/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Fstarred&n=10000",
+                           data: Data(#"{"itemRefs":[]}"#.utf8), contentType: "application/json")
         let api = api
         let sync = AccountSync(store: store) { _ in GoogleReaderClient(baseURL: api, authToken: "reader/token") }
         let first = sync.sync(account)
         XCTAssertNil(first.problem)
-        XCTAssertEqual(first.requests, 3, "subscriptions, items, unread ids")
+        XCTAssertEqual(first.requests, 4, "subscriptions, items, unread ids, starred ids")
         let alpha = try XCTUnwrap(try store.publications(accountID: account.id).first)
         XCTAssertEqual(alpha.title, "Alpha")
         XCTAssertEqual(try store.headlines(publicationID: alpha.id).map(\.title), ["Item 5", "Item 4"])

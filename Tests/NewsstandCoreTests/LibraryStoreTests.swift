@@ -61,7 +61,7 @@ final class LibraryStoreTests: XCTestCase {
         try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_feed_title")
-        try database.execute("ALTER TABLE publications DROP COLUMN account_id; ALTER TABLE publications DROP COLUMN account_stream")  // 16's
+        try database.execute("ALTER TABLE publications DROP COLUMN account_id; ALTER TABLE publications DROP COLUMN account_stream; ALTER TABLE issues DROP COLUMN is_starred")  // 16's
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

@@ -9,7 +9,7 @@ public final class FreshRSSServer {
     public let port: UInt16
     /// The copy of FreshRSS this server runs (its data in `data/`).
     public let folder: URL
-    private let process: Process
+    private var process: Process?
 
     /// The user the tests use, and its API password (FreshRSS's API takes it, not the web password).
     public let user = "reader"
@@ -21,7 +21,7 @@ public final class FreshRSSServer {
     /// Starts a FreshRSS of its own for `testCase`, stopped when the test ends. Skips the test when PHP is not
     /// installed (`make test` installs it) or the shared source is missing.
     public init(for testCase: XCTestCase) throws {
-        guard let php = Self.php else {
+        guard Self.php != nil else {
             throw XCTSkip("PHP is not installed (php8.2-cli and its modules; `make test` installs them)")
         }
         let pristine = try Self.pristineTree.get()
@@ -30,7 +30,14 @@ public final class FreshRSSServer {
         try Self.run(URL(fileURLWithPath: "/bin/cp"), ["-a", pristine.path, folder.path], in: scratch)
         guard let port = LocalPort.free() else { throw FreshRSSFailure(description: "no free port on 127.0.0.1") }
         self.port = port
-        process = Process()
+        testCase.addTeardownBlock { [self] in stop() }
+        try start()
+    }
+
+    /// Serves the tree (again, after ``stop()``) on the same port, waiting until it answers.
+    public func start() throws {
+        guard process == nil, let php = Self.php else { return }
+        let process = Process()
         process.executableURL = php
         process.arguments = ["-S", "127.0.0.1:\(port)", "-t", "p"]
         process.currentDirectoryURL = folder
@@ -38,17 +45,22 @@ public final class FreshRSSServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let process = process
-        testCase.addTeardownBlock {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        self.process = process
         let deadline = Date().addingTimeInterval(20)
         while !LocalPort.isListening(port) {
             guard process.isRunning else { throw FreshRSSFailure(description: "php -S exited with \(process.terminationStatus)") }
             guard Date() < deadline else { throw FreshRSSFailure(description: "FreshRSS did not listen on \(port) within 20 s") }
             Thread.sleep(forTimeInterval: 0.02)
         }
+    }
+
+    /// Stops serving (the server is unreachable until ``start()``); its data stays.
+    public func stop() {
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+        while LocalPort.isListening(port) { Thread.sleep(forTimeInterval: 0.02) }
     }
 
     /// `php` on the PATH Debian gives it.

@@ -3,7 +3,7 @@ import Foundation
 /// Brings an account's subscriptions, items and read states into the library: the server's subscriptions become
 /// publications marked as coming from the account, its items issues (those carrying a file Newsstand reads: an
 /// EPUB, PDF or comic book enclosure) or headlines (the rest, their text the server's content), and what the server
-/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`) and the unread ids, so an
+/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`) and the unread and starred ids, so an
 /// unchanged sync costs a handful of requests whatever the number of feeds. Newsstand does not fetch those feeds
 /// itself. Blocking: run it off the interface's thread.
 public struct AccountSync: Sendable {
@@ -45,6 +45,8 @@ public struct AccountSync: Sendable {
         public var newItems: Int
         /// Issues the server said were read that were not read here yet.
         public var markedRead: Int
+        /// Marks made here (read, unread) sent to the server.
+        public var sentMarks = 0
     }
 
     /// Syncs one account. A failure leaves the library as it was and records the reason on the account.
@@ -64,7 +66,32 @@ public struct AccountSync: Sendable {
         return report
     }
 
+    /// Sends the account's queued marks (read, unread, starred…), grouped into batches; what is sent leaves the queue,
+    /// what is not (offline, refused) stays for the next time. Returns how many were sent.
+    @discardableResult
+    public func sendMarks(of account: Account, with client: FeedServerClient) throws -> Int {
+        let marks = try store.pendingMarks(accountID: account.id)
+        var sent = 0
+        for state in ServerItemState.allCases {
+            for adding in [true, false] {
+                let group = marks.filter { $0.state == state && $0.adding == adding }
+                guard !group.isEmpty else { continue }
+                try client.set(state, adding, items: group.map(\.item))
+                try store.clearSentMarks(group, accountID: account.id)
+                sent += group.count
+            }
+        }
+        return sent
+    }
+
+    /// Sends the queued marks of one account now, with its own client (`newsstand mark`, the shelf).
+    public func sendMarks(of account: Account) throws -> Int {
+        try sendMarks(of: account, with: try client(account))
+    }
+
     private func sync(_ account: Account, with client: FeedServerClient, into report: inout Report) throws {
+        // What was read here goes first, so the server's unread list already knows it.
+        report.sentMarks = try sendMarks(of: account, with: client)
         let subscriptions = try client.subscriptions()
         report.subscriptions = subscriptions.count
         var publications: [String: Publication] = [:]
@@ -106,6 +133,9 @@ public struct AccountSync: Sendable {
         if unread.isComplete {
             report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
         }
+
+        let starred = try client.itemIDs(.starred)
+        if starred.isComplete { try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids) }
 
         let newest = batch.items.compactMap(\.crawledMicroseconds).max()
         let syncedTo = [newest, account.syncedToMicroseconds].compactMap { $0 }.max()

@@ -140,4 +140,95 @@ extension LibraryStore {
             }
         }
     }
+
+    // MARK: Marks to send
+
+    /// Queues a change of an issue's state for its account's server, when it comes from one (its name is the item's
+    /// long id); the last change of an item's state wins. Call inside a transaction, holding the lock.
+    func queueAccountMark(issueID: Int64, _ state: ServerItemState, adding: Bool, at date: Date = Date()) throws {
+        guard let row = try database.query("""
+            SELECT publications.account_id, issues.name FROM issues JOIN publications ON publications.id = issues.publication_id
+            WHERE issues.id = ? AND publications.account_id IS NOT NULL
+            """, [.integer(issueID)]).first,
+              let accountID = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init) else { return }
+        try database.query("""
+            INSERT INTO account_marks (account_id, item_id, state, adding, queued_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (account_id, item_id, state) DO UPDATE SET adding = excluded.adding, queued_at = excluded.queued_at
+            """, [.integer(accountID), .integer(item.value), .text(state.rawValue), .integer(adding ? 1 : 0), .real(date.timeIntervalSince1970)])
+    }
+
+    /// One queued change of an item's state.
+    public struct PendingMark: Sendable, Equatable {
+        public var item: ServerItemID
+        public var state: ServerItemState
+        public var adding: Bool
+        public var queuedAt: Date
+    }
+
+    /// The changes waiting to be sent to the account's server, oldest first.
+    public func pendingMarks(accountID: Int64) throws -> [PendingMark] {
+        try locked {
+            try database.query("SELECT item_id, state, adding, queued_at FROM account_marks WHERE account_id = ? ORDER BY queued_at, item_id",
+                               [.integer(accountID)]).compactMap { row in
+                guard let id = row[0].int64, let state = row[1].string.flatMap(ServerItemState.init(rawValue:)) else { return nil }
+                return PendingMark(item: ServerItemID(id), state: state, adding: row[2].int64 == 1,
+                                   queuedAt: Date(timeIntervalSince1970: row[3].double ?? 0))
+            }
+        }
+    }
+
+    /// Forgets the marks the server now has: those not changed again since they were read (`queuedAt` the same).
+    public func clearSentMarks(_ marks: [PendingMark], accountID: Int64) throws {
+        try locked {
+            try database.transaction {
+                for mark in marks {
+                    try database.query("DELETE FROM account_marks WHERE account_id = ? AND item_id = ? AND state = ? AND adding = ? AND queued_at = ?",
+                                       [.integer(accountID), .integer(mark.item.value), .text(mark.state.rawValue), .integer(mark.adding ? 1 : 0),
+                                        .real(mark.queuedAt.timeIntervalSince1970)])
+                }
+            }
+        }
+    }
+
+    // MARK: Starred
+
+    /// Stars or unstars an issue here; one from an account is starred or unstarred on its server at the next send.
+    public func setStarred(_ starred: Bool, issueID: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(issueID)])
+                try queueAccountMark(issueID: issueID, .starred, adding: starred)
+            }
+        }
+    }
+
+    /// The ids of the starred issues (kept whatever the storage budget).
+    public func starredIssueIDs() throws -> Set<Int64> {
+        try locked { Set(try database.query("SELECT id FROM issues WHERE is_starred = 1").compactMap { $0[0].int64 }) }
+    }
+
+    /// Makes the account's issues starred exactly as the server's list says, except those with a change of their own
+    /// still to send; returns how many changed.
+    @discardableResult
+    public func applyStarredFromServer(accountID: Int64, starredItems: Set<ServerItemID>) throws -> Int {
+        try locked {
+            try database.transaction {
+                let pending = Set(try database.query("SELECT item_id FROM account_marks WHERE account_id = ? AND state = 'starred'",
+                                                     [.integer(accountID)]).compactMap { $0[0].int64 })
+                let rows = try database.query("""
+                    SELECT issues.id, issues.name, issues.is_starred FROM issues JOIN publications ON publications.id = issues.publication_id
+                    WHERE publications.account_id = ? AND issues.name LIKE 'tag:google.com,2005:reader/item/%'
+                    """, [.integer(accountID)])
+                var changed = 0
+                for row in rows {
+                    guard let id = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init), !pending.contains(item.value) else { continue }
+                    let starred = starredItems.contains(item)
+                    guard starred != (row[2].int64 == 1) else { continue }
+                    try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(id)])
+                    changed += 1
+                }
+                return changed
+            }
+        }
+    }
 }

@@ -227,7 +227,8 @@ enum LibrarySchema {
         // 16: accounts on feed servers (Accounts/): the server and user (never a password: the session is in the credential
         // store), how far the last sync got (the newest item's crawl time, for `ot`) and how it went. A publication may come
         // from an account (`account_id`, and the server's id of the feed, `account_stream`); removing the account leaves its
-        // publications as feeds of one's own (`removeAccount` clears the link: no foreign key, so the column can be dropped). `account_marks` queues read/unread/star changes made here until the server has them.
+        // publications as feeds of one's own (`removeAccount` clears the link: no foreign key, so the column can be dropped). `account_marks` queues read/unread/star changes made here until the server has them;
+        // `is_starred`: starred (here or on the server), never evicted.
         """
         CREATE TABLE IF NOT EXISTS accounts (
             id INTEGER PRIMARY KEY,
@@ -241,6 +242,7 @@ enum LibrarySchema {
         );
         ALTER TABLE publications ADD COLUMN account_id INTEGER;
         ALTER TABLE publications ADD COLUMN account_stream TEXT;
+        ALTER TABLE issues ADD COLUMN is_starred INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE IF NOT EXISTS account_marks (
             account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
             item_id INTEGER NOT NULL,

@@ -330,6 +330,7 @@ public final class LibraryStore: @unchecked Sendable {
                 try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(issueID)])
                 try database.query("INSERT INTO settings (key, value) VALUES ('currently_reading', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                                    [.text(String(issueID))])
+                try queueAccountMark(issueID: issueID, .read, adding: true)
             }
         }
     }
@@ -345,6 +346,7 @@ public final class LibraryStore: @unchecked Sendable {
                     try database.query("UPDATE issues SET opened_at = NULL WHERE id = ?", [.integer(issueID)])
                     try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(issueID))])
                 }
+                try queueAccountMark(issueID: issueID, .read, adding: read)
             }
         }
     }

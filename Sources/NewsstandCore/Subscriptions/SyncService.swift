@@ -160,8 +160,10 @@ public struct SyncService: Sendable {
         let reading = try? store.currentlyReadingIssueID()
         let publications = Dictionary(uniqueKeysWithValues: ((try? store.publications()) ?? []).map { ($0.id, $0) })
         var removed: [Issue] = []
+        // Starred issues (here or on an account's server) are kept whatever the limits.
+        let starred = (try? store.starredIssueIDs()) ?? []
         for publication in publications.values {
-            let issues = (try? store.issues(publicationID: publication.id)) ?? []
+            let issues = ((try? store.issues(publicationID: publication.id)) ?? []).filter { !starred.contains($0.id) }
             for issue in SyncPlanner.issuesBeyondKeepLimit(for: publication, issues: issues, readingIssueID: reading ?? nil) {
                 if (try? storage.evict(issue, of: publication)) != nil { removed.append(issue) }
             }
@@ -179,7 +181,8 @@ public struct SyncService: Sendable {
         let storage = IssueStorage(store: store, paths: paths)
         let publications = Dictionary(uniqueKeysWithValues: ((try? store.publications()) ?? []).map { ($0.id, $0) })
         // What the planner needs, from SQL: the downloaded issues, and each publication's newest (which it keeps).
-        let downloaded = (try? store.downloadedIssues()) ?? []
+        let starred = (try? store.starredIssueIDs()) ?? []
+        let downloaded = ((try? store.downloadedIssues()) ?? []).filter { !starred.contains($0.id) }
         let newest = ((try? store.newestIssues()) ?? []).filter { $0.state != .available }
         let issues = downloaded + newest
         var sizes: [Int64: Int64] = [:]
