@@ -59,6 +59,17 @@ public final class EffectRunner: @unchecked Sendable {
                     accountSessions: AccountSessions(store: credentialStore))
     }
 
+    /// Sends the queued marks of the account an issue comes from, in the background (after `N`, opening an issue);
+    /// when the server cannot be reached they stay queued for the next refresh.
+    func sendAccountMarks(ofIssue issueID: Int64) {
+        refreshQueue.async {
+            guard let accountSync = self.sync.accountSync, let issue = try? self.store.issue(id: issueID),
+                  let accountID = (try? self.store.publication(id: issue.publicationID))?.accountID,
+                  let account = (try? self.store.accounts())?.first(where: { $0.id == accountID }) else { return }
+            _ = try? accountSync.sendMarks(of: account)
+        }
+    }
+
     /// The most bytes one feed article's picture may take (it stops arriving there).
     static let webPictureLimit = 8 << 20
 
@@ -144,6 +155,7 @@ public final class EffectRunner: @unchecked Sendable {
                     self.send(.reported(StatusMessage("Cannot mark the issue \(read ? "read" : "unread"): \(error)", isError: true)))
                 }
                 self.libraryQueue.async { self.sendLibrary() }
+                self.sendAccountMarks(ofIssue: issueID)
             }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
@@ -181,7 +193,10 @@ public final class EffectRunner: @unchecked Sendable {
             work.async {
                 let result = self.openBook(issueID: issueID)
                 let position = try? self.store.readingPosition(issueID: issueID)
-                if case .success = result { try? self.store.markOpened(issueID: issueID) }
+                if case .success = result {
+                    try? self.store.markOpened(issueID: issueID)
+                    self.sendAccountMarks(ofIssue: issueID)
+                }
                 self.send(.issueOpened(issueID: issueID, result, resumeAt: position))
                 if case .success = result { self.loadMarks(issueID) }
                 self.sendLibrary()
@@ -202,7 +217,20 @@ public final class EffectRunner: @unchecked Sendable {
         case .subscribe(let text):
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>
-                if let url = SubscriptionURL.parse(text) {
+                if let url = SubscriptionURL.parse(text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                   let account = try? self.store.accounts().first, let accountSync = self.sync.accountSync {
+                    // With an account, a web feed is subscribed on its server.
+                    do {
+                        let added = try accountSync.subscribe(account, to: url)
+                        if let publication = added.publication {
+                            result = .success(publication.title)
+                        } else {
+                            result = .failure(ReaderFailure("subscribed on \(account.url.host ?? "the server"), but its sync failed: \(added.report.problem ?? "it did not list the feed")"))
+                        }
+                    } catch {
+                        result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString) on the account's server: \(error)"))
+                    }
+                } else if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
                         result = .success(try PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client,
@@ -219,6 +247,15 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .unsubscribe(let publicationID, let keepDownloads):
             work.async {
+                if let publication = try? self.store.publication(id: publicationID), publication.accountID != nil, let accountSync = self.sync.accountSync {
+                    // On the account's server first: when it cannot be reached, nothing changes here.
+                    do {
+                        try accountSync.unsubscribe(publication)
+                    } catch {
+                        self.send(.reported(StatusMessage("Cannot unsubscribe on the account's server: \(error); nothing was changed.", isError: true)))
+                        return
+                    }
+                }
                 if keepDownloads {
                     try? self.store.unsubscribeKeepingDownloads(publicationID: publicationID)
                 } else if let publication = try? self.store.publication(id: publicationID) {
@@ -228,7 +265,15 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .renamePublication(let publicationID, let title):
             work.async {
-                try? self.store.renamePublication(id: publicationID, to: title)
+                if let publication = try? self.store.publication(id: publicationID), publication.accountID != nil, let accountSync = self.sync.accountSync {
+                    do {
+                        try accountSync.rename(publication, to: title)
+                    } catch {
+                        self.send(.reported(StatusMessage("Cannot rename on the account's server: \(error); nothing was changed.", isError: true)))
+                    }
+                } else {
+                    try? self.store.renamePublication(id: publicationID, to: title)
+                }
                 self.sendLibrary()
             }
         case .refreshPublication(let publicationID):
