@@ -59,6 +59,33 @@ public final class EffectRunner: @unchecked Sendable {
                     accountSessions: AccountSessions(store: credentialStore))
     }
 
+    /// Reads the accounts for the accounts screen.
+    func sendAccounts() {
+        send(.accountsLoaded((try? AccountSummary.all(in: store)) ?? []))
+    }
+
+    /// Logs in to a feed server's API, saves the session (never the password) and the account, and syncs it.
+    func addAccount(_ text: String, _ credentials: Credentials) {
+        var address = text.trimmingCharacters(in: .whitespaces)
+        while address.hasSuffix("/") { address.removeLast() }
+        guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            send(.reported(StatusMessage("'\(TextSanitizer.singleLine(address))' is not the http or https address of a feed server's API.", isError: true)))
+            return
+        }
+        do {
+            let token = try GoogleReaderClient.logIn(baseURL: url, user: credentials.user, password: credentials.password, http: client)
+            let sessions = AccountSessions(store: credentialStore)
+            try sessions.save(token: token, user: credentials.user, for: url)
+            let account = try store.addAccount(kind: .googleReader, url: url, user: credentials.user)
+            let report = sync.accountSync?.sync(account)
+            let count = report?.subscriptions ?? 0
+            send(.reported(StatusMessage("Added the account \(credentials.user): \(count) subscription\(count == 1 ? "" : "s")"
+                                         + (report?.problem.map { " (\($0))" } ?? "") + ".")))
+        } catch {
+            send(.reported(StatusMessage("Cannot add the account: \(error).", isError: true)))
+        }
+    }
+
     /// Sends the queued marks of the account an issue comes from, in the background (after `N`, opening an issue);
     /// when the server cannot be reached they stay queued for the next refresh.
     func sendAccountMarks(ofIssue issueID: Int64) {
@@ -328,6 +355,39 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .measureStorage:
             work.async { self.sendStorage() }
+        case .loadAccounts:
+            work.async { self.sendAccounts() }
+        case .addAccount(let text, let credentials):
+            refreshQueue.async {
+                self.addAccount(text, credentials)
+                self.sendAccounts()
+                self.sendLibrary()
+            }
+        case .removeAccount(let text):
+            work.async {
+                do {
+                    guard let url = URL(string: text), let account = try self.store.account(url: url) else { return }
+                    try self.store.removeAccount(id: account.id)
+                    try? AccountSessions(store: self.credentialStore).forget(account.url)
+                    self.send(.reported(StatusMessage("Removed the account \(account.user); its subscriptions stay as feeds of your own.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot remove the account: \(error)", isError: true)))
+                }
+                self.sendAccounts()
+                self.sendLibrary()
+            }
+        case .toggleStar(let issueID):
+            saves.async {
+                do {
+                    guard let issue = try self.store.issue(id: issueID) else { return }
+                    let starred = !(try self.store.starredIssueIDs().contains(issueID))
+                    try self.store.setStarred(starred, issueID: issueID)
+                    self.send(.reported(StatusMessage("\(starred ? "Starred" : "Unstarred") “\(issue.title)”\(starred ? ": it is kept whatever the storage budget" : "").")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot star the issue: \(error)", isError: true)))
+                }
+                self.sendAccountMarks(ofIssue: issueID)
+            }
         case .enforceStorageLimits:
             refreshQueue.async {
                 let removed = self.sync.enforceLimits(budget: self.storageBudget)

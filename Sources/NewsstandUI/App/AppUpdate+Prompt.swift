@@ -7,6 +7,7 @@ extension AppUpdate {
         if case .confirmRemoveTitle(let issueID, _) = prompt.kind { return confirmRemoveTitle(issueID, key: key, &state) }
         if case .confirmDeleteMark(let mark) = prompt.kind { return confirmDeleteMark(mark, key: key, &state) }
         if case .confirmDeleteDownload(let issueID, _) = prompt.kind { return confirmDeleteDownload(issueID, key: key, &state) }
+        if case .confirmRemoveAccount(let url, _) = prompt.kind { return confirmRemoveAccount(url, key: key, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -36,7 +37,8 @@ extension AppUpdate {
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
             case .searchCatalog: return submitCatalogSearch(prompt, &state)
             case .bookmarkName, .note, .confirmDeleteMark: return submitMarkPrompt(prompt, &state)
-            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload: return []
+            case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
+            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount: return []
             }
         }
     }
