@@ -515,7 +515,8 @@ final class LibraryWindowQueryTests: XCTestCase {
         XCTAssertEqual(try store.integrityCheck(), ["ok"])
         let after = try store.database.query("SELECT * FROM issues ORDER BY id")
         XCTAssertEqual(after.map { Array($0.prefix(before[0].count)) }, before, "every column the issues had is as it was")
-        XCTAssertEqual(after.map { $0.last?.string }, (0..<states.count).map { "i\($0)" }, "migration 9 added handles: the typeable names as they are")
+        XCTAssertEqual(try store.database.query("SELECT handle FROM issues ORDER BY id").map { $0.first?.string }, (0..<states.count).map { "i\($0)" },
+                       "migration 9 added handles: the typeable names as they are")
         let indexes = Set(try store.database.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'issues'").compactMap { $0.first?.string })
         XCTAssertTrue(indexes.isSuperset(of: ["issues_in_shelf_order", "issues_unfinished", "issues_available", "issues_new"]), "\(indexes)")
         XCTAssertFalse(indexes.contains("issues_by_publication_and_date"))

@@ -21,6 +21,8 @@ final class StarredIssueStorageTests: XCTestCase {
         let oldest = try XCTUnwrap(issues.min { $0.date < $1.date })
         try store.setStarred(true, issueID: oldest.id)
         XCTAssertEqual(try store.starredIssueIDs(), [oldest.id])
+        XCTAssertEqual(try store.issue(id: oldest.id)?.isStarred, true, "issues read from the library say so (the shelf marks them)")
+        XCTAssertEqual(try store.issues(publicationID: publication.id).filter(\.isStarred).map(\.id), [oldest.id])
 
         let sync = SyncService(store: store, paths: paths)
         XCTAssertFalse(sync.plannedEvictions(budget: 1).contains { $0.id == oldest.id }, "the budget passes it by")

@@ -66,8 +66,14 @@ final class AccountsScreenTests: XCTestCase {
                        [.addAccount(url: "https://news.example/api/greader.php", credentials: Credentials(user: "reader", password: "pw"))])
     }
 
-    func testStarOnTheShelfAsksTheRunner() {
-        var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
+    func testStarOnTheShelfAsksTheRunnerAndAStarredIssueIsMarked() {
+        var starred = Fixtures.issue(8, "Autumn", state: .available)
+        starred.isStarred = true
+        var state = Fixtures.state(width: 90, height: 24, issues: [Fixtures.issue(7, "Spring", state: .available), starred])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("*"))), [.toggleStar(issueID: 7)])
+        let screen = AppView.render(state, theme: theme).lines()
+        let autumn = screen.first { $0.contains("Autumn") } ?? ""
+        XCTAssertTrue(autumn.contains("★"), screen.joined(separator: "\n"))
+        XCTAssertFalse((screen.first { $0.contains("Spring") } ?? "").contains("★"))
     }
 }

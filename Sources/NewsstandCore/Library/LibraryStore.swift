@@ -419,13 +419,13 @@ public final class LibraryStore: @unchecked Sendable {
 
     static func issueColumns(prefix: String) -> String {
         ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
-         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new", "handle"].map { prefix + $0 }.joined(separator: ", ")
+         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new", "handle", "is_starred"].map { prefix + $0 }.joined(separator: ", ")
     }
 
     static let issueColumns = issueColumns(prefix: "")
 
     static func issue(from row: [SQLiteValue]) -> Issue {
-        Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
+        var issue = Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
               date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
               coverURL: row[6].string.flatMap(URL.init(string:)),
               contentURLs: (row[7].string ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },
@@ -433,5 +433,7 @@ public final class LibraryStore: @unchecked Sendable {
               state: IssueState(storedName: row[10].string ?? "none", reason: row[12].string),
               progress: row[11].double ?? 0, addedAt: Date(timeIntervalSince1970: row[13].double ?? 0),
               openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)), arrivedNew: row[15].int64 == 1)
+        issue.isStarred = row.count > 17 && row[17].int64 == 1
+        return issue
     }
 }
