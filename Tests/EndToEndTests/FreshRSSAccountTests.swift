@@ -258,4 +258,44 @@ final class FreshRSSAccountCommandTests: EndToEndTestCase {
         XCTAssertTrue(refused.errors.contains("nothing was changed"), refused.errors)
         XCTAssertEqual(try rows(["subscriptions", "--json"], environment).first { $0["name"] as? String == "beta-monthly" }?["subscribed"] as? Bool, true)
     }
+
+    func testTheAccountsScreenAddsAnAccountAndItsSubscriptionsAppear() throws {
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly"])
+        _ = try client.subscribe(to: server.url(for: "alpha.xml"))
+        let environment = TestEnvironment.environment(home: home)
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 110, height: 32, environment: environment)
+        try session.send("s")
+        try session.waitFor(text: "SUBSCRIPTIONS")
+        try session.send("A")
+        try session.waitFor(text: "No accounts. Press a to add one")
+        try session.send("a")
+        try session.waitFor(text: "Account's API URL")
+        try session.send("-l", freshRSS.apiURL.absoluteString)
+        try session.send("Enter")
+        try session.waitFor(text: " User:")
+        try session.send("-l", "reader")
+        try session.send("Enter")
+        try session.send("-l", "wrong-password")
+        let typed = try session.waitFor(text: "••••••••••••••")
+        XCTAssertFalse(typed.contains("wrong-password"), "the password is never drawn")
+        try session.send("Enter")
+        try session.waitFor(text: "did not accept the user or password of reader")
+
+        try session.send("a")
+        try session.waitFor(text: "Account's API URL")
+        try session.send("-l", freshRSS.apiURL.absoluteString)
+        try session.send("Enter")
+        try session.waitFor(text: " User:")
+        try session.send("-l", "reader")
+        try session.send("Enter")
+        try session.send("-l", freshRSS.apiPassword)
+        try session.send("Enter")
+        let added = try session.waitFor(text: "Added the account reader: 2 subscriptions.")
+        XCTAssertTrue(added.contains("reader at \(freshRSS.apiURL.absoluteString)"), added)
+        XCTAssertFalse(added.contains(freshRSS.apiPassword))
+        // Back on the subscriptions screen, the account's feed is there, marked as coming from it.
+        try session.send("Escape")
+        try session.waitFor("the account's subscription") { $0.contains("Alpha Weekly") && $0.contains("from an account") }
+        try session.send("q")
+    }
 }
