@@ -84,6 +84,37 @@ final class FreshRSSAccountTests: EndToEndTestCase {
     }
 }
 
+/// AccountSync against a real FreshRSS, in the library directly: what an unchanged sync costs, and renaming.
+final class FreshRSSAccountSyncTests: EndToEndTestCase {
+    func testAnUnchangedSyncCostsFourRequestsWhateverTheFeedsAndRenamingHappensOnTheServer() throws {
+        let feeds = Dictionary(uniqueKeysWithValues: (1...6).map { ("/feed\($0).xml", "Feed \($0)") })
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: feeds)
+        for path in feeds.keys.sorted() { _ = try client.subscribe(to: server.url(for: String(path.dropFirst()))) }
+        let store = try LibraryStore(file: home.appendingPathComponent("library.sqlite"))
+        defer { store.close() }
+        let token = try GoogleReaderClient.logIn(baseURL: freshRSS.apiURL, user: freshRSS.user, password: freshRSS.apiPassword)
+        let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
+        let url = freshRSS.apiURL
+        let sync = AccountSync(store: store) { _ in GoogleReaderClient(baseURL: url, authToken: token) }
+        let first = sync.sync(account)
+        XCTAssertNil(first.problem)
+        XCTAssertEqual(first.subscriptions, 7, "six feeds and FreshRSS's own")
+        XCTAssertEqual(first.newItems, 12)
+        server.clearLog()
+        let again = sync.sync(try XCTUnwrap(try store.accounts().first))
+        XCTAssertNil(again.problem)
+        XCTAssertEqual(again.newItems, 0)
+        XCTAssertEqual(again.requests, 4, "subscriptions, items since the last sync, unread ids, starred ids")
+        XCTAssertEqual(server.settledLog().filter { $0.path.hasSuffix(".xml") && !($0.headers["user-agent"] ?? "").contains("FreshRSS") }.count, 0,
+                       "no feed fetched by Newsstand")
+
+        let feed1 = try XCTUnwrap(try store.publications(accountID: account.id).first { $0.title == "Feed 1" })
+        try sync.rename(feed1, to: "Feed One")
+        XCTAssertEqual(try store.publication(id: feed1.id)?.title, "Feed One")
+        XCTAssertEqual(try client.subscriptions().first { $0.streamID == feed1.accountStream }?.title, "Feed One")
+    }
+}
+
 /// The account commands and `sync` against a real FreshRSS.
 final class FreshRSSAccountCommandTests: EndToEndTestCase {
     private func rows(_ command: [String], _ environment: [String: String]) throws -> [[String: Any]] {
