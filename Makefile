@@ -6,10 +6,11 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
-# and logins, nghttpd for HTTP/2), and a real sixel terminal for the pictures test (xterm on Xvfb, screenshots
-# with xwd from x11-apps, read with ImageMagick; kitty on Xvfb for the kitty pictures test); python3 for an independent
-# KOReader partial MD5 in the progress-sync tests.
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool python3
+# and logins, nghttpd for HTTP/2, FreshRSS on PHP's built-in server for accounts), and real terminals for the pictures
+# tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with ImageMagick; xdotool to type into them);
+# python3 for an independent KOReader partial MD5 in the progress-sync tests.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool python3 \
+	php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).

@@ -57,7 +57,46 @@ public final class EffectRunner: @unchecked Sendable {
     /// Sync logic with the configured limits on automatic downloads.
     var sync: SyncService {
         SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client,
-                    maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines)
+                    maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines,
+                    accountSessions: AccountSessions(store: credentialStore))
+    }
+
+    /// Reads the accounts for the accounts screen.
+    func sendAccounts() {
+        send(.accountsLoaded((try? AccountSummary.all(in: store)) ?? []))
+    }
+
+    /// Logs in to a feed server's API, saves the session (never the password) and the account, and syncs it.
+    func addAccount(_ text: String, _ credentials: Credentials) {
+        var address = text.trimmingCharacters(in: .whitespaces)
+        while address.hasSuffix("/") { address.removeLast() }
+        guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            send(.reported(StatusMessage("'\(TextSanitizer.singleLine(address))' is not the http or https address of a feed server's API.", isError: true)))
+            return
+        }
+        do {
+            let token = try GoogleReaderClient.logIn(baseURL: url, user: credentials.user, password: credentials.password, http: client)
+            let sessions = AccountSessions(store: credentialStore)
+            try sessions.save(token: token, user: credentials.user, for: url)
+            let account = try store.addAccount(kind: .googleReader, url: url, user: credentials.user)
+            let report = sync.accountSync?.sync(account)
+            let count = report?.subscriptions ?? 0
+            send(.reported(StatusMessage("Added the account \(credentials.user): \(count) subscription\(count == 1 ? "" : "s")"
+                                         + (report?.problem.map { " (\($0))" } ?? "") + ".")))
+        } catch {
+            send(.reported(StatusMessage("Cannot add the account: \(error).", isError: true)))
+        }
+    }
+
+    /// Sends the queued marks of the account an issue comes from, in the background (after `N`, opening an issue);
+    /// when the server cannot be reached they stay queued for the next refresh.
+    func sendAccountMarks(ofIssue issueID: Int64) {
+        refreshQueue.async {
+            guard let accountSync = self.sync.accountSync, let issue = try? self.store.issue(id: issueID),
+                  let accountID = (try? self.store.publication(id: issue.publicationID))?.accountID,
+                  let account = (try? self.store.accounts())?.first(where: { $0.id == accountID }) else { return }
+            _ = try? accountSync.sendMarks(of: account)
+        }
     }
 
     /// The most bytes one feed article's picture may take (it stops arriving there).
@@ -149,6 +188,7 @@ public final class EffectRunner: @unchecked Sendable {
                     self.send(.reported(StatusMessage("Cannot mark the issue \(read ? "read" : "unread"): \(error)", isError: true)))
                 }
                 self.libraryQueue.async { self.sendLibrary() }
+                self.sendAccountMarks(ofIssue: issueID)
             }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
@@ -186,7 +226,10 @@ public final class EffectRunner: @unchecked Sendable {
             work.async {
                 let result = self.openBook(issueID: issueID)
                 let position = try? self.store.readingPosition(issueID: issueID)
-                if case .success = result { try? self.store.markOpened(issueID: issueID) }
+                if case .success = result {
+                    try? self.store.markOpened(issueID: issueID)
+                    self.sendAccountMarks(ofIssue: issueID)
+                }
                 self.send(.issueOpened(issueID: issueID, result, resumeAt: position))
                 if case .success(let book) = result {
                     self.loadMarks(issueID)
@@ -216,7 +259,20 @@ public final class EffectRunner: @unchecked Sendable {
         case .subscribe(let text):
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>
-                if let url = SubscriptionURL.parse(text) {
+                if let url = SubscriptionURL.parse(text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                   let account = try? self.store.accounts().first, let accountSync = self.sync.accountSync {
+                    // With an account, a web feed is subscribed on its server.
+                    do {
+                        let added = try accountSync.subscribe(account, to: url)
+                        if let publication = added.publication {
+                            result = .success(publication.title)
+                        } else {
+                            result = .failure(ReaderFailure("subscribed on \(account.url.host ?? "the server"), but its sync failed: \(added.report.problem ?? "it did not list the feed")"))
+                        }
+                    } catch {
+                        result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString) on the account's server: \(error)"))
+                    }
+                } else if let url = SubscriptionURL.parse(text) {
                     self.moveLogin(from: text)
                     do {
                         result = .success(try PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client,
@@ -233,6 +289,15 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .unsubscribe(let publicationID, let keepDownloads):
             work.async {
+                if let publication = try? self.store.publication(id: publicationID), publication.accountID != nil, let accountSync = self.sync.accountSync {
+                    // On the account's server first: when it cannot be reached, nothing changes here.
+                    do {
+                        try accountSync.unsubscribe(publication)
+                    } catch {
+                        self.send(.reported(StatusMessage("Cannot unsubscribe on the account's server: \(error); nothing was changed.", isError: true)))
+                        return
+                    }
+                }
                 if keepDownloads {
                     try? self.store.unsubscribeKeepingDownloads(publicationID: publicationID)
                 } else if let publication = try? self.store.publication(id: publicationID) {
@@ -242,7 +307,15 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .renamePublication(let publicationID, let title):
             work.async {
-                try? self.store.renamePublication(id: publicationID, to: title)
+                if let publication = try? self.store.publication(id: publicationID), publication.accountID != nil, let accountSync = self.sync.accountSync {
+                    do {
+                        try accountSync.rename(publication, to: title)
+                    } catch {
+                        self.send(.reported(StatusMessage("Cannot rename on the account's server: \(error); nothing was changed.", isError: true)))
+                    }
+                } else {
+                    try? self.store.renamePublication(id: publicationID, to: title)
+                }
                 self.sendLibrary()
             }
         case .refreshPublication(let publicationID):
@@ -297,6 +370,39 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .measureStorage:
             work.async { self.sendStorage() }
+        case .loadAccounts:
+            work.async { self.sendAccounts() }
+        case .addAccount(let text, let credentials):
+            refreshQueue.async {
+                self.addAccount(text, credentials)
+                self.sendAccounts()
+                self.sendLibrary()
+            }
+        case .removeAccount(let text):
+            work.async {
+                do {
+                    guard let url = URL(string: text), let account = try self.store.account(url: url) else { return }
+                    try self.store.removeAccount(id: account.id)
+                    try? AccountSessions(store: self.credentialStore).forget(account.url)
+                    self.send(.reported(StatusMessage("Removed the account \(account.user); its subscriptions stay as feeds of your own.")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot remove the account: \(error)", isError: true)))
+                }
+                self.sendAccounts()
+                self.sendLibrary()
+            }
+        case .toggleStar(let issueID):
+            saves.async {
+                do {
+                    guard let issue = try self.store.issue(id: issueID) else { return }
+                    let starred = !(try self.store.starredIssueIDs().contains(issueID))
+                    try self.store.setStarred(starred, issueID: issueID)
+                    self.send(.reported(StatusMessage("\(starred ? "Starred" : "Unstarred") “\(issue.title)”\(starred ? ": it is kept whatever the storage budget" : "").")))
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot star the issue: \(error)", isError: true)))
+                }
+                self.sendAccountMarks(ofIssue: issueID)
+            }
         case .enforceStorageLimits:
             refreshQueue.async {
                 let removed = self.sync.enforceLimits(budget: self.storageBudget)

@@ -18,7 +18,7 @@ enum CommandTable {
 
     /// The commands named by a word, in the order `--help` lists them.
     static let commands: [CommandDefinition] = [
-        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N")],
+        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N"), .flag("--local")],
                           summary: "subscribe to a publication's catalog (http, https, file or a path)",
                           run: { try SubscriptionCommands.subscribe(&$0) }),
         CommandDefinition("unsubscribe", arguments: "PUBLICATION", options: [.flag("--keep-downloads")],
@@ -39,6 +39,10 @@ enum CommandTable {
         CommandDefinition("logins",
                           summary: "list the saved logins: host and user, never the password",
                           run: { try LoginCommands.logins(&$0) }),
+        CommandDefinition("account", arguments: "add URL|list|remove URL",
+                          options: [.value("--user", "NAME"), .flag("--password-stdin"), .flag("--json")],
+                          summary: "share subscriptions and read states with a feed server (FreshRSS…)",
+                          run: { try AccountCommands.run(&$0) }),
         CommandDefinition("sync", options: [.flag("--quiet")],
                           summary: "refresh every subscription, download per policy, keep to limits, sync places",
                           run: { try SyncCommand.run(&$0) }),
@@ -54,6 +58,9 @@ enum CommandTable {
         CommandDefinition("list", options: [.flag("--json")],
                           summary: "list every issue and its state",
                           run: { try ListCommand.run(&$0) }),
+        CommandDefinition("mark", arguments: "ISSUE...", options: [.flag("--read"), .flag("--unread"), .flag("--star"), .flag("--unstar")],
+                          summary: "mark issues read, unread, starred or not (on an account's server too)",
+                          run: { try MarkCommand.run(&$0) }),
         CommandDefinition("download", arguments: "ISSUE...",
                           summary: "download issues now, continuing partial downloads (progress on stderr)",
                           run: { try DownloadCommand.run(&$0) }),

@@ -6,6 +6,7 @@ enum SubscriptionCommands {
     static func subscribe(_ arguments: inout ArgumentList) throws {
         let policyText = arguments.option("--auto-download")
         let keep = try arguments.integerOption("--keep", range: 1...10_000)
+        let local = arguments.flag("--local")
         let text = try arguments.positional("URL of a catalog")
         try arguments.finish()
         let policy = try policyText.map { text -> AutoDownloadPolicy in
@@ -23,6 +24,26 @@ enum SubscriptionCommands {
             throw CommandFailure("only http, https and file URLs (or a path) can be subscribed to")
         }
         if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
+        // With an account, a web feed is subscribed on its server (the first account's), unless --local.
+        if !local, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let account = try context.store.accounts().first {
+            let sync = AccountSync(store: context.store, sessions: AccountSessions(store: CredentialStore(paths: context.paths)),
+                                   http: context.client, maxHeadlines: context.configuration.maxHeadlines)
+            let result: (publication: Publication?, report: AccountSync.Report)
+            do {
+                result = try sync.subscribe(account, to: url)
+            } catch {
+                throw CommandFailure("cannot subscribe to \(url.absoluteString) on \(AccountCommands.server(account.url)): \(error)")
+            }
+            guard let publication = result.publication else {
+                throw CommandFailure("subscribed to \(url.absoluteString) on \(AccountCommands.server(account.url)), but the sync that followed failed: \(result.report.problem ?? "it did not list it")")
+            }
+            if policy != nil || keep != nil {
+                try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
+            }
+            let count = try context.store.issues(publicationID: publication.id).count
+            print("Subscribed to \(publication.title) (\(publication.name)) on the account \(account.user) at \(AccountCommands.server(account.url)): \(count) issue\(count == 1 ? "" : "s").")
+            return
+        }
         do {
             let refresher = PublicationRefresher(store: context.store, maxEntries: context.configuration.maxCatalogEntries, client: context.client,
                                                  maxHeadlines: context.configuration.maxHeadlines)
@@ -56,6 +77,15 @@ enum SubscriptionCommands {
         let context = try LibraryContext.open()
         guard let publication = try context.store.findPublication(reference) else {
             throw CommandFailure("no publication named '\(reference)'")
+        }
+        if publication.accountID != nil, publication.isSubscribed {
+            // On the account's server first: if that fails, nothing changes here.
+            let sync = AccountSync(store: context.store, sessions: AccountSessions(store: CredentialStore(paths: context.paths)), http: context.client)
+            do {
+                try sync.unsubscribe(publication)
+            } catch {
+                throw CommandFailure("cannot unsubscribe from \(publication.title) on its account's server: \(error); nothing was changed")
+            }
         }
         if keepDownloads {
             try context.store.unsubscribeKeepingDownloads(publicationID: publication.id)

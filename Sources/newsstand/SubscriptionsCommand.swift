@@ -19,6 +19,8 @@ enum SubscriptionsCommand {
         /// For a subscription to a catalog root: the root, and the feed of it chosen as the shelf.
         var catalogRoot: String? = nil
         var catalogFeed: String? = nil
+        /// For a subscription that comes from an account on a feed server: the account's API address.
+        var account: String? = nil
     }
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -27,6 +29,7 @@ enum SubscriptionsCommand {
         let context = try LibraryContext.open()
         let formatter = ISO8601DateFormatter()
         let counts = try context.store.issueCounts()
+        let accounts = Dictionary(uniqueKeysWithValues: try context.store.accounts().map { ($0.id, $0.url.absoluteString) })
         let rows = try context.store.publications().map { publication -> Row in
             let count = counts[publication.id] ?? IssueCounts()
             var row = Row(name: publication.name, title: publication.title, url: publication.feedURL.absoluteString,
@@ -35,6 +38,7 @@ enum SubscriptionsCommand {
                        issues: count.total, downloaded: count.downloaded, new: count.new)
             row.catalogRoot = publication.catalogRoot?.absoluteString
             row.catalogFeed = publication.catalogFeedTitle
+            row.account = publication.accountID.flatMap { accounts[$0] }
             return row
         }
         if json {
@@ -49,7 +53,8 @@ enum SubscriptionsCommand {
         for row in rows {
             let policy = "auto-download \(row.autoDownload)" + (row.keep.map { ", keep \($0)" } ?? "")
             let status = row.subscribed ? (row.lastError.map { "problem: \($0)" } ?? row.lastRefresh.map { "refreshed \($0)" } ?? "never refreshed") : "unsubscribed (downloads kept)"
-            print("\(row.name)\t\(row.title)\t\(row.new) new, \(row.downloaded) downloaded, \(row.issues) issues\t\(policy)\t\(status)\t\(row.url)")
+            let source = row.account.map { "\tfrom the account \($0)" } ?? ""
+            print("\(row.name)\t\(row.title)\t\(row.new) new, \(row.downloaded) downloaded, \(row.issues) issues\t\(policy)\t\(status)\t\(row.url)\(source)")
         }
     }
 }

@@ -17,13 +17,26 @@ enum SyncCommand {
         }
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
                                client: context.client, maxCatalogEntries: context.configuration.maxCatalogEntries,
-                               maxHeadlines: context.configuration.maxHeadlines)
+                               maxHeadlines: context.configuration.maxHeadlines,
+                               accountSessions: AccountSessions(store: CredentialStore(paths: context.paths)))
         downloads.resumeInterrupted()
-        let reports = sync.refreshAndQueue(into: downloads)
+        let summary = sync.syncAndQueue(into: downloads)
+        let reports = summary.publications
         _ = downloads.waitUntilIdle()
         let removed = sync.enforceLimits(budget: context.configuration.storageBudget)
 
         var problems = 0
+        for account in summary.accounts {
+            var line = "Account \(account.account.user) at \(AccountCommands.server(account.account.url)): "
+            if let problem = account.problem {
+                line += problem
+                problems += 1
+            } else {
+                line += account.newItems == 0 ? "up to date" : "\(account.newItems) new item\(account.newItems == 1 ? "" : "s")"
+                if account.markedRead > 0 { line += ", \(account.markedRead) read elsewhere" }
+            }
+            if !quiet || account.problem != nil { print(line) }
+        }
         for report in reports {
             let arrived = report.outcome.newIssueNames.count
             var line = "\(report.publication.title): "
@@ -51,7 +64,7 @@ enum SyncCommand {
             FileHandle.standardError.write(Data("newsstand: \(failure)\n".utf8))
         }
         let failedDownloads = failures.count
-        if reports.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }
+        if reports.isEmpty && summary.accounts.isEmpty && !quiet { print("No subscriptions. Add one with: newsstand subscribe URL") }
         let positions = ProgressSyncCommands.syncPositions(context)
         for line in positions.lines where !quiet || positions.failed { print(line) }
         if positions.failed { problems += 1 }

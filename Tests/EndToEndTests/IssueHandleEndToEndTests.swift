@@ -107,6 +107,7 @@ final class IssueHandleEndToEndTests: EndToEndTestCase {
         // And without what later migrations added (10, 11 and 13's columns; 12 may run again).
         try database.execute("ALTER TABLE headlines DROP COLUMN media_url; ALTER TABLE headlines DROP COLUMN media_kind; ALTER TABLE headlines DROP COLUMN body;")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url; ALTER TABLE publications DROP COLUMN catalog_feed_title;")
+        try database.execute("ALTER TABLE publications DROP COLUMN account_id; ALTER TABLE publications DROP COLUMN account_stream; ALTER TABLE issues DROP COLUMN is_starred;")
         database.close()
 
         let list = try TestEnvironment.run(["list"], environment: environment)

@@ -61,6 +61,7 @@ final class LibraryStoreTests: XCTestCase {
         try database.execute("ALTER TABLE headlines DROP COLUMN body")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_root_url")
         try database.execute("ALTER TABLE publications DROP COLUMN catalog_feed_title")
+        try database.execute("ALTER TABLE publications DROP COLUMN account_id; ALTER TABLE publications DROP COLUMN account_stream; ALTER TABLE issues DROP COLUMN is_starred")  // 17's (16 is safe to run again)
         try database.execute("PRAGMA user_version = 5")
         database.close()
 

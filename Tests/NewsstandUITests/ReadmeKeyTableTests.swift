@@ -20,7 +20,7 @@ final class ReadmeKeyTableTests: XCTestCase {
         "everywhere": Set(ScreenKind.allCases).subtracting([.selection]), "selecting a passage": [.selection],
         "bookmarks": [.bookmarks], "highlights": [.highlights], "shelf": [.shelf], "shelf (grid)": [.shelf], "issue page": [.detail],
         "contents": [.contents], "article": [.article], "help": [.help], "subscriptions": [.subscriptions],
-        "headlines": [.headlines], "storage": [.storage], "catalog": [.catalog], "search results": [.searchResults],
+        "headlines": [.headlines], "storage": [.storage], "accounts": [.accounts], "catalog": [.catalog], "search results": [.searchResults],
         "downloads": [.downloads], "getting a title": [.acquisitions],
         "streamed pages": [.streamedPages],
     ]

@@ -250,6 +250,34 @@ enum LibrarySchema {
             character_offset INTEGER NOT NULL
         );
         """,
+        // 17: accounts on feed servers (Accounts/): the server and user (never a password: the session is in the credential
+        // store), how far the last sync got (the newest item's crawl time, for `ot`) and how it went. A publication may come
+        // from an account (`account_id`, and the server's id of the feed, `account_stream`); removing the account leaves its
+        // publications as feeds of one's own (`removeAccount` clears the link: no foreign key, so the column can be dropped). `account_marks` queues read/unread/star changes made here until the server has them;
+        // `is_starred`: starred (here or on the server), never evicted.
+        """
+        CREATE TABLE IF NOT EXISTS accounts (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            url TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            added_at REAL NOT NULL,
+            last_sync REAL,
+            last_error TEXT,
+            synced_to_usec INTEGER
+        );
+        ALTER TABLE publications ADD COLUMN account_id INTEGER;
+        ALTER TABLE publications ADD COLUMN account_stream TEXT;
+        ALTER TABLE issues ADD COLUMN is_starred INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE IF NOT EXISTS account_marks (
+            account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            item_id INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            adding INTEGER NOT NULL,
+            queued_at REAL NOT NULL,
+            PRIMARY KEY (account_id, item_id, state)
+        );
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

@@ -330,6 +330,7 @@ public final class LibraryStore: @unchecked Sendable {
                 try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(issueID)])
                 try database.query("INSERT INTO settings (key, value) VALUES ('currently_reading', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                                    [.text(String(issueID))])
+                try queueAccountMark(issueID: issueID, .read, adding: true)
             }
         }
     }
@@ -345,6 +346,7 @@ public final class LibraryStore: @unchecked Sendable {
                     try database.query("UPDATE issues SET opened_at = NULL WHERE id = ?", [.integer(issueID)])
                     try database.query("DELETE FROM settings WHERE key = 'currently_reading' AND value = ?", [.text(String(issueID))])
                 }
+                try queueAccountMark(issueID: issueID, .read, adding: read)
             }
         }
     }
@@ -400,9 +402,9 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    private static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title"
+    static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream"
 
-    private static func publication(from row: [SQLiteValue]) -> Publication {
+    static func publication(from row: [SQLiteValue]) -> Publication {
         var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
                     feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
                     lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
@@ -410,18 +412,20 @@ public final class LibraryStore: @unchecked Sendable {
                     keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
         publication.catalogRoot = row[10].string.flatMap { URL(string: $0) }
         publication.catalogFeedTitle = row[11].string
+        publication.accountID = row[12].int64
+        publication.accountStream = row[13].string
         return publication
     }
 
     static func issueColumns(prefix: String) -> String {
         ["id", "publication_id", "name", "title", "date", "summary", "cover_url", "content_urls", "expected_size",
-         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new", "handle"].map { prefix + $0 }.joined(separator: ", ")
+         "expected_sha256", "state", "progress", "failure_reason", "added_at", "opened_at", "arrived_new", "handle", "is_starred"].map { prefix + $0 }.joined(separator: ", ")
     }
 
     static let issueColumns = issueColumns(prefix: "")
 
     static func issue(from row: [SQLiteValue]) -> Issue {
-        Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
+        var issue = Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
               date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
               coverURL: row[6].string.flatMap(URL.init(string:)),
               contentURLs: (row[7].string ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },
@@ -429,5 +433,7 @@ public final class LibraryStore: @unchecked Sendable {
               state: IssueState(storedName: row[10].string ?? "none", reason: row[12].string),
               progress: row[11].double ?? 0, addedAt: Date(timeIntervalSince1970: row[13].double ?? 0),
               openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)), arrivedNew: row[15].int64 == 1)
+        issue.isStarred = row.count > 17 && row[17].int64 == 1
+        return issue
     }
 }

@@ -29,6 +29,8 @@ public struct Issue: Sendable, Equatable, Identifiable {
     public var openedAt: Date?
     /// It arrived with a refresh after the publication was subscribed (not with the first catalog).
     public var arrivedNew: Bool
+    /// Starred here or on its account's server: marked on the shelf, never removed to save space.
+    public var isStarred = false
 
     /// Whether a cover may be drawn: the catalog's, or once the issue is downloaded, its own (a comic
     /// book's first page; see `CoverArtService`).

@@ -21,6 +21,10 @@ public struct Publication: Sendable, Equatable, Identifiable {
     /// of the feed of it chosen as the shelf (`feedURL`); nil for a feed subscribed directly.
     public var catalogRoot: URL?
     public var catalogFeedTitle: String?
+    /// The account this publication comes from (its subscriptions on a feed server), and the server's id of the
+    /// feed (`feed/2`); nil for a feed of one's own, fetched by Newsstand itself.
+    public var accountID: Int64?
+    public var accountStream: String?
 
     public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
                 isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil, feedFormat: FeedFormat? = nil) {

@@ -11,6 +11,12 @@ public struct CredentialEntry: Sendable, Equatable, CustomStringConvertible {
         self.credentials = credentials
     }
 
+    /// The realms accounts' sessions are saved under start with this (see ``AccountSessions``).
+    public static let accountSessionRealmPrefix = "newsstand account session "
+
+    /// Whether this is an account's session token rather than a login a server asks for.
+    public var isAccountSession: Bool { realm?.hasPrefix(Self.accountSessionRealmPrefix) ?? false }
+
     /// The entry without its password, for lists.
     public var login: SavedLogin { SavedLogin(host: host, realm: realm, user: credentials.user) }
 
@@ -21,9 +27,10 @@ public struct CredentialEntry: Sendable, Equatable, CustomStringConvertible {
     /// with a realm, the entry for exactly that realm, else the host's entry without a realm; with no realm
     /// (before any challenge), the host's entry without a realm, else its most recently saved one.
     /// Hosts are compared without case, ports exactly (nil being the scheme's default).
+    /// An account's session (``AccountSessions``) is never one: it is not a password for HTTP.
     static func best(in entries: [CredentialEntry], host: String, port: Int?, realm: String?) -> CredentialEntry? {
         let server = CredentialHost(host: host, port: port)
-        let candidates = entries.filter { $0.host == server }
+        let candidates = entries.filter { $0.host == server && !$0.isAccountSession }
         if let realm, !realm.isEmpty, realm != progressSyncRealm {
             return candidates.last { $0.realm == realm } ?? candidates.last { $0.realm == nil }
         }

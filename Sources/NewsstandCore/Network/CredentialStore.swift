@@ -105,6 +105,12 @@ public final class CredentialStore: CredentialSource, @unchecked Sendable {
         return try forget { $0.host.host == name }
     }
 
+    /// Forgets the login saved for exactly `host` and `realm`; returns what was forgotten.
+    @discardableResult
+    public func forget(host: CredentialHost, realm: String) throws -> [SavedLogin] {
+        try forget { $0.host == host && $0.realm == realm }
+    }
+
     /// Moves the login a URL carries (`https://user:password@host/…`) into the store, for any realm of its host,
     /// and returns the URL's text without user information, with the login saved (nil when it carried none:
     /// a user without a password is dropped, not saved). Throws when the login cannot be saved; then nothing is.

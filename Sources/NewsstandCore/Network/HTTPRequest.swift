@@ -2,10 +2,12 @@ import Foundation
 
 /// One request for ``HTTPClient``: what to fetch, how, and within which limits.
 public struct HTTPRequest: Sendable {
-    /// The methods the client makes: reads, and the small JSON writes of progress sync.
+    /// The methods the client makes: reads, forms posted to feed servers' APIs (accounts) and the small JSON
+    /// writes of progress sync.
     public enum Method: String, Sendable {
         case get = "GET"
         case head = "HEAD"
+        /// With ``body``: a form (`application/x-www-form-urlencoded`, libcurl's default) unless `headers` say otherwise.
         case post = "POST"
         case put = "PUT"
     }
@@ -23,7 +25,8 @@ public struct HTTPRequest: Sendable {
     /// Ask for gzip, deflate, brotli or zstd and decode them (`Accept-Encoding` with everything libcurl knows).
     /// Turn it off for ranged requests of files, whose bytes must arrive exactly as stored.
     public var decodesContent: Bool
-    /// The body sent with a POST or PUT (set its `Content-Type` in `headers`).
+    /// The body sent with a POST or PUT: a form (`a=1&b=2`, already encoded) or JSON with its `Content-Type` in
+    /// `headers`. It may carry a password, so it is never logged or named in an error.
     public var body: Data?
     /// Whether every status is an answer whose body is read (the caller judges it), not only 2xx and 304: for APIs
     /// that explain their errors in the body. 401 then does not look for a login either.

@@ -14,12 +14,17 @@ public struct SyncService: Sendable {
     let refresh: @Sendable (Publication, UnchangedRefreshBatch?) -> PublicationRefresher.Outcome
     /// How many catalogs are fetched at once in a full sync.
     public static let concurrentRefreshes = 8
+    /// Syncs the accounts on feed servers, whose publications it brings up to date instead of their feeds (nil: none).
+    public var accountSync: AccountSync?
 
+    /// `accountSessions`: where accounts' sessions are kept; with it, a sync syncs the accounts too.
     public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared,
-                maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries, maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
+                maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries, maxHeadlines: Int = Configuration.defaultMaxHeadlines,
+                accountSessions: AccountSessions? = nil) {
         self.init(store: store, paths: paths, limits: limits, now: { Date() },
                   refresh: { PublicationRefresher(store: store, maxEntries: maxCatalogEntries, client: client, maxHeadlines: maxHeadlines)
                       .refresh($0, savingUnchangedIn: $1) })
+        accountSync = accountSessions.map { AccountSync(store: store, sessions: $0, http: client, maxHeadlines: maxHeadlines) }
     }
 
     init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,
@@ -49,7 +54,28 @@ public struct SyncService: Sendable {
     /// (``UnchangedRefreshBatch``), all of them by the time this returns (a report's `publication` may still show
     /// the previous time).
     public func refreshAndQueue(into downloads: DownloadQueue) -> [PublicationReport] {
-        let publications = ((try? store.publications()) ?? []).filter(\.isSubscribed)
+        syncAndQueue(into: downloads).publications
+    }
+
+    /// What a whole sync did: each account's sync, then every publication's report (the accounts' first).
+    public struct Summary: Sendable {
+        public var accounts: [AccountSync.Report]
+        public var publications: [PublicationReport]
+    }
+
+    /// Syncs every account (``accountSync``), then refreshes every subscribed feed of one's own; queues the downloads
+    /// the policies ask for. A publication that comes from an account is never fetched here: its server fetches it.
+    public func syncAndQueue(into downloads: DownloadQueue) -> Summary {
+        var accountReports: [AccountSync.Report] = []
+        var fromAccounts: [PublicationReport] = []
+        if let accountSync {
+            for account in (try? store.accounts()) ?? [] {
+                let report = accountSync.sync(account)
+                accountReports.append(report)
+                for (publication, outcome) in report.outcomes { fromAccounts.append(queue(outcome, for: publication, into: downloads)) }
+            }
+        }
+        let publications = ((try? store.publications()) ?? []).filter { $0.isSubscribed && $0.accountID == nil }
         let reports = ReportSlots(count: publications.count)
         let unchanged = UnchangedRefreshBatch(store: store)
         let done = DispatchGroup()
@@ -69,12 +95,29 @@ public struct SyncService: Sendable {
         }
         done.wait()
         unchanged.save()
-        return reports.all
+        return Summary(accounts: accountReports, publications: fromAccounts + reports.all)
     }
 
-    /// Refreshes one publication and queues what its policy asks for.
+    /// Refreshes one publication and queues what its policy asks for. One that comes from an account is brought up to
+    /// date by syncing its account (what the server has), never by fetching its feed.
     public func refreshAndQueue(_ publication: Publication, into downloads: DownloadQueue) -> PublicationReport {
-        queue(refresh(publication, nil), for: publication, into: downloads)
+        if let accountID = publication.accountID {
+            guard let accountSync, let account = ((try? store.accounts()) ?? []).first(where: { $0.id == accountID }) else {
+                let outcome = PublicationRefresher.Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [],
+                                                           problem: "\(publication.title): its account is synced by newsstand sync")
+                return PublicationReport(publication: publication, outcome: outcome, queued: [])
+            }
+            let report = accountSync.sync(account)
+            var mine: PublicationReport?
+            for (other, outcome) in report.outcomes {
+                let queued = queue(outcome, for: other, into: downloads)
+                if other.id == publication.id { mine = queued }
+            }
+            let outcome = PublicationRefresher.Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [],
+                                                       problem: "\(publication.title): \(report.problem ?? "not among the account's subscriptions")")
+            return mine ?? PublicationReport(publication: publication, outcome: outcome, queued: [])
+        }
+        return queue(refresh(publication, nil), for: publication, into: downloads)
     }
 
     /// Decides what a refreshed publication's policy and the limits let download now, and queues it.
@@ -117,8 +160,10 @@ public struct SyncService: Sendable {
         let reading = try? store.currentlyReadingIssueID()
         let publications = Dictionary(uniqueKeysWithValues: ((try? store.publications()) ?? []).map { ($0.id, $0) })
         var removed: [Issue] = []
+        // Starred issues (here or on an account's server) are kept whatever the limits.
+        let starred = (try? store.starredIssueIDs()) ?? []
         for publication in publications.values {
-            let issues = (try? store.issues(publicationID: publication.id)) ?? []
+            let issues = ((try? store.issues(publicationID: publication.id)) ?? []).filter { !starred.contains($0.id) }
             for issue in SyncPlanner.issuesBeyondKeepLimit(for: publication, issues: issues, readingIssueID: reading ?? nil) {
                 if (try? storage.evict(issue, of: publication)) != nil { removed.append(issue) }
             }
@@ -136,7 +181,8 @@ public struct SyncService: Sendable {
         let storage = IssueStorage(store: store, paths: paths)
         let publications = Dictionary(uniqueKeysWithValues: ((try? store.publications()) ?? []).map { ($0.id, $0) })
         // What the planner needs, from SQL: the downloaded issues, and each publication's newest (which it keeps).
-        let downloaded = (try? store.downloadedIssues()) ?? []
+        let starred = (try? store.starredIssueIDs()) ?? []
+        let downloaded = ((try? store.downloadedIssues()) ?? []).filter { !starred.contains($0.id) }
         let newest = ((try? store.newestIssues()) ?? []).filter { $0.state != .available }
         let issues = downloaded + newest
         var sizes: [Int64: Int64] = [:]

@@ -8,6 +8,7 @@ extension AppUpdate {
         if case .confirmDeleteMark(let mark) = prompt.kind { return confirmDeleteMark(mark, key: key, &state) }
         if case .confirmDeleteDownload(let issueID, _) = prompt.kind { return confirmDeleteDownload(issueID, key: key, &state) }
         if case .confirmProgressSync(let offer) = prompt.kind { return confirmProgressSync(offer, key: key, &state) }
+        if case .confirmRemoveAccount(let url, _) = prompt.kind { return confirmRemoveAccount(url, key: key, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -37,7 +38,9 @@ extension AppUpdate {
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
             case .searchCatalog: return submitCatalogSearch(prompt, &state)
             case .bookmarkName, .note, .confirmDeleteMark: return submitMarkPrompt(prompt, &state)
-            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmProgressSync: return []
+            case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
+            case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,
+                 .confirmProgressSync: return []
             }
         }
     }

@@ -289,7 +289,8 @@ extension AppUpdate {
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark, .confirmProgressSync:
+             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark,
+             .accountURL, .accountUser, .accountPassword, .confirmRemoveAccount, .confirmProgressSync:
             return []
         }
     }

@@ -205,6 +205,9 @@ extension AppUpdate {
             return askToRemoveTitle(&state)
         case .toggleRead:
             return toggleRead(&state)
+        case .toggleStar:
+            guard let issue = state.selectedIssueValue else { return [] }
+            return [.toggleStar(issueID: issue.id)]
         case .cycleSort:
             return changeView(ShelfView(sort: state.library.view.sort.next, filter: state.library.view.filter), &state)
         case .cycleFilter:

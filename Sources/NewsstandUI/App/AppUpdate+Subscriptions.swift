@@ -52,6 +52,9 @@ extension AppUpdate {
             state.prompt = Prompt(.exportOPML, text: "~/newsstand-subscriptions.opml")
         case .showStorage:
             return openStorage(&state)
+        case .showAccounts:
+            state.screens.append(.accounts(AccountsState()))
+            return [.loadAccounts]
         case .browseCatalog:
             guard let publication = selected else { return [] }
             state.screens.append(.catalog(CatalogBrowser(url: publication.feedURL)))

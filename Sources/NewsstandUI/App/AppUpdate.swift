@@ -75,6 +75,8 @@ public enum AppUpdate {
                 return true
             }
             return []
+        case .accountsLoaded(let accounts):
+            return accountsLoaded(accounts, &state)
         case .reported(let message):
             state.message = message
             return []
@@ -145,6 +147,7 @@ public enum AppUpdate {
         case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
         case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
         case .storage(let report): return handleStorage(command, report: report, &state)
+        case .accounts(let accounts): return handleAccounts(command, accounts, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
         case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
@@ -203,6 +206,9 @@ public enum AppUpdate {
             case .marks(var list):
                 list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
                 state.screens[index] = .marks(list)
+            case .accounts(var accounts):
+                accounts.cursor.keepVisible(count: accounts.accounts?.count ?? 0, page: AccountsScreen.layout(in: body).page)
+                state.screens[index] = .accounts(accounts)
             case .shelf, .detail, .storage, .feedArticle, .streamedPages:
                 break
             }

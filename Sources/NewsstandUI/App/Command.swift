@@ -16,6 +16,7 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case showSubscriptions, addSubscription, removeSubscription, renameSubscription
     case refreshSelected, cycleAutoDownload, keepMore, keepFewer, showHeadlines
     case showStorage, enforceStorageBudget, importOPML, exportOPML
+    case showAccounts, addAccount, removeAccount, toggleStar
     case browseCatalog, subscribeToViewedFeed
     case searchCatalog, showFacets, useCatalogFeed, chooseCatalogFeed
     case searchIssue, searchLibrary

@@ -48,6 +48,15 @@ public enum Effect: Equatable, Sendable {
     case setPolicy(publicationID: Int64, autoDownload: AutoDownloadPolicy, keepNewest: Int?)
     /// Measures the space issues take (answered by `.storageMeasured`).
     case measureStorage
+    /// Reads the accounts (answered by `.accountsLoaded`).
+    case loadAccounts
+    /// Logs in to a feed server's API and adds the account, then syncs it (answered by `.reported`, then `.accountsLoaded`).
+    /// The password goes to the server only; `Credentials` never prints it.
+    case addAccount(url: String, credentials: Credentials)
+    /// Removes an account and forgets its session; its publications stay, as feeds of one's own.
+    case removeAccount(url: String)
+    /// Stars an issue that is not starred, or unstars it (on its account's server too).
+    case toggleStar(issueID: Int64)
     /// Fetches a feed to look at, saving nothing (answered by `.feedLoaded`).
     case loadFeed(URL)
     /// Fetches one more page of a catalog being browsed (answered by `.catalogPageLoaded`).

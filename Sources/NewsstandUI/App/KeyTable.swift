@@ -198,6 +198,7 @@ extension ScreenKind {
         case .subscriptions: "subscriptions"
         case .headlines: "headlines"
         case .storage: "storage"
+        case .accounts: "accounts"
         case .catalog: "catalog"
         case .acquisitions: "getting-a-title"
         case .streamedPages: "streamed-pages"

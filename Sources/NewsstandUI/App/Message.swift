@@ -31,6 +31,8 @@ public enum Message: Sendable {
     /// A subscription was added (its title) or could not be (why).
     case subscriptionAdded(Result<String, ReaderFailure>)
     case storageMeasured(StorageReport)
+    /// The accounts, read for the accounts screen.
+    case accountsLoaded([AccountSummary])
     case feedLoaded(URL, Result<Feed, ReaderFailure>)
     /// The page at the URL, asked for to continue a catalog page being browsed.
     case catalogPageLoaded(URL, Result<Feed, ReaderFailure>)

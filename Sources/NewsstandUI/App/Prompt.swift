@@ -43,6 +43,12 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case confirmDeleteMark(IssueMark)
         /// y: go to the place another device reached in the open issue (progress sync).
         case confirmProgressSync(ProgressSyncOffer)
+        /// `a` on the accounts screen: the API's URL, then the user, then the password (never shown).
+        case accountURL
+        case accountUser(url: String)
+        case accountPassword(url: String, user: String)
+        /// y: remove an account.
+        case confirmRemoveAccount(url: String, user: String)
     }
 
     public var kind: Kind
@@ -78,13 +84,18 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .note: "Note: "
         case .confirmDeleteMark(let mark): "Delete \(mark.description)? y delete · any other key keeps it"
         case .confirmProgressSync(let offer): offer.question
+        case .accountURL: "Account's API URL (FreshRSS: https://host/api/greader.php): "
+        case .accountUser: "User: "
+        case .accountPassword(_, let user): "Password for \(user) (FreshRSS: the API password): "
+        case .confirmRemoveAccount(let url, let user):
+            "Remove the account \(user) at \(url)? Its subscriptions stay as feeds of your own. y remove · any other key keeps it"
         }
     }
 
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload, .confirmProgressSync: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload, .confirmProgressSync, .confirmRemoveAccount: false
         default: true
         }
     }
@@ -101,8 +112,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
     /// the password of its user information masked, anything else as typed.
     public var shownText: String {
         switch kind {
-        case .loginPassword: String(repeating: "•", count: text.count)
-        case .addSubscription: URLCredentials.maskingPassword(in: text)
+        case .loginPassword, .accountPassword: String(repeating: "•", count: text.count)
+        case .addSubscription, .accountURL: URLCredentials.maskingPassword(in: text)
         default: text
         }
     }

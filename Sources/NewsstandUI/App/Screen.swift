@@ -17,6 +17,8 @@ public enum Screen: Equatable, Sendable {
     case feedArticle(FeedArticleState)
     /// Space used per publication; nil while it is measured.
     case storage(StorageReport?)
+    /// Accounts on feed servers, to add and remove.
+    case accounts(AccountsState)
     case catalog(CatalogBrowser)
     /// The acquisition links of one catalog entry, to download one into the Library shelf.
     case acquisitions(AcquisitionChoice)
@@ -38,6 +40,7 @@ public enum Screen: Equatable, Sendable {
         case .headlines: .headlines
         case .feedArticle: .article
         case .storage: .storage
+        case .accounts: .accounts
         case .catalog: .catalog
         case .acquisitions: .acquisitions
         case .streamedPages: .streamedPages

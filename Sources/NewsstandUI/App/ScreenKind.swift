@@ -12,6 +12,8 @@ public enum ScreenKind: Hashable, Sendable, CaseIterable {
     case headlines
     /// Space used per publication, and what the storage budget would remove.
     case storage
+    /// Accounts on feed servers (the Google Reader API), to add and remove.
+    case accounts
     /// A feed's catalog: navigation entries to follow (OPDS) and its issues.
     case catalog
     /// The ways a catalog offers one title (format, size, kind), to download one into the Library shelf.

@@ -32,6 +32,7 @@ extension AppView {
         case .downloads(let cursor): return row(DownloadsScreen.layout(in: body), cursor.cursor)
         case .acquisitions(let choice): return row(AcquisitionScreen.layout(in: body), choice.cursor)
         case .marks(let list): return row(MarksScreen.layout(in: body, list), list.cursor)
+        case .accounts(let accounts): return row(AccountsScreen.layout(in: body), accounts.cursor)
         case .detail, .storage, .feedArticle, .streamedPages: return (body.x, body.y)
         }
     }

@@ -53,6 +53,9 @@ public enum AppView {
         case .storage(let report):
             StorageScreen.render(report, in: body, theme: theme, into: &buffer)
             position = ""
+        case .accounts(let accounts):
+            AccountsScreen.render(accounts, in: body, theme: theme, into: &buffer)
+            position = accounts.accounts.map { listPosition(accounts.cursor, count: $0.count) } ?? ""
         case .catalog(let browser):
             CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
             hints = CatalogScreen.hints(browser, keys: state.keys)

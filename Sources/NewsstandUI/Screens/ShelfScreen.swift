@@ -69,7 +69,8 @@ public enum ShelfScreen {
         let highlight = RowHighlight(theme: theme, isSelected: isSelected)
         highlight.paint(lines, barColumn: rect.x - 1, barRows: rect.y..<lines.maxY, into: &buffer)
         let style = highlight.style
-        let marker: (String, ThemeElement)? = isReading ? ("READING", .readingMarker) : issue.isNew ? ("NEW", .newMarker) : nil
+        let marker: (String, ThemeElement)? = isReading ? ("READING", .readingMarker) : issue.isNew ? ("NEW", .newMarker)
+            : issue.isStarred ? ("★", .newMarker) : nil
         let markerWidth = marker.map { $0.0.count + 1 } ?? 0
         buffer.write(issue.title, x: lines.x, y: lines.y, style: style(.title), maxWidth: lines.width - markerWidth)
         if let (label, element) = marker { buffer.write(label, x: lines.maxX - label.count, y: lines.y, style: theme[element]) }
@@ -97,6 +98,7 @@ public enum ShelfScreen {
         var markers: [(String, ThemeElement)] = []
         if isReading { markers.append((" READING ", .readingMarker)) }
         if issue.isNew { markers.append((" NEW ", .newMarker)) }
+        if issue.isStarred { markers.append((" ★ ", .newMarker)) }
         let markerWidth = markers.reduce(0) { $0 + $1.0.count + 1 }
         buffer.write(issue.title, x: rest.x, y: y, style: style(.title), maxWidth: rest.width - markerWidth)
         var markerX = rest.maxX - markerWidth

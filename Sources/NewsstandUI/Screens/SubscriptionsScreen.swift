@@ -45,8 +45,9 @@ public enum SubscriptionsScreen {
         } else {
             status = "not refreshed yet"
         }
+        let source = publication.accountID != nil ? "from an account · " : ""
         var x = text.x + 2
-        x += buffer.write("\(status) · \(countsText)", x: x, y: text.y + 2, style: style(.summary), maxWidth: text.maxX - x)
+        x += buffer.write("\(source)\(status) · \(countsText)", x: x, y: text.y + 2, style: style(.summary), maxWidth: text.maxX - x)
         if let problem = publication.lastError {
             buffer.write("  ⚠ " + problem, x: x, y: text.y + 2, style: style(.stateFailed), maxWidth: text.maxX - x)
         }

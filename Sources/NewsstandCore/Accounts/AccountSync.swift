@@ -1,0 +1,190 @@
+import Foundation
+
+/// Brings an account's subscriptions, items and read states into the library: the server's subscriptions become
+/// publications marked as coming from the account, its items issues (those carrying a file Newsstand reads: an
+/// EPUB, PDF or comic book enclosure) or headlines (the rest, their text the server's content), and what the server
+/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`) and the unread and starred ids, so an
+/// unchanged sync costs a handful of requests whatever the number of feeds. Newsstand does not fetch those feeds
+/// itself. Blocking: run it off the interface's thread.
+public struct AccountSync: Sendable {
+    public let store: LibraryStore
+    /// Makes the client for an account (its saved session, the program's HTTP client); throws when it has no session.
+    public let client: @Sendable (Account) throws -> FeedServerClient
+    /// How many headlines a publication keeps (`max-headlines`).
+    public var maxHeadlines: Int
+
+    public init(store: LibraryStore, maxHeadlines: Int = Configuration.defaultMaxHeadlines,
+                client: @escaping @Sendable (Account) throws -> FeedServerClient) {
+        self.store = store
+        self.client = client
+        self.maxHeadlines = max(0, maxHeadlines)
+    }
+
+    /// The usual clients: a Google Reader API client over `http` with the session kept in `sessions`.
+    public init(store: LibraryStore, sessions: AccountSessions, http: HTTPClient, maxHeadlines: Int = Configuration.defaultMaxHeadlines) {
+        self.init(store: store, maxHeadlines: maxHeadlines) { account in
+            guard let token = sessions.token(for: account.url) else {
+                throw AccountError.session("no saved session for \(account.url.absoluteString); log in again with newsstand account add")
+            }
+            switch account.kind {
+            case .googleReader: return GoogleReaderClient(baseURL: account.url, authToken: token, http: http)
+            }
+        }
+    }
+
+    /// What one account's sync did.
+    public struct Report: Sendable {
+        public var account: Account
+        /// One per publication of the account, as a feed's refresh reports it (new issues, problems).
+        public var outcomes: [(publication: Publication, outcome: PublicationRefresher.Outcome)]
+        /// Why the sync failed or what it left out, in plain words; nil when all went well.
+        public var problem: String?
+        /// Requests made to the server.
+        public var requests: Int
+        public var subscriptions: Int
+        public var newItems: Int
+        /// Issues the server said were read that were not read here yet.
+        public var markedRead: Int
+        /// Marks made here (read, unread) sent to the server.
+        public var sentMarks = 0
+    }
+
+    /// Syncs one account. A failure leaves the library as it was and records the reason on the account.
+    public func sync(_ account: Account) -> Report {
+        var report = Report(account: account, outcomes: [], problem: nil, requests: 0, subscriptions: 0, newItems: 0, markedRead: 0)
+        var server: FeedServerClient?
+        do {
+            let client = try client(account)
+            server = client
+            try sync(account, with: client, into: &report)
+            report.requests = client.requestCount
+        } catch {
+            report.requests = server?.requestCount ?? 0
+            report.problem = "\(error)"
+            try? store.recordAccountSyncFailure(id: account.id, error: "\(error)")
+        }
+        return report
+    }
+
+    /// Sends the account's queued marks (read, unread, starred…), grouped into batches; what is sent leaves the queue,
+    /// what is not (offline, refused) stays for the next time. Returns how many were sent.
+    @discardableResult
+    public func sendMarks(of account: Account, with client: FeedServerClient) throws -> Int {
+        let marks = try store.pendingMarks(accountID: account.id)
+        var sent = 0
+        for state in ServerItemState.allCases {
+            for adding in [true, false] {
+                let group = marks.filter { $0.state == state && $0.adding == adding }
+                guard !group.isEmpty else { continue }
+                try client.set(state, adding, items: group.map(\.item))
+                try store.clearSentMarks(group, accountID: account.id)
+                sent += group.count
+            }
+        }
+        return sent
+    }
+
+    /// Sends the queued marks of one account now, with its own client (`newsstand mark`, the shelf).
+    public func sendMarks(of account: Account) throws -> Int {
+        try sendMarks(of: account, with: try client(account))
+    }
+
+    private func sync(_ account: Account, with client: FeedServerClient, into report: inout Report) throws {
+        // What was read here goes first, so the server's unread list already knows it.
+        report.sentMarks = try sendMarks(of: account, with: client)
+        let subscriptions = try client.subscriptions()
+        report.subscriptions = subscriptions.count
+        var publications: [String: Publication] = [:]
+        for subscription in subscriptions {
+            publications[subscription.streamID] = try store.linkPublication(accountID: account.id, subscription: subscription)
+        }
+        // Unsubscribed on the server (from another reader): unsubscribed here, downloads kept.
+        for publication in try store.publications(accountID: account.id) where publication.isSubscribed {
+            if publications[publication.accountStream ?? ""] == nil {
+                try store.unsubscribeKeepingDownloads(publicationID: publication.id)
+            }
+        }
+        let isFirstSync = account.syncedToMicroseconds == nil
+        let batch = try client.items(since: account.syncedToMicroseconds)
+        var byStream: [String: [ServerItem]] = [:]
+        // `ot` counts in whole seconds: items of the last synced second come again, and are known already.
+        let known = account.syncedToMicroseconds ?? Int64.min
+        for item in batch.items where publications[item.streamID] != nil && (item.crawledMicroseconds ?? Int64.max) > known {
+            byStream[item.streamID, default: []].append(item)
+        }
+        report.newItems = byStream.values.reduce(0) { $0 + $1.count }
+
+        var unchanged: [(publicationID: Int64, date: Date)] = []
+        for subscription in subscriptions {
+            guard let publication = publications[subscription.streamID] else { continue }
+            guard let items = byStream[subscription.streamID], !items.isEmpty else {
+                unchanged.append((publication.id, Date()))
+                let counts = try store.issueAndHeadlineCounts(publicationID: publication.id)
+                report.outcomes.append((publication, PublicationRefresher.Outcome(publicationID: publication.id, issueCount: counts.issues,
+                    newIssueNames: [], problem: nil, notModified: true, headlineCount: counts.headlines)))
+                continue
+            }
+            report.outcomes.append((publication, try apply(items, to: publication, markingNewArrivals: !isFirstSync)))
+        }
+        try store.recordUnchangedRefreshes(unchanged)
+
+        // Every item not unread on the server is read: one list, however many items were read since.
+        let unread = try client.itemIDs(.unread)
+        if unread.isComplete {
+            report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
+        }
+
+        let starred = try client.itemIDs(.starred)
+        if starred.isComplete { try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids) }
+
+        let newest = batch.items.compactMap(\.crawledMicroseconds).max()
+        let syncedTo = [newest, account.syncedToMicroseconds].compactMap { $0 }.max()
+        let problem = batch.problems.isEmpty ? nil : batch.problems.joined(separator: "; ")
+        report.problem = problem
+        try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
+    }
+
+    /// Stores a publication's new items: issues upserted by the item's long id, headlines put before the ones kept.
+    private func apply(_ items: [ServerItem], to publication: Publication, markingNewArrivals: Bool) throws -> PublicationRefresher.Outcome {
+        var entries: [CatalogEntry] = []
+        var headlines: [Headline] = []
+        for item in items.sorted(by: { ($0.published ?? .distantPast) > ($1.published ?? .distantPast) }) {
+            let summary = FeedText.html(item.content)
+            let date = item.published ?? item.crawledMicroseconds.map { Date(timeIntervalSince1970: Double($0) / 1_000_000) } ?? Date()
+            let readable = item.enclosures.filter { ContentKind.of(type: $0.type, link: $0.url.absoluteString) == .readable
+                && ["http", "https"].contains($0.url.scheme?.lowercased() ?? "") }
+            if !readable.isEmpty {
+                var entry = CatalogEntry(name: item.id.longForm, title: item.title.isEmpty ? summary.prefix(80).description : item.title,
+                                         date: date, summary: summary, contentURLs: readable.map(\.url),
+                                         contentTypes: readable.allSatisfy { $0.type != nil } ? readable.compactMap(\.type) : [])
+                if readable.contains(where: { $0.length != nil }) { entry.contentLengths = readable.map(\.length) }
+                entries.append(entry)
+            } else {
+                let media = item.enclosures.first { ContentKind.of(type: $0.type, link: $0.url.absoluteString).isOther }
+                headlines.append(Headline(title: item.title.isEmpty ? (item.link?.absoluteString ?? String(summary.prefix(80))) : item.title,
+                                          link: item.link, date: date, summary: summary, mediaURL: media?.url,
+                                          mediaKind: media.map { ContentKind.of(type: $0.type, link: $0.url.absoluteString) }.flatMap {
+                                              if case .other(let description) = $0 { description } else { nil } },
+                                          body: item.content))
+            }
+        }
+        let known = Set(try store.issues(publicationID: publication.id).map(\.name))
+        let issues = try store.upsertIssues(entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
+        var headlineCount = try store.headlineCount(publicationID: publication.id)
+        if !headlines.isEmpty {
+            // The same item again (a sync that stopped before recording how far it got) replaces the one kept.
+            func key(_ headline: Headline) -> String {
+                headline.link?.absoluteString ?? "\(headline.title)\u{1F}\(headline.date?.timeIntervalSince1970 ?? 0)"
+            }
+            let arriving = Set(headlines.map(key))
+            let kept = try store.headlinesWithBodies(publicationID: publication.id).filter { !arriving.contains(key($0)) }
+            let merged = Array((headlines + kept).prefix(maxHeadlines))
+            try store.replaceHeadlines(merged, publicationID: publication.id)
+            headlineCount = merged.count
+        }
+        try store.recordRefresh(publicationID: publication.id, title: nil, error: nil)
+        return PublicationRefresher.Outcome(publicationID: publication.id, issueCount: issues.count,
+                                            newIssueNames: entries.map(\.name).filter { !known.contains($0) }, problem: nil,
+                                            notModified: false, headlineCount: headlineCount)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import NewsstandContent
+
+/// Accounts on feed servers in the library: the accounts themselves, the publications that come from them, and the
+/// read states the server sends.
+extension LibraryStore {
+    private static let accountColumns = "id, kind, url, user, added_at, last_sync, last_error, synced_to_usec"
+
+    private static func account(from row: [SQLiteValue]) -> Account {
+        Account(id: row[0].int64 ?? 0, kind: AccountKind(rawValue: row[1].string ?? "") ?? .googleReader,
+                url: URL(string: row[2].string ?? "") ?? URL(fileURLWithPath: "/"), user: row[3].string ?? "",
+                addedAt: Date(timeIntervalSince1970: row[4].double ?? 0), lastSync: row[5].double.map(Date.init(timeIntervalSince1970:)),
+                lastError: row[6].string, syncedToMicroseconds: row[7].int64)
+    }
+
+    /// Adds the account at `url` (or changes the user of the one there).
+    @discardableResult
+    public func addAccount(kind: AccountKind, url: URL, user: String) throws -> Account {
+        let url = URLCredentials.removingUserInformation(from: url)
+        return try locked {
+            try database.transaction {
+                if let row = try database.query("SELECT \(Self.accountColumns) FROM accounts WHERE url = ?", [.text(url.absoluteString)]).first {
+                    var account = Self.account(from: row)
+                    if account.user != user {
+                        // Another user's items are not this one's: start the sync over.
+                        try database.query("UPDATE accounts SET user = ?, synced_to_usec = NULL WHERE id = ?", [.text(user), .integer(account.id)])
+                        account.user = user
+                        account.syncedToMicroseconds = nil
+                    }
+                    return account
+                }
+                let now = Date()
+                try database.query("INSERT INTO accounts (kind, url, user, added_at) VALUES (?, ?, ?, ?)",
+                                   [.text(kind.rawValue), .text(url.absoluteString), .text(user), .real(now.timeIntervalSince1970)])
+                return Account(id: database.lastInsertedRowID, kind: kind, url: url, user: user, addedAt: now)
+            }
+        }
+    }
+
+    public func accounts() throws -> [Account] {
+        try locked { try database.query("SELECT \(Self.accountColumns) FROM accounts ORDER BY added_at, id").map(Self.account(from:)) }
+    }
+
+    /// The account whose API base is `url` (compared as written, without a trailing slash).
+    public func account(url: URL) throws -> Account? {
+        let wanted = Self.normalized(url)
+        return try accounts().first { Self.normalized($0.url) == wanted }
+    }
+
+    static func normalized(_ url: URL) -> String {
+        var text = URLCredentials.removingUserInformation(from: url).absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// Removes an account. Its publications stay, as feeds of one's own (with their issues and downloads).
+    public func removeAccount(id: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("UPDATE publications SET account_id = NULL, account_stream = NULL WHERE account_id = ?", [.integer(id)])
+                try database.query("DELETE FROM accounts WHERE id = ?", [.integer(id)])
+            }
+        }
+    }
+
+    /// Records a sync: when, how far it got (nil keeps the last), and what went wrong (nil: nothing).
+    public func recordAccountSync(id: Int64, syncedTo microseconds: Int64?, error: String?, at date: Date = Date()) throws {
+        try locked {
+            try database.query("UPDATE accounts SET last_sync = ?, last_error = ?, synced_to_usec = coalesce(?, synced_to_usec) WHERE id = ?",
+                               [.real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null,
+                                microseconds.map { .integer($0) } ?? .null, .integer(id)])
+        }
+    }
+
+    /// Records a failed sync, keeping where the last good one got.
+    public func recordAccountSyncFailure(id: Int64, error: String) throws {
+        try locked {
+            try database.query("UPDATE accounts SET last_error = ? WHERE id = ?", [.text(error), .integer(id)])
+        }
+    }
+
+    /// The publications that come from the account.
+    public func publications(accountID: Int64) throws -> [Publication] {
+        try locked {
+            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? ORDER BY added_at, id",
+                               [.integer(accountID)]).map(Self.publication(from:))
+        }
+    }
+
+    /// The publication for one of the account's subscriptions: the one already linked to its stream, else one of
+    /// one's own for the same feed (which the account adopts), else a new one. Its title follows the server's, and it
+    /// is subscribed.
+    public func linkPublication(accountID: Int64, subscription: ServerSubscription) throws -> Publication {
+        let linked = try locked {
+            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? AND account_stream = ?",
+                               [.integer(accountID), .text(subscription.streamID)]).first.map(Self.publication(from:))
+        }
+        let publication = try linked ?? addPublication(title: subscription.title, feedURL: subscription.feedURL)
+        let title = TextSanitizer.singleLine(subscription.title)
+        try locked {
+            try database.query("""
+                UPDATE publications SET account_id = ?, account_stream = ?, is_subscribed = 1, title = CASE WHEN ? = '' THEN title ELSE ? END
+                WHERE id = ?
+                """, [.integer(accountID), .text(subscription.streamID), .text(title), .text(title), .integer(publication.id)])
+        }
+        return try self.publication(id: publication.id) ?? publication
+    }
+
+    /// Marks read the account's issues that are not among the server's unread items (the issue's name is the item's
+    /// long id) and not yet read here; returns how many changed. Never marks one unread: what is read here goes to the
+    /// server instead.
+    @discardableResult
+    public func markReadFromServer(accountID: Int64, unreadItems: Set<ServerItemID>, at date: Date = Date()) throws -> Int {
+        try locked {
+            try database.transaction {
+                let rows = try database.query("""
+                    SELECT issues.id, issues.name FROM issues JOIN publications ON publications.id = issues.publication_id
+                    WHERE publications.account_id = ? AND issues.opened_at IS NULL AND issues.name LIKE 'tag:google.com,2005:reader/item/%'
+                    """, [.integer(accountID)])
+                var changed = 0
+                for row in rows {
+                    guard let id = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init), !unreadItems.contains(item) else { continue }
+                    try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(id)])
+                    changed += 1
+                }
+                return changed
+            }
+        }
+    }
+
+    /// The publication's headlines with their bodies, in order: what an account's sync keeps when new ones come before them.
+    func headlinesWithBodies(publicationID: Int64) throws -> [Headline] {
+        try locked {
+            try database.query("""
+                SELECT title, link, date, summary, media_url, media_kind, body FROM headlines WHERE publication_id = ? ORDER BY position
+                """, [.integer(publicationID)]).map { row in
+                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
+                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
+                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string, body: row[6].string ?? "")
+            }
+        }
+    }
+
+    // MARK: Marks to send
+
+    /// Queues a change of an issue's state for its account's server, when it comes from one (its name is the item's
+    /// long id); the last change of an item's state wins. Call inside a transaction, holding the lock.
+    func queueAccountMark(issueID: Int64, _ state: ServerItemState, adding: Bool, at date: Date = Date()) throws {
+        guard let row = try database.query("""
+            SELECT publications.account_id, issues.name FROM issues JOIN publications ON publications.id = issues.publication_id
+            WHERE issues.id = ? AND publications.account_id IS NOT NULL
+            """, [.integer(issueID)]).first,
+              let accountID = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init) else { return }
+        try database.query("""
+            INSERT INTO account_marks (account_id, item_id, state, adding, queued_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (account_id, item_id, state) DO UPDATE SET adding = excluded.adding, queued_at = excluded.queued_at
+            """, [.integer(accountID), .integer(item.value), .text(state.rawValue), .integer(adding ? 1 : 0), .real(date.timeIntervalSince1970)])
+    }
+
+    /// One queued change of an item's state.
+    public struct PendingMark: Sendable, Equatable {
+        public var item: ServerItemID
+        public var state: ServerItemState
+        public var adding: Bool
+        public var queuedAt: Date
+    }
+
+    /// The changes waiting to be sent to the account's server, oldest first.
+    public func pendingMarks(accountID: Int64) throws -> [PendingMark] {
+        try locked {
+            try database.query("SELECT item_id, state, adding, queued_at FROM account_marks WHERE account_id = ? ORDER BY queued_at, item_id",
+                               [.integer(accountID)]).compactMap { row in
+                guard let id = row[0].int64, let state = row[1].string.flatMap(ServerItemState.init(rawValue:)) else { return nil }
+                return PendingMark(item: ServerItemID(id), state: state, adding: row[2].int64 == 1,
+                                   queuedAt: Date(timeIntervalSince1970: row[3].double ?? 0))
+            }
+        }
+    }
+
+    /// Forgets the marks the server now has: those not changed again since they were read (`queuedAt` the same).
+    public func clearSentMarks(_ marks: [PendingMark], accountID: Int64) throws {
+        try locked {
+            try database.transaction {
+                for mark in marks {
+                    try database.query("DELETE FROM account_marks WHERE account_id = ? AND item_id = ? AND state = ? AND adding = ? AND queued_at = ?",
+                                       [.integer(accountID), .integer(mark.item.value), .text(mark.state.rawValue), .integer(mark.adding ? 1 : 0),
+                                        .real(mark.queuedAt.timeIntervalSince1970)])
+                }
+            }
+        }
+    }
+
+    // MARK: Starred
+
+    /// Stars or unstars an issue here; one from an account is starred or unstarred on its server at the next send.
+    public func setStarred(_ starred: Bool, issueID: Int64) throws {
+        try locked {
+            try database.transaction {
+                try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(issueID)])
+                try queueAccountMark(issueID: issueID, .starred, adding: starred)
+            }
+        }
+    }
+
+    /// The ids of the starred issues (kept whatever the storage budget).
+    public func starredIssueIDs() throws -> Set<Int64> {
+        try locked { Set(try database.query("SELECT id FROM issues WHERE is_starred = 1").compactMap { $0[0].int64 }) }
+    }
+
+    /// Makes the account's issues starred exactly as the server's list says, except those with a change of their own
+    /// still to send; returns how many changed.
+    @discardableResult
+    public func applyStarredFromServer(accountID: Int64, starredItems: Set<ServerItemID>) throws -> Int {
+        try locked {
+            try database.transaction {
+                let pending = Set(try database.query("SELECT item_id FROM account_marks WHERE account_id = ? AND state = 'starred'",
+                                                     [.integer(accountID)]).compactMap { $0[0].int64 })
+                let rows = try database.query("""
+                    SELECT issues.id, issues.name, issues.is_starred FROM issues JOIN publications ON publications.id = issues.publication_id
+                    WHERE publications.account_id = ? AND issues.name LIKE 'tag:google.com,2005:reader/item/%'
+                    """, [.integer(accountID)])
+                var changed = 0
+                for row in rows {
+                    guard let id = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init), !pending.contains(item.value) else { continue }
+                    let starred = starredItems.contains(item)
+                    guard starred != (row[2].int64 == 1) else { continue }
+                    try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(id)])
+                    changed += 1
+                }
+                return changed
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+
+/// A real FreshRSS (`../shared/servers/freshrss/FreshRSS.tar.gz`) on 127.0.0.1, served by PHP's built-in web server
+/// with SQLite, for the accounts tests (the Google Reader API at ``apiURL``). Each server runs in its own copy of the
+/// tree in the test's scratch folder, so tests never share state; the tree is extracted and installed (users
+/// `admin` and ``user``) once per test run and copied for each test, which keeps a start under a second.
+public final class FreshRSSServer {
+    public let port: UInt16
+    /// The copy of FreshRSS this server runs (its data in `data/`).
+    public let folder: URL
+    private var process: Process?
+
+    /// The user the tests use, and its API password (FreshRSS's API takes it, not the web password).
+    public let user = "reader"
+    public let apiPassword = "apipass123"
+
+    /// The Google Reader API's base, as an account is added with.
+    public var apiURL: URL { URL(string: "http://127.0.0.1:\(port)/api/greader.php")! }
+
+    /// Starts a FreshRSS of its own for `testCase`, stopped when the test ends. Skips the test when PHP is not
+    /// installed (`make test` installs it) or the shared source is missing.
+    public init(for testCase: XCTestCase) throws {
+        guard Self.php != nil else {
+            throw XCTSkip("PHP is not installed (php8.2-cli and its modules; `make test` installs them)")
+        }
+        let pristine = try Self.pristineTree.get()
+        let scratch = try TestFiles.scratchFolder(for: testCase)
+        folder = scratch.appendingPathComponent("FreshRSS", isDirectory: true)
+        try Self.run(URL(fileURLWithPath: "/bin/cp"), ["-a", pristine.path, folder.path], in: scratch)
+        guard let port = LocalPort.free() else { throw FreshRSSFailure(description: "no free port on 127.0.0.1") }
+        self.port = port
+        testCase.addTeardownBlock { [self] in stop() }
+        try start()
+    }
+
+    /// Serves the tree (again, after ``stop()``) on the same port, waiting until it answers.
+    public func start() throws {
+        guard process == nil, let php = Self.php else { return }
+        let process = Process()
+        process.executableURL = php
+        process.arguments = ["-S", "127.0.0.1:\(port)", "-t", "p"]
+        process.currentDirectoryURL = folder
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(20)
+        while !LocalPort.isListening(port) {
+            guard process.isRunning else { throw FreshRSSFailure(description: "php -S exited with \(process.terminationStatus)") }
+            guard Date() < deadline else { throw FreshRSSFailure(description: "FreshRSS did not listen on \(port) within 20 s") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// Stops serving (the server is unreachable until ``start()``); its data stays.
+    public func stop() {
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+        while LocalPort.isListening(port) { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    /// `php` on the PATH Debian gives it.
+    static let php: URL? = ["/usr/bin/php", "/usr/bin/php8.2", "/usr/local/bin/php"].map(URL.init(fileURLWithPath:))
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+
+    /// The shared source: `../shared/servers/freshrss/FreshRSS.tar.gz` beside the package.
+    static var tarball: URL {
+        TestFiles.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/servers/freshrss/FreshRSS.tar.gz").standardizedFileURL
+    }
+
+    /// FreshRSS extracted and installed once per test run (as `../shared/servers/freshrss/README.md` does it), removed
+    /// when the run ends; each server copies it.
+    private static let pristineTree: Result<URL, Error> = Result {
+        guard FileManager.default.fileExists(atPath: tarball.path) else {
+            throw XCTSkip("FreshRSS's source not found at \(tarball.path)")
+        }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-freshrss-\(getpid())", isDirectory: true)
+        try? FileManager.default.removeItem(at: base)
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        pristineBase = base.path
+        atexit { if let base = FreshRSSServer.pristineBase { try? FileManager.default.removeItem(atPath: base) } }
+        try run(URL(fileURLWithPath: "/bin/tar"), ["xzf", tarball.path, "-C", base.path], in: base)
+        let tree = base.appendingPathComponent("FreshRSS", isDirectory: true)
+        guard let program = FreshRSSServer.php else { throw XCTSkip("PHP is not installed") }
+        // The base URL only names where the server's own icons are; the API answers on whatever port it runs.
+        for arguments in [["cli/prepare.php"],
+                          ["cli/do-install.php", "--default-user", "admin", "--auth-type", "form", "--environment", "production",
+                           "--base-url", "http://127.0.0.1", "--db-type", "sqlite", "--api-enabled"],
+                          ["cli/create-user.php", "--user", "admin", "--password", "adminpass1"],
+                          ["cli/create-user.php", "--user", "reader", "--password", "readerpass1", "--api-password", "apipass123"]] {
+            try run(program, arguments, in: tree)
+        }
+        return tree
+    }
+    nonisolated(unsafe) private static var pristineBase: String?
+
+    /// Runs a program to its end; a failure carries the end of what it printed.
+    private static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let tail = String(decoding: printed.suffix(2_000), as: UTF8.self)
+            throw FreshRSSFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus): \(tail)")
+        }
+    }
+}
+
+/// Why a FreshRSS server could not be set up.
+public struct FreshRSSFailure: Error, CustomStringConvertible {
+    public let description: String
+}
