@@ -6,9 +6,12 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
-# and logins, nghttpd for HTTP/2), and a real sixel terminal for the pictures test (xterm on Xvfb, screenshots
-# with xwd from x11-apps, read with ImageMagick).
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps imagemagick
+# and logins, nghttpd for HTTP/2, with certificates made by openssl), a real sixel terminal for the pictures test
+# (xterm on Xvfb, screenshots with xwd from x11-apps, read with ImageMagick), and python3, which builds hostile
+# test archives.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps imagemagick openssl python3
+# Recipes run in bash, so a pipeline fails when its first command does (`make test` pipes swift test through a counter).
+SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).
@@ -39,11 +42,27 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd)
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd),
+## then say how many ran and how many skipped; with NEWSSTAND_NO_SKIPS=1 (CI sets it) any skip fails the run
 test: setup
 	$(call install,$(TEST_PACKAGES))
 	swift build --build-tests
-	swift test --skip-build --disable-swift-testing
+	set -o pipefail; swift test --skip-build --disable-swift-testing 2>&1 | awk -v noskips="$${NEWSSTAND_NO_SKIPS:-}" "$$TEST_COUNTER"
+
+# Passes swift test's output through, holding back its closing line until it has said how many tests ran and how many
+# skipped (from XCTest's last "Executed N tests, with K tests skipped" line); exits 1 on a skip under NEWSSTAND_NO_SKIPS.
+define TEST_COUNTER
+NR > 1 { print held; fflush() }
+{ held = $$0 }
+/Executed [0-9]+ tests?, with/ { ran = $$0; sub(/^.*Executed /, "", ran); sub(/ .*$$/, "", ran)
+  skipped = 0; if (match($$0, /[0-9]+ tests? skipped/)) { skipped = substr($$0, RSTART); sub(/ .*$$/, "", skipped) } }
+END { printf "make test: %d tests ran, %d skipped\n", ran, skipped
+  failed = noskips != "" && noskips != "0" && skipped > 0
+  if (failed) print "make test: NEWSSTAND_NO_SKIPS is set, so a skipped test fails the run"
+  if (NR > 0) print held
+  exit failed }
+endef
+export TEST_COUNTER
 
 ## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with);
 ## the launch case runs the real newsstand binary, so that is built first

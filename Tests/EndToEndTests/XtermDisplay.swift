@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 
 /// A private X server (Xvfb) with one xterm in it, for tests that look at real terminal pictures:
@@ -12,10 +13,10 @@ final class XtermDisplay {
     /// Starts Xvfb on a free display; skips the test when Xvfb, xterm, xwd or convert is missing.
     init() throws {
         for tool in ["Xvfb", "xterm", "xwd", "convert"] where Self.which(tool) == nil {
-            throw XCTSkip("\(tool) is not installed (make test installs xvfb, xterm, x11-apps and imagemagick); the sixel end-to-end test is skipped")
+            throw TestRequirement.absent("\(tool) is not installed (make test installs xvfb, xterm, x11-apps and imagemagick); the sixel end-to-end test is skipped")
         }
         guard let number = (90..<130).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw XCTSkip("no free X display number")
+            throw TestRequirement.broken("no free X display number")
         }
         display = ":\(number)"
         server = Process()
@@ -26,7 +27,7 @@ final class XtermDisplay {
         try server.run()
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard Date() < deadline, server.isRunning else { throw XCTSkip("Xvfb did not start on \(display)") }
+            guard Date() < deadline, server.isRunning else { throw TestRequirement.broken("Xvfb did not start on \(display)") }
             usleep(50_000)
         }
     }
@@ -69,7 +70,7 @@ final class XtermDisplay {
         try shell.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         shell.waitUntilExit()
-        guard data.count == Self.width * Self.height * 3 else { throw XCTSkip("the screenshot has \(data.count) bytes, not an \(Self.width)×\(Self.height) RGB image") }
+        guard data.count == Self.width * Self.height * 3 else { throw TestRequirement.broken("the screenshot has \(data.count) bytes, not an \(Self.width)×\(Self.height) RGB image") }
         return [UInt8](data)
     }
 

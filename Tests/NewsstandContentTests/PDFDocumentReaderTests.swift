@@ -7,7 +7,7 @@ import XCTest
 final class PDFDocumentReaderTests: XCTestCase {
     private func sample(_ path: String) throws -> PDFDocumentReader {
         guard PDFDocumentReader.isAvailable() else {
-            throw XCTSkip("pdftotext (poppler-utils) is not installed; PDF tests skipped (apt-get install poppler-utils)")
+            throw TestRequirement.absent("pdftotext (poppler-utils) is not installed; PDF tests skipped (apt-get install poppler-utils)")
         }
         return PDFDocumentReader(file: try TestFiles.corpus("pdf/py-pdf-sample-files/\(path)"))
     }
