@@ -7,9 +7,9 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
 # and logins, nghttpd for HTTP/2, with certificates made by openssl), a real sixel terminal for the pictures test
-# (xterm on Xvfb, screenshots with xwd from x11-apps, read with ImageMagick), and python3, which builds hostile
-# test archives.
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps imagemagick openssl python3
+# (xterm on Xvfb, screenshots with xwd from x11-apps, read with ImageMagick), python3, which builds hostile
+# test archives, and Python's feedparser, which the feed corpus test compares with.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps imagemagick openssl python3 python3-feedparser
 # Recipes run in bash, so a pipeline fails when its first command does (`make test` pipes swift test through a counter).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
