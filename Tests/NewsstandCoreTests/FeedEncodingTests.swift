@@ -157,6 +157,10 @@ final class FeedEncodingTests: XCTestCase {
         assertReads(latin1, title: "Café", "ISO-8859-1 through libxml2")
     }
 
+    func testASCIIBytesDeclaringUTF16AreReadAsUTF8() {
+        assertReads(Data(feed(declaring: "utf-16", title: "Café").utf8), title: "Café", "UTF-8 bytes declared utf-16")
+    }
+
     func testAnEncodingNobodyKnowsIsAnErrorThatNamesIt() {
         let data = Data(feed(declaring: "x-no-such-encoding", title: "T").utf8)
         XCTAssertThrowsError(try FeedParser.parse(data, url: url)) { error in

@@ -49,6 +49,9 @@ enum XMLEncodingSniffer {
             // names and aliases are sure (libxml2 hands names to ICU, which reads some, "437" say, otherwise),
             // and to libxml2 only when iconv does not know it.
             guard let name = declaredEncoding(declaration), !libxml2Reads(name) else { return .libxml2 }
+            // Bytes that spell "<?xm" one to a character are not UTF-16 or UTF-32, whatever the declaration says:
+            // read as UTF-8, the declaration's name ignored.
+            if claimsWideUnicode(name) { return .transcode(from: "UTF-8", skipping: 0) }
             if let converter = converterName(for: name) { return .transcode(from: converter, skipping: 0) }
             return libxml2Knows(name) ? .libxml2 : .unknown(name)
         default:
@@ -92,6 +95,12 @@ enum XMLEncodingSniffer {
     /// The encodings libxml2 decodes itself, without ICU: UTF-8 (and ASCII, a part of it) and Latin-1.
     private static func libxml2Reads(_ name: String) -> Bool {
         ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1", "latin-1"].contains(name.lowercased())
+    }
+
+    /// Whether `name` is one of UTF-16's, UTF-32's, UCS-2's or UCS-4's.
+    private static func claimsWideUnicode(_ name: String) -> Bool {
+        let squeezed = name.lowercased().filter { $0 != "-" && $0 != "_" && $0 != " " }
+        return ["utf16", "utf32", "ucs2", "ucs4", "u16", "u32", "unicode", "csunicode", "iso10646"].contains { squeezed.hasPrefix($0) }
     }
 
     /// Whether libxml2 has a converter for `name` (its own, or one it finds by name).
