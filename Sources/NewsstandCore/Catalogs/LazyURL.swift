@@ -26,10 +26,17 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
     /// `text` (trimmed) resolved against `base` as `CatalogParser.resolve` resolves it, or nil when
     /// that gives no URL. `base` is evaluated only for a link that is not kept as text.
     init?(_ text: String, base: @autoclosure () -> URL) {
+        self.init(text, base: base(), certainBaseText: nil)
+    }
+
+    /// `init(_:base:)`, with `base`'s absolute string when the caller knows it is a certain web URL
+    /// (`CatalogParser.isCertainWebURL`), so it is neither made nor checked again for each link.
+    init?(_ text: String, base: @autoclosure () -> URL, certainBaseText: String?) {
         let trimmed = FeedText.trimmed(text)
         if CatalogParser.isCertainWebURL(trimmed) {
             storage = .plain(trimmed)
-        } else if let resolved = RelativeWebReference.resolve(trimmed, against: base().absoluteString) {
+        } else if let resolved = certainBaseText.map({ RelativeWebReference.resolve(trimmed, againstCertainBase: $0) })
+                    ?? RelativeWebReference.resolve(trimmed, against: base().absoluteString) {
             storage = .plain(resolved)
         } else if let url = CatalogParser.resolve(trimmed, against: base()) {
             storage = .resolved(url)

@@ -10,14 +10,20 @@ import Foundation
 enum RelativeWebReference {
     /// `reference` resolved against `base` (the base's absolute string), or nil outside the plain case.
     static func resolve(_ reference: String, against base: String) -> String? {
+        var base = base
+        guard base.withUTF8(CatalogParser.isCertainWebURL) else { return nil }
+        return resolve(reference, againstCertainBase: base)
+    }
+
+    /// `resolve(_:against:)` for a base known to be a certain web URL.
+    static func resolve(_ reference: String, againstCertainBase base: String) -> String? {
         var reference = reference
         var base = base
         return reference.withUTF8 { ref in base.withUTF8 { resolve(ref, against: $0) } }
     }
 
     private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, against base: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/"),
-              CatalogParser.isCertainWebURL(base) else { return nil }
+        guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return nil }
         // Path, query and fragment characters only, escapes well formed, and no scheme (a ':' before any '/', '?', '#').
         var index = 0, sawDelimiter = false
         while index < ref.count {

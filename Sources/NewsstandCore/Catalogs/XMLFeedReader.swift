@@ -75,6 +75,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var stack: [Frame] = []
     /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
     @exclusivity(unchecked) private var bases: [URL] = []
+    /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
+    @exclusivity(unchecked) private var baseTexts: [String?] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
     @exclusivity(unchecked) private var captureDepth = 0
     /// The `captureDepth` of the `script` or `style` element being skipped inside a text construct, else 0.
@@ -118,6 +120,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         self.feedURL = feedURL
         self.assembler = assembler
         bases = [feedURL]
+        baseTexts = [Self.certainText(feedURL)]
         super.init()
         parser = XMLPushParser(delegate: self)
     }
@@ -293,6 +296,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if let xmlBase = tag.xmlBase,
            let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
             bases.append(url)
+            baseTexts.append(Self.certainText(url))
             baseIndex = bases.count - 1
         }
         let parent = stack.last?.info.role
@@ -439,7 +443,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
         skippedDepth = 0
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
-        defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
+        defer {
+            if frame.baseIndex > (stack.last?.baseIndex ?? 0) {
+                bases.removeLast()
+                baseTexts.removeLast()
+            }
+        }
         guard captured || frame.info.role == .item else { return }
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
@@ -595,6 +604,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     private func resolve(_ text: String, base: Int) -> LazyURL? {
-        LazyURL(text, base: bases[base])
+        LazyURL(text, base: bases[base], certainBaseText: baseTexts[base])
+    }
+
+    private static func certainText(_ url: URL) -> String? {
+        let text = url.absoluteString
+        return CatalogParser.isCertainWebURL(text) ? text : nil
     }
 }
