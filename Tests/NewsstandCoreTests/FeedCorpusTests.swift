@@ -81,9 +81,23 @@ final class FeedCorpusTests: XCTestCase {
 
 // MARK: feedparser over HTTP
 
+/// What each subscription gave (its title, or the error), filled from several threads.
+final class SubscriptionOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outcomes: [Result<String, any Error>?]
+
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ outcome: Result<String, any Error>) { lock.withLock { outcomes[index] = outcome } }
+
+    var all: [Result<String, any Error>] {
+        lock.withLock { outcomes.map { $0 ?? .failure(TestSetupFailure("not subscribed")) } }
+    }
+}
+
 extension FeedCorpusTests {
     /// What Python's feedparser made of one corpus document.
-    struct FeedparserVerdict: Decodable {
+    struct FeedparserVerdict: Decodable, Sendable {
         let path: String
         /// feedparser's error flag (or it raised): it did not read the document cleanly.
         let bozo: Bool
@@ -177,21 +191,29 @@ extension FeedCorpusTests {
                 }
             }
             server.setResource(verdict.path, data: data, contentType: contentType, etag: etag, lastModified: lastModified, headers: extra)
+        }
+        // Four subscriptions at a time, as a sync runs them (each waits mostly on the server and the database).
+        let outcomes = SubscriptionOutcomes(count: verdicts.count)
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for index in stride(from: lane, to: verdicts.count, by: 4) {
+                let url = server.url(for: verdicts[index].path)
+                outcomes.set(index, Result { try refresher.subscribe(to: url).title })
+            }
+        }
+        for (verdict, outcome) in zip(verdicts, outcomes.all) {
             let url = server.url(for: verdict.path)
-            let publication: Publication
-            do {
-                publication = try refresher.subscribe(to: url)
-            } catch {
-                refused.append("\(verdict.path): \(error)")
-                continue
+            let title: String
+            switch outcome {
+            case .success(let subscribedTitle): title = subscribedTitle
+            case .failure(let error): refused.append("\(verdict.path): \(error)"); continue
             }
             subscribed += 1
-            guard let expected = verdict.title, !expected.isEmpty, publication.title != PublicationRefresher.fallbackTitle(for: url) else { continue }
+            guard let expected = verdict.title, !expected.isEmpty, title != PublicationRefresher.fallbackTitle(for: url) else { continue }
             titlesCompared += 1
             let accepted = [expected, FeedText.plain(expected), FeedText.html(expected)].map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-            if !accepted.contains(publication.title.split(whereSeparator: \.isWhitespace).joined(separator: " ")),
+            if !accepted.contains(title.split(whereSeparator: \.isWhitespace).joined(separator: " ")),
                Self.knownTitleDifferences[verdict.path] == nil {
-                titlesDiffer.append("\(verdict.path): '\(publication.title)', feedparser '\(expected)'")
+                titlesDiffer.append("\(verdict.path): '\(title)', feedparser '\(expected)'")
             }
         }
         print("feedparser over HTTP: \(verdicts.count) documents feedparser reads, \(subscribed) subscribed; \(titlesCompared) titles compared, \(titlesDiffer.count) differ")
