@@ -6,11 +6,14 @@ PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev l
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
 BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
-# and logins, nghttpd for HTTP/2, FreshRSS on PHP's built-in server for accounts), and real terminals for the pictures
-# tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with ImageMagick; xdotool to type into them);
-# python3 for an independent KOReader partial MD5 in the progress-sync tests.
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool python3 \
-	php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp
+# and logins, nghttpd for HTTP/2, with certificates made by openssl; FreshRSS on PHP's built-in server for accounts),
+# real terminals for the pictures tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with
+# ImageMagick; xdotool to type into them), python3, which builds hostile test archives and an independent KOReader
+# partial MD5, and Python's feedparser, which the feed corpus test compares with.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool openssl \
+	python3 python3-feedparser php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp
+# Recipes run in bash, so a pipeline fails when its first command does (`make test` pipes swift test through a counter).
+SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
 # time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).
@@ -41,11 +44,27 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd)
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd),
+## then say how many ran and how many skipped; with NEWSSTAND_NO_SKIPS=1 (CI sets it) any skip fails the run
 test: setup
 	$(call install,$(TEST_PACKAGES))
 	swift build --build-tests
-	swift test --skip-build --disable-swift-testing
+	set -o pipefail; swift test --skip-build --disable-swift-testing 2>&1 | awk -v noskips="$${NEWSSTAND_NO_SKIPS:-}" "$$TEST_COUNTER"
+
+# Passes swift test's output through, holding back its closing line until it has said how many tests ran and how many
+# skipped (from XCTest's last "Executed N tests, with K tests skipped" line); exits 1 on a skip under NEWSSTAND_NO_SKIPS.
+define TEST_COUNTER
+NR > 1 { print held; fflush() }
+{ held = $$0 }
+/Executed [0-9]+ tests?, with/ { ran = $$0; sub(/^.*Executed /, "", ran); sub(/ .*$$/, "", ran)
+  skipped = 0; if (match($$0, /[0-9]+ tests? skipped/)) { skipped = substr($$0, RSTART); sub(/ .*$$/, "", skipped) } }
+END { printf "make test: %d tests ran, %d skipped\n", ran, skipped
+  failed = noskips != "" && noskips != "0" && skipped > 0
+  if (failed) print "make test: NEWSSTAND_NO_SKIPS is set, so a skipped test fails the run"
+  if (NR > 0) print held
+  exit failed }
+endef
+export TEST_COUNTER
 
 ## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with);
 ## the launch case runs the real newsstand binary, so that is built first

@@ -189,7 +189,7 @@ final class HTTPConnection {
         if let stall = plan.stallAfterBytes, !isHead { limit = min(limit, max(0, stall)) }
         if plan.wrongContentLength || drop != nil || (plan.stallAfterBytes != nil && !isHead) { keepAlive = false }
         let headers = [("Content-Type", entity.contentType), ("Content-Length", String(announced)),
-                       ("Accept-Ranges", plan.ignoreRange ? "none" : "bytes")] + validators + rangeHeaders
+                       ("Accept-Ranges", plan.ignoreRange ? "none" : "bytes")] + validators + rangeHeaders + entity.extraHeaders
         guard sendHead(status, headers), !isHead else { return (status, 0) }
         let sent = streamBody(entity.body, offset: first, count: limit, dripping: plan.slowDrip)
         if sent < count { keepAlive = false }

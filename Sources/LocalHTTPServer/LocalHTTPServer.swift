@@ -199,9 +199,10 @@ public final class LocalHTTPServer: @unchecked Sendable {
     /// Serves `data` at `path` (a leading "/" is added if missing), replacing any previous resource there.
     /// A `path` with a query (`/series?page=1`) answers only requests with exactly that query (as sent).
     /// Without an explicit `etag`, one is generated; it changes whenever the data changes.
-    /// `lastModified` defaults to now when the data changes (whole seconds).
+    /// `lastModified` defaults to now when the data changes (whole seconds). `headers` are further response
+    /// headers sent as given (`Content-Location`, `Content-Language`…).
     public func setResource(_ path: String, data: Data, contentType: String = "application/octet-stream",
-                            etag: String? = nil, lastModified: Date? = nil) {
+                            etag: String? = nil, lastModified: Date? = nil, headers: [(String, String)] = []) {
         let key = Self.resourceKey(path)
         state.lock()
         defer { state.unlock() }
@@ -218,7 +219,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
         let modified = lastModified ?? (unchanged ? previous?.lastModified : nil) ?? Date()
         resources[key] = StoredResource(data: data, contentType: contentType, etag: tag,
-                                        lastModified: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)))
+                                        lastModified: Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down)),
+                                        extraHeaders: headers)
     }
 
     /// Stops serving the in-memory resource at `path` (a file under root with that path becomes visible again).

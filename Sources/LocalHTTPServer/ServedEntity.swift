@@ -20,6 +20,8 @@ struct ServedEntity {
     let etag: String
     /// Whole seconds.
     let lastModified: Date
+    /// Further response headers, sent as given (an in-memory resource's `headers`).
+    var extraHeaders: [(String, String)] = []
 
     /// The result of looking a request path up.
     enum Lookup {
@@ -71,8 +73,10 @@ struct StoredResource: Sendable {
     let contentType: String
     let etag: String
     let lastModified: Date
+    let extraHeaders: [(String, String)]
 
     var entity: ServedEntity {
-        ServedEntity(body: .data(data), length: data.count, contentType: contentType, etag: etag, lastModified: lastModified)
+        ServedEntity(body: .data(data), length: data.count, contentType: contentType, etag: etag, lastModified: lastModified,
+                     extraHeaders: extraHeaders)
     }
 }

@@ -47,7 +47,7 @@ struct ShelfBenchmark {
         var toFirstFrame: [Double] = []
         for _ in 0..<childRuns {
             let outcome = try ChildProcess.run(executable, ["--child-first-frame", folder.url.path, String(width), String(height)])
-            let report = try ChildReport(outcome)
+            let report = try ChildReport(outcome, reportsFrame: true)
             reports.append(report)
             toFirstFrame.append(MonotonicClock.seconds(from: outcome.spawnedAt, to: report.frameReadyAt))
         }
@@ -99,7 +99,9 @@ struct ChildReport {
 
     var startToMain: Double { MonotonicClock.seconds(from: spawnedAt, to: mainEnteredAt) }
 
-    init(_ outcome: ChildProcess.Outcome) throws {
+    /// The report in `outcome`'s output. With `reportsFrame`, a child that never reported its frame (`ready`) fails,
+    /// rather than passing off spawn → main as spawn → frame.
+    init(_ outcome: ChildProcess.Outcome, reportsFrame: Bool = false) throws {
         guard outcome.status == 0 else { throw ChildProcess.Failure(description: "the child process failed (status \(outcome.status)): \(outcome.output)") }
         var values: [String: String] = [:]
         for pair in outcome.output.split(whereSeparator: \.isWhitespace) {
@@ -111,7 +113,14 @@ struct ChildReport {
         }
         spawnedAt = outcome.spawnedAt
         mainEnteredAt = main
-        frameReadyAt = values["ready"].flatMap(UInt64.init) ?? main
+        if reportsFrame {
+            guard let ready = values["ready"].flatMap(UInt64.init) else {
+                throw ChildProcess.Failure(description: "the child process reported no frame: \(outcome.output)")
+            }
+            frameReadyAt = ready
+        } else {
+            frameReadyAt = main
+        }
         peakResidentBytes = values["hwm"].flatMap(Int.init) ?? 0
         changes = values["changes"].flatMap(Int.init) ?? 0
         var phases: [FirstFrame.Phase: Double] = [:]

@@ -26,7 +26,7 @@ class EndToEndTestCase: XCTestCase {
     /// Skips the test when poppler-utils (pdftotext) is not installed.
     func requirePDFTools() throws {
         guard ["/usr/bin/pdftotext", "/usr/local/bin/pdftotext"].contains(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("pdftotext (poppler-utils) is not installed; PDF reading skipped")
+            throw TestRequirement.absent("pdftotext (poppler-utils) is not installed; PDF reading skipped")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 
 /// The program run on a pseudo-terminal the test plays the terminal of: it reads what the program writes and
@@ -15,13 +16,13 @@ final class PseudoTerminal {
         primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0, number: UInt32 = 0
         guard primary >= 0, ioctl(primary, 0x4004_5431, &unlock) == 0, ioctl(primary, 0x8004_5430, &number) == 0 else {
-            throw XCTSkip("no pseudo-terminal could be opened")
+            throw TestRequirement.broken("no pseudo-terminal could be opened")
         }
         let name = "/dev/pts/\(number)"
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(primary, UInt(TIOCSWINSZ), &size)
         let secondary = open(name, O_RDWR | O_NOCTTY)
-        guard secondary >= 0 else { throw XCTSkip("the pseudo-terminal's other end could not be opened") }
+        guard secondary >= 0 else { throw TestRequirement.broken("the pseudo-terminal's other end could not be opened") }
         let handle = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
         process = Process()
         process.executableURL = try TestEnvironment.binary()

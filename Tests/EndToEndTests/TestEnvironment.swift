@@ -16,7 +16,7 @@ enum TestEnvironment {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        throw XCTSkip("the newsstand executable was not built beside the tests; run `swift build --build-tests` first (make test does)")
+        throw TestRequirement.broken("the newsstand executable was not built beside the tests; run `swift build --build-tests` first (make test does)")
     }
 
     /// A fresh HOME with nothing in it; removed by the caller's teardown.
@@ -52,7 +52,7 @@ enum TestEnvironment {
 
     /// Runs the command line with no controlling terminal (`setsid`), `input` on its standard input.
     static func run(_ arguments: [String], input: String, environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") else { throw XCTSkip("setsid (util-linux) is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") else { throw TestRequirement.absent("setsid (util-linux) is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["--wait", try TestEnvironment.binary().path] + arguments

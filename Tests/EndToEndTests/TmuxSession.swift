@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 
 /// A detached tmux session on a private server, for driving the real program as a person would.
@@ -9,7 +10,7 @@ final class TmuxSession {
     /// Starts `command` in a terminal of the given size.
     init(command: String, width: Int = 100, height: Int = 32, environment: [String: String]) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || Self.which("tmux") != nil else {
-            throw XCTSkip("tmux is not installed (make test installs it)")
+            throw TestRequirement.absent("tmux is not installed (make test installs it)")
         }
         let assignments = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "env -i \(assignments) \(command)"])
@@ -42,7 +43,7 @@ final class TmuxSession {
             usleep(100_000)
         }
         XCTFail("timed out waiting for \(description); the screen was:\n\(last)", file: file, line: line)
-        throw XCTSkip("giving up after a failed wait")
+        throw TestRequirement.broken("gave up after the failed wait for \(description)")
     }
 
     @discardableResult
@@ -71,7 +72,7 @@ final class TmuxSession {
     /// The process id of the program the pane started.
     func panePID() throws -> pid_t {
         guard let pid = pid_t(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw XCTSkip("tmux did not say the pane's process id")
+            throw TestRequirement.broken("tmux did not say the pane's process id")
         }
         return pid
     }
@@ -85,7 +86,7 @@ final class TmuxSession {
     func cursor() throws -> (x: Int, y: Int, visible: Bool) {
         let fields = try tmux(["display-message", "-p", "-t", name, "#{cursor_x} #{cursor_y} #{cursor_flag}"])
             .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard fields.count == 3 else { throw XCTSkip("tmux did not report the cursor") }
+        guard fields.count == 3 else { throw TestRequirement.broken("tmux did not report the cursor") }
         return (fields[0], fields[1], fields[2] == 1)
     }
 
@@ -110,7 +111,7 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else { throw XCTSkip("cannot run tmux: error \(status)") }
+        guard status == 0 else { throw TestRequirement.broken("cannot run tmux: error \(status)") }
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) == -1 && errno == EINTR {}
         return String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandImaging
+import NewsstandTestSupport
 import XCTest
 
 /// A private X server (Xvfb) with one real terminal in it (xterm or kitty), for tests that look at what it shows:
@@ -15,10 +16,10 @@ final class XtermDisplay {
     /// Starts Xvfb on a free display; skips the test when Xvfb, xterm, xwd or convert is missing.
     init() throws {
         for tool in ["Xvfb", "xterm", "xwd", "xwininfo", "convert"] where Self.which(tool) == nil {
-            throw XCTSkip("\(tool) is not installed (make test installs xvfb, xterm, x11-apps, x11-utils and imagemagick); the real-terminal test is skipped")
+            throw TestRequirement.absent("\(tool) is not installed (make test installs xvfb, xterm, x11-apps, x11-utils and imagemagick); the real-terminal test is skipped")
         }
         guard let number = (90..<130).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw XCTSkip("no free X display number")
+            throw TestRequirement.broken("no free X display number")
         }
         display = ":\(number)"
         server = Process()
@@ -29,7 +30,7 @@ final class XtermDisplay {
         try server.run()
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard Date() < deadline, server.isRunning else { throw XCTSkip("Xvfb did not start on \(display)") }
+            guard Date() < deadline, server.isRunning else { throw TestRequirement.broken("Xvfb did not start on \(display)") }
             usleep(50_000)
         }
     }
@@ -55,7 +56,7 @@ final class XtermDisplay {
     func startKitty(_ command: [String], options: [String] = [], title: String, columns: Int, rows: Int,
                     environment: [String: String], log: URL) throws {
         guard let kitty = Self.which("kitty") else {
-            throw XCTSkip("kitty is not installed (make test installs kitty and libgl1-mesa-dri); the kitty end-to-end test is skipped")
+            throw TestRequirement.absent("kitty is not installed (make test installs kitty and libgl1-mesa-dri); the kitty end-to-end test is skipped")
         }
         var environment = environment
         environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
@@ -96,7 +97,7 @@ final class XtermDisplay {
             if programID() != nil, let geometry = Self.geometry(of: title, display: display) { return geometry }
             usleep(100_000)
         }
-        throw XCTSkip("the terminal window '\(title)' did not appear on \(display)")
+        throw TestRequirement.broken("the terminal window '\(title)' did not appear on \(display)")
     }
 
     private static func geometry(of title: String, display: String) -> (x: Int, y: Int, width: Int, height: Int)? {
@@ -150,7 +151,7 @@ final class XtermDisplay {
         try shell.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         shell.waitUntilExit()
-        guard data.count == Self.width * Self.height * 3 else { throw XCTSkip("the screenshot has \(data.count) bytes, not an \(Self.width)×\(Self.height) RGB image") }
+        guard data.count == Self.width * Self.height * 3 else { throw TestRequirement.broken("the screenshot has \(data.count) bytes, not an \(Self.width)×\(Self.height) RGB image") }
         return [UInt8](data)
     }
 
@@ -186,7 +187,7 @@ final class XtermDisplay {
 
     @discardableResult
     private func xdotool(_ arguments: [String]) throws -> String {
-        guard let tool = Self.which("xdotool") else { throw XCTSkip("xdotool is not installed (make test installs it)") }
+        guard let tool = Self.which("xdotool") else { throw TestRequirement.absent("xdotool is not installed (make test installs it)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments

@@ -276,7 +276,7 @@ final class CoverArtServiceTests: XCTestCase {
             let before = events.all.count
             service.request([request])
             XCTAssertTrue(events.wait { $0.count > before })
-            guard case .rendered(let answered, let art)? = events.all.last else { throw XCTSkip("no art: \(events.all)") }
+            guard case .rendered(let answered, let art)? = events.all.last else { throw TestRequirement.broken("the cover was not rendered: \(events.all)") }
             XCTAssertEqual(answered, request)
             return art
         }

@@ -34,11 +34,18 @@ final class FeedAssemblerTests: XCTestCase {
         }
         XCTAssertGreaterThan(files.count, 2000)
         let url = URL(string: "http://127.0.0.1:8097/x.xml")!
+        var compared = 0, feeds = 0
         for file in files {
             let data = try Data(contentsOf: file)
             guard let format = FeedParser.detectFormat(data), format != .propertyList, format != .opds2 else { continue }
-            XCTAssertEqual(streamed(data, url: url), wholeDocument(data, url: url), file.path)
+            let streamedFeed = streamed(data, url: url)
+            XCTAssertEqual(streamedFeed, wholeDocument(data, url: url), file.path)
+            compared += 1
+            if streamedFeed != "error" { feeds += 1 }
         }
+        // Both paths say "error" for any failure, so agreeing proves little unless most documents are feeds.
+        XCTAssertGreaterThan(compared, 2000, "documents compared")
+        XCTAssertGreaterThan(feeds, 1800, "documents both paths read as feeds, not as the same error")
     }
 
     func testTheFeedsDateAndImageReachEntriesBeforeThem() throws {

@@ -450,41 +450,6 @@ final class LibraryWindowQueryTests: XCTestCase {
         XCTAssertEqual(try store.issueCounts(publicationID: publication.id), try store.countedIssueCounts()[publication.id])
     }
 
-    // MARK: Timings
-
-    func testPrintTimingsOfEachQuery() throws {
-        let library = try library
-        let store = library.store
-        let shelf = try store.issues(publicationID: library.big)
-        let middle = shelf[2_500].key
-        let ids = Array(shelf[1_000..<1_050].map(\.id))
-        let manyIDs = Array(shelf[..<1_000].map(\.id))
-        func measure(_ name: String, runs: Int = 100, _ body: () throws -> Void) rethrows {
-            try body()
-            let started = DispatchTime.now().uptimeNanoseconds
-            for _ in 0..<runs { try body() }
-            let each = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(runs) / 1_000_000
-            print("LibraryWindowQueryTests timing: \(name.padding(toLength: 56, withPad: " ", startingAt: 0)) \(String(format: "%9.3f", each)) ms")
-        }
-        try measure("issues(after: nil, limit: 50)") { _ = try store.issues(publicationID: library.big, after: nil, limit: 50) }
-        try measure("issues(after: middle of 5,000, limit: 50)") { _ = try store.issues(publicationID: library.big, after: middle, limit: 50) }
-        try measure("issues(after: middle of 1,000 on one date, limit: 50)") { _ = try store.issues(publicationID: library.big, after: shelf.first { $0.date.timeIntervalSince1970 == 1_650_000_000 }!.key, limit: 50) }
-        let (pageSQL, pageValues) = LibraryStore.pageQuery(publicationID: library.big, key: middle, limit: 50, towardsNewest: false)
-        try measure("  the same, SQL only (rows not made into issues)") { _ = try store.database.query(pageSQL, pageValues) }
-        try measure("issues(before: middle of 5,000, limit: 50)") { _ = try store.issues(publicationID: library.big, before: middle, limit: 50) }
-        try measure("issues(before: nil, limit: 50)") { _ = try store.issues(publicationID: library.big, before: nil, limit: 50) }
-        try measure("shelfIndex(of: middle of 5,000)") { _ = try store.shelfIndex(of: middle, publicationID: library.big) }
-        try measure("shelfIndex(of: last of 5,000)") { _ = try store.shelfIndex(of: shelf.last!.key, publicationID: library.big) }
-        try measure("issueCounts() (1,001 publications)", runs: 30) { _ = try store.issueCounts() }
-        try measure("issueCounts(publicationID: 5,000 issues)") { _ = try store.issueCounts(publicationID: library.big) }
-        try measure("issueCounts(publicationID: 50 issues)") { _ = try store.issueCounts(publicationID: library.small[500]) }
-        try measure("issues(ids: 50)") { _ = try store.issues(ids: ids) }
-        try measure("issues(ids: 1,000)", runs: 30) { _ = try store.issues(ids: manyIDs) }
-        try measure("unfinishedDownloads() (\(try store.unfinishedDownloads().count) issues)", runs: 30) { _ = try store.unfinishedDownloads() }
-        try measure("for comparison: issues(publicationID: 5,000 issues)", runs: 10) { _ = try store.issues(publicationID: library.big) }
-        try measure("for comparison: allIssues() (55,000)", runs: 1) { _ = try store.allIssues() }
-    }
-
     // MARK: Migration
 
     func testAVersion6LibraryUpgradesTo7WithItsDataIntact() throws {

@@ -3,7 +3,7 @@ import XCTest
 import LocalHTTPServer
 
 /// A third-party TLS server (`openssl s_server`, `nghttpd`) on 127.0.0.1 with a fresh self-signed certificate
-/// for 127.0.0.1 in a scratch folder, stopped at the end of the test. Skips the test when the program is missing.
+/// for 127.0.0.1 in a scratch folder, stopped at the end of the test. Skips the test when the program is missing (fails in CI); fails when it does not start.
 struct TLSTestServer {
     let port: UInt16
     /// The certificate, for a client to trust (`certificateAuthorityFile`).
@@ -29,8 +29,8 @@ struct TLSTestServer {
     /// `key.pem`, and the files of `files`) and waits until it accepts connections.
     static func start(_ program: String, for testCase: XCTestCase, files: [String: Data] = [:],
                       arguments: (UInt16) -> [String]) throws -> TLSTestServer {
-        guard FileManager.default.isExecutableFile(atPath: program) else { throw XCTSkip("\(program) is not installed (make test installs it)") }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw XCTSkip("openssl is not installed") }
+        guard FileManager.default.isExecutableFile(atPath: program) else { throw TestRequirement.absent("\(program) is not installed (make test installs it)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { throw TestRequirement.absent("openssl is not installed (Debian package openssl; make test installs it)") }
         let folder = try TestFiles.scratchFolder(for: testCase)
         try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                                      "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=127.0.0.1",
@@ -59,7 +59,7 @@ struct TLSTestServer {
             if accepts(port: port) { return server }
             usleep(20_000)
         }
-        throw XCTSkip("\(program) did not start")
+        throw TestRequirement.broken("\(program) did not start")
     }
 
     private static func run(_ program: String, _ arguments: [String], in folder: URL) throws {
@@ -71,7 +71,7 @@ struct TLSTestServer {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("\(program) \(arguments.first ?? "") failed") }
+        guard process.terminationStatus == 0 else { throw TestRequirement.broken("\(program) \(arguments.first ?? "") failed with status \(process.terminationStatus)") }
     }
 
     private static func freePort() throws -> UInt16 {

@@ -4,7 +4,7 @@ import XCTest
 
 /// Lists image files in the shared corpora.
 enum Corpora {
-    /// The corpus folder at `relativePath`, or an XCTSkip explaining where it was looked for.
+    /// The corpus folder at `relativePath`, or a skip (a failure in CI) saying where it was looked for.
     static func folder(_ relativePath: String) throws -> URL {
         try TestFiles.corpus(relativePath)
     }

@@ -22,7 +22,7 @@ public final class FreshRSSServer {
     /// installed (`make test` installs it) or the shared source is missing.
     public init(for testCase: XCTestCase) throws {
         guard Self.php != nil else {
-            throw XCTSkip("PHP is not installed (php8.2-cli and its modules; `make test` installs them)")
+            throw TestRequirement.absent("PHP is not installed (php8.2-cli and its modules; `make test` installs them)")
         }
         let pristine = try Self.pristineTree.get()
         let scratch = try TestFiles.scratchFolder(for: testCase)
@@ -76,7 +76,7 @@ public final class FreshRSSServer {
     /// when the run ends; each server copies it.
     private static let pristineTree: Result<URL, Error> = Result {
         guard FileManager.default.fileExists(atPath: tarball.path) else {
-            throw XCTSkip("FreshRSS's source not found at \(tarball.path)")
+            throw TestRequirement.absent("FreshRSS's source not found at \(tarball.path)")
         }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-freshrss-\(getpid())", isDirectory: true)
         try? FileManager.default.removeItem(at: base)
@@ -85,7 +85,7 @@ public final class FreshRSSServer {
         atexit { if let base = FreshRSSServer.pristineBase { try? FileManager.default.removeItem(atPath: base) } }
         try run(URL(fileURLWithPath: "/bin/tar"), ["xzf", tarball.path, "-C", base.path], in: base)
         let tree = base.appendingPathComponent("FreshRSS", isDirectory: true)
-        guard let program = FreshRSSServer.php else { throw XCTSkip("PHP is not installed") }
+        guard let program = FreshRSSServer.php else { throw TestRequirement.absent("PHP is not installed") }
         // The base URL only names where the server's own icons are; the API answers on whatever port it runs.
         for arguments in [["cli/prepare.php"],
                           ["cli/do-install.php", "--default-user", "admin", "--auth-type", "form", "--environment", "production",

@@ -15,11 +15,11 @@ public enum TestFiles {
         packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora", isDirectory: true).standardizedFileURL
     }
 
-    /// A file or folder in the shared corpora, or an XCTSkip saying where it was looked for.
+    /// A file or folder in the shared corpora; when absent, a skip saying where it was looked for (a failure in CI).
     public static func corpus(_ relativePath: String) throws -> URL {
         let url = corporaRoot.appendingPathComponent(relativePath)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("shared test corpus '\(relativePath)' not found at \(url.path)")
+            throw TestRequirement.absent("shared test corpus '\(relativePath)' not found at \(url.path)")
         }
         return url
     }
@@ -50,7 +50,7 @@ public enum TestFiles {
         return Data(bytes)
     }
 
-    /// Runs python3 with `script` (arguments in sys.argv[1...]), for building hostile archives; skips when python3 is missing.
+    /// Runs python3 with `script` (arguments in sys.argv[1...]), for building hostile archives; skips when python3 is missing (fails in CI).
     public static func python(_ script: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -60,12 +60,12 @@ public enum TestFiles {
         do {
             try process.run()
         } catch {
-            throw XCTSkip("python3 is needed to build test archives: \(error)")
+            throw TestRequirement.absent("python3 is needed to build test archives (Debian package python3): \(error)")
         }
         let errors = errorPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw XCTSkip("python3 could not build the test archive: \(String(decoding: errors, as: UTF8.self))")
+            throw TestRequirement.broken("python3 could not build the test archive: \(String(decoding: errors, as: UTF8.self))")
         }
     }
 }

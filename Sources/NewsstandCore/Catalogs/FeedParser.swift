@@ -88,8 +88,11 @@ public enum FeedParser {
         case "plist": return .propertyList
         case "rss", "channel": return .rss
         case "rdf":
+            // RSS 1.0 and 0.90: items or a channel, or, before it has either, the namespace of RSS 1.0 or 0.90
+            // (an empty feed is a feed).
             let lowered = lowered
-            return FeedText.contains(lowered, "<item") || FeedText.contains(lowered, "<channel") || FeedText.contains(lowered, ":item") ? .rss : nil
+            return FeedText.contains(lowered, "<item") || FeedText.contains(lowered, "<channel") || FeedText.contains(lowered, ":item")
+                || FeedText.contains(lowered, "http://purl.org/rss/1.0/") || FeedText.contains(lowered, "http://my.netscape.com/rdf/simple/0.9/") ? .rss : nil
         case "feed", "entry":
             let lowered = lowered
             if FeedText.contains(lowered, "http://itunes.apple.com/2011/newsstand") { return .newsstandAtom }
@@ -124,7 +127,7 @@ public enum FeedParser {
         return nil
     }
 
-    /// The first 64 KB as text: UTF-16 and UTF-32 (with or without a byte-order mark) decoded,
+    /// The first 64 KB as text: UTF-16 and UTF-32 (with or without a byte-order mark) and EBCDIC decoded,
     /// anything else read byte for byte (enough to find markup).
     private static func headText(_ data: Data) -> String {
         let head = data.prefix(64 << 10)
@@ -142,6 +145,12 @@ public enum FeedParser {
             if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
                 return String(data: head.prefix(head.count / 2 * 2), encoding: .utf16LittleEndian) ?? ""
             }
+        }
+        if bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]), let ebcdic = IconvTranscoder(from: "IBM037") {
+            // EBCDIC: markup is in characters every EBCDIC code page shares.
+            var text: [UInt8] = []
+            head.withUnsafeBytes { ebcdic.convert($0, final: true) { text.append(contentsOf: $0) } }
+            return String(decoding: text, as: UTF8.self)
         }
         var start = head.startIndex
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }

@@ -131,10 +131,17 @@ enum FeedText {
                 // Find the end of the tag (quotes may hold '>').
                 var end = index + 1
                 if s[index + 1] == bang, index + 3 < count, s[index + 2] == dash, s[index + 3] == dash {
-                    // Comment: up to "-->".
+                    // Comment: up to "-->"; one never closed ends at its first '>' (as feedparser's sanitizer
+                    // reads it), or with the text.
                     end = index + 4
                     while end + 2 < count, !(s[end] == dash && s[end + 1] == dash && s[end + 2] == gt) { end += 1 }
-                    index = min(count, end + 3)
+                    if end + 2 < count {
+                        index = end + 3
+                    } else {
+                        var close = index + 4
+                        while close < count, s[close] != gt { close += 1 }
+                        index = min(count, close + 1)
+                    }
                     continue
                 }
                 var quote: UInt8? = nil

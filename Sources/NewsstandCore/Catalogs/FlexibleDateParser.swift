@@ -7,13 +7,31 @@ import Foundation
 ///
 /// The common forms are read by hand (fast: feeds hold thousands of dates); the rest fall back to
 /// `DateFormatter` patterns. A date without a zone is taken as UTC.
+///
+/// A date before the year 1000 stands for "none" and is read as no date: calibre and calibre-web write
+/// `0101-01-01` for a book without a publication date, others `0001-01-01`; the entry's other dates
+/// (`updated`, when it was added) stand in.
 public enum FlexibleDateParser {
+    /// The first moment that is a date rather than a placeholder for none (1000-01-01T00:00:00Z).
+    static let earliestRealDate = Date(timeIntervalSince1970: -30_610_224_000)
+
     public static func parse(_ text: String) -> Date? {
+        real(anyParse(text))
+    }
+
+    private static func anyParse(_ text: String) -> Date? {
         let trimmed = FeedText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
         var utf8 = trimmed
         if let date = utf8.withUTF8({ parseISO($0) ?? parseRFC822($0) }) { return date }
         return formatterDate(trimmed)
+    }
+
+    /// `date`, unless it is a placeholder for none.
+    @inline(__always)
+    private static func real(_ date: Date?) -> Date? {
+        guard let date, date >= earliestRealDate else { return nil }
+        return date
     }
 
     /// `parse(_:)` on text as UTF-8 bytes (a feed's text as read), making no String for the forms read by hand.
@@ -25,8 +43,8 @@ public enum FlexibleDateParser {
         // Other white space (no-break spaces, U+2028) is trimmed by the String path.
         if bytes[start] >= 0x80 || bytes[end - 1] >= 0x80 { return parse(String(decoding: bytes, as: UTF8.self)) }
         let trimmed = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if let date = parseISO(trimmed) ?? parseRFC822(trimmed) { return date }
-        return formatterDate(String(decoding: trimmed, as: UTF8.self))
+        if let date = parseISO(trimmed) ?? parseRFC822(trimmed) { return real(date) }
+        return real(formatterDate(String(decoding: trimmed, as: UTF8.self)))
     }
 
     private static func formatterDate(_ trimmed: String) -> Date? {

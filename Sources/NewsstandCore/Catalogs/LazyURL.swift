@@ -6,8 +6,9 @@ import Foundation
 /// an entry's page when it has an enclosure is not used, and the library stores a link as its text.
 /// A plain absolute http(s) link (`CatalogParser.isCertainWebURL`) is kept as its text: it is sure
 /// to parse, to the URL `CatalogParser.resolve` gives for it against any base, with that text as
-/// its `absoluteString`. Any other link is resolved at once, against `xml:base` or the feed's URL,
-/// and is no link at all when that fails.
+/// its `absoluteString`. So is a plain relative link against an http(s) base, resolved as text
+/// (`RelativeWebReference`) to what Foundation would give. Any other link is resolved at once with
+/// Foundation, against `xml:base` or the feed's URL, and is no link at all when that fails.
 ///
 /// Equality and hashing are `URL`'s: a link kept as text equals the `URL` it stands for.
 struct LazyURL: Hashable, Sendable, CustomStringConvertible {
@@ -25,9 +26,18 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
     /// `text` (trimmed) resolved against `base` as `CatalogParser.resolve` resolves it, or nil when
     /// that gives no URL. `base` is evaluated only for a link that is not kept as text.
     init?(_ text: String, base: @autoclosure () -> URL) {
+        self.init(text, base: base(), certainBaseText: nil)
+    }
+
+    /// `init(_:base:)`, with `base`'s absolute string when the caller knows it is a certain web URL
+    /// (`CatalogParser.isCertainWebURL`), so it is neither made nor checked again for each link.
+    init?(_ text: String, base: @autoclosure () -> URL, certainBaseText: String?) {
         let trimmed = FeedText.trimmed(text)
         if CatalogParser.isCertainWebURL(trimmed) {
             storage = .plain(trimmed)
+        } else if let resolved = certainBaseText.map({ RelativeWebReference.resolve(trimmed, againstCertainBase: $0) })
+                    ?? RelativeWebReference.resolve(trimmed, against: base().absoluteString) {
+            storage = .plain(resolved)
         } else if let url = CatalogParser.resolve(trimmed, against: base()) {
             storage = .resolved(url)
         } else {

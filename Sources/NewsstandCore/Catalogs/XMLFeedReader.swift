@@ -31,6 +31,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let role: Role
         let isTextConstruct: Bool
         let isXHTMLBlock: Bool
+        /// `script` or `style` (any namespace): inside a text construct, its content is never text.
+        let isScriptOrStyle: Bool
         /// `xhtml:body`, whose text is XHTML.
         let isXHTMLBody: Bool
         /// Atom's `feed` or `entry` (as a root: text constructs say their type).
@@ -44,6 +46,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             role = XMLFeedReader.roles[key] ?? .other
             isTextConstruct = XMLFeedReader.textConstructs.contains(key)
             isXHTMLBlock = XMLFeedReader.xhtmlBlocks.contains(lowercasedLocalName)
+            isScriptOrStyle = lowercasedLocalName == "script" || lowercasedLocalName == "style"
             isXHTMLBody = key == "xhtml:body"
             isAtomRoot = key == "feed" || key == "entry"
             marksNewsstand = key.hasPrefix("news:")
@@ -72,8 +75,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var stack: [Frame] = []
     /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
     @exclusivity(unchecked) private var bases: [URL] = []
+    /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
+    @exclusivity(unchecked) private var baseTexts: [String?] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
     @exclusivity(unchecked) private var captureDepth = 0
+    /// The `captureDepth` of the `script` or `style` element being skipped inside a text construct, else 0.
+    @exclusivity(unchecked) private var skippedDepth = 0
     /// The text of the text construct being read (the top frame), as UTF-8.
     private let text = TextBytes()
     @exclusivity(unchecked) private var textHighWater = 0
@@ -113,6 +120,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         self.feedURL = feedURL
         self.assembler = assembler
         bases = [feedURL]
+        baseTexts = [Self.certainText(feedURL)]
         super.init()
         parser = XMLPushParser(delegate: self)
     }
@@ -137,6 +145,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// a flaw (or that stops early) after its title or some items gives what was read and the problem.
     func finish() throws -> (FeedDocument, problem: String?) {
         parser.finish()
+        if let encoding = parser.unknownEncoding {
+            throw CatalogError("the feed is in an encoding Newsstand cannot read: '\(encoding)' (neither libxml2 nor iconv knows it)")
+        }
         let failure = parser.failure
         if failure == nil && rootClosed { return (document, nil) }
         // A stream that stops inside the root element is truncated, even when libxml2 has no complaint.
@@ -278,12 +289,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if captureDepth > 0 {
             captureDepth += 1
             if info.isXHTMLBlock { appendSpace() }
+            if info.isScriptOrStyle && skippedDepth == 0 { skippedDepth = captureDepth }
             return
         }
         var baseIndex = stack.last?.baseIndex ?? 0
         if let xmlBase = tag.xmlBase,
            let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
             bases.append(url)
+            baseTexts.append(Self.certainText(url))
             baseIndex = bases.count - 1
         }
         let parent = stack.last?.info.role
@@ -408,7 +421,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Only a text construct's text is ever read; whitespace between elements is not kept.
-        guard captureDepth > 0 else { return }
+        guard captureDepth > 0, skippedDepth == 0 else { return }
         let room = Self.maxTextBytes - text.count
         guard room > 0 else { return }
         text.append(bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
@@ -420,15 +433,22 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     override func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if captureDepth > 1 {
+            if captureDepth == skippedDepth { skippedDepth = 0 }
             captureDepth -= 1
             if info(localName: localName, namespaceURI: namespaceURI).isXHTMLBlock { appendSpace() }
             return
         }
         let captured = captureDepth == 1
         captureDepth = 0
+        skippedDepth = 0
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
-        defer { if frame.baseIndex > (stack.last?.baseIndex ?? 0) { bases.removeLast() } }
+        defer {
+            if frame.baseIndex > (stack.last?.baseIndex ?? 0) {
+                bases.removeLast()
+                baseTexts.removeLast()
+            }
+        }
         guard captured || frame.info.role == .item else { return }
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
@@ -584,6 +604,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     private func resolve(_ text: String, base: Int) -> LazyURL? {
-        LazyURL(text, base: bases[base])
+        LazyURL(text, base: bases[base], certainBaseText: baseTexts[base])
+    }
+
+    private static func certainText(_ url: URL) -> String? {
+        let text = url.absoluteString
+        return CatalogParser.isCertainWebURL(text) ? text : nil
     }
 }

@@ -228,8 +228,13 @@ final class XMLPushParser {
     /// the delegate must outlive the parser, as `XMLFeedReader` does.
     private let delegate: Unmanaged<XMLPushParserDelegate>
     private var context: xmlParserCtxtPtr?
-    /// The first bytes, held until libxml2 can see enough of them to detect the encoding.
+    /// The first bytes, held until `XMLEncodingSniffer` can tell who decodes the document.
     private var head: [UInt8] = []
+    /// Set when iconv turns the document into UTF-8 ahead of libxml2 (an encoding libxml2 cannot read);
+    /// nil on the fast path, where libxml2 reads the bytes as they come.
+    private var transcoder: TextTranscoder?
+    /// The encoding the document declares when neither libxml2 nor iconv knows it (nothing is read).
+    private(set) var unknownEncoding: String?
     private var finished = false
     @exclusivity(unchecked) private var stoppedBy: String? {
         didSet { stopped = stoppedBy != nil }
@@ -288,17 +293,21 @@ final class XMLPushParser {
         guard isParsing else { return false }
         var remaining = UnsafeRawBufferPointer(rebasing: bytes[...])
         if context == nil {
-            let needed = 4 - head.count
-            head.append(contentsOf: remaining.prefix(needed))
-            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(needed))
-            guard head.count >= 4 else { return true }
-            createContext()
+            let taken = remaining.prefix(XMLEncodingSniffer.declarationWindow - head.count)
+            head.append(contentsOf: taken)
+            remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(taken.count))
+            guard let decision = XMLEncodingSniffer.decide(head, complete: false) else { return true }
+            start(decision)
             guard context != nil else { return false }
         }
         while !remaining.isEmpty && isParsing {
             let piece = UnsafeRawBufferPointer(rebasing: remaining.prefix(Self.maxPushBytes))
             remaining = UnsafeRawBufferPointer(rebasing: remaining.dropFirst(piece.count))
-            push(piece, terminate: false)
+            if let transcoder {
+                transcoder.convert(piece) { converted in if isParsing { push(converted, terminate: false) } }
+            } else {
+                push(piece, terminate: false)
+            }
         }
         return isParsing
     }
@@ -312,15 +321,42 @@ final class XMLPushParser {
     func finish() {
         guard !finished else { return }
         if isParsing {
-            if context == nil { createContext() }
-            if context != nil { push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
+            if context == nil { start(XMLEncodingSniffer.decide(head, complete: true) ?? .libxml2) }
+            if let transcoder, context != nil {
+                transcoder.convert(UnsafeRawBufferPointer(start: nil, count: 0), final: true) { converted in
+                    if isParsing { push(converted, terminate: false) }
+                }
+            }
+            if context != nil, isParsing { push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true) }
         }
         finished = true
     }
 
     // MARK: libxml2
 
-    private func createContext() {
+    /// Starts libxml2 on the held first bytes as `decision` says: as they are, or through iconv into UTF-8.
+    private func start(_ decision: XMLEncodingSniffer.Decision) {
+        switch decision {
+        case .libxml2:
+            createContext(initial: head, ignoringDeclaredEncoding: false)
+        case .transcode(let encoding, let skipping):
+            guard let transcoder = TextTranscoders.make(from: encoding) else {
+                stoppedBy = "its encoding \(encoding) could not be opened"
+                return
+            }
+            self.transcoder = transcoder
+            var converted: [UInt8] = []
+            head.dropFirst(skipping).withUnsafeBytes { bytes in transcoder.convert(bytes) { converted.append(contentsOf: $0) } }
+            // libxml2 reads UTF-8 and must not act on the declaration's name for the original bytes.
+            createContext(initial: converted, ignoringDeclaredEncoding: true)
+        case .unknown(let name):
+            unknownEncoding = name
+            stoppedBy = "it declares the encoding '\(name)', which neither libxml2 nor iconv knows"
+        }
+        head = []
+    }
+
+    private func createContext(initial: [UInt8], ignoringDeclaredEncoding: Bool) {
         var handler = xmlSAXHandler()
         xmlSAXVersion(&handler, 2)
         // The document, DTD and entity declarations keep libxml2's own handlers (they record
@@ -375,7 +411,7 @@ final class XMLPushParser {
             parser.firstFatal = (Int(error.pointee.line), message, error.pointee.code)
         }
 
-        let created: xmlParserCtxtPtr? = head.withUnsafeBufferPointer { bytes in
+        let created: xmlParserCtxtPtr? = initial.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 xmlCreatePushParserCtxt(&handler, nil, chars.baseAddress, Int32(chars.count), nil)
             }
@@ -386,10 +422,10 @@ final class XMLPushParser {
         }
         context = created
         created.pointee._private = Unmanaged.passUnretained(self).toOpaque()
-        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        var options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        if ignoringDeclaredEncoding { options |= XML_PARSE_IGNORE_ENC.rawValue }
         xmlCtxtUseOptions(created, Int32(options))
-        bytesFed += head.count
-        head = []
+        bytesFed += initial.count
         noteBuffered()
     }
 
