@@ -28,7 +28,7 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(list.status, 0, list.errors)
         XCTAssertTrue(list.errors.contains("libsqlite3"), "LD_DEBUG reports loaded libraries: \(list.errors.prefix(500))")
         XCTAssertFalse(list.errors.contains("libcurl"), "listing the library loaded libcurl")
-        for library in ["libcrypto", "libarchive"] {
+        for library in ["libcrypto", "libarchive", "libsixel"] {
             XCTAssertFalse(list.errors.contains(library), "listing the library loaded \(library)")
         }
         let server = try startSampleServer()
