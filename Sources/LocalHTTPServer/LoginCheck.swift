@@ -84,12 +84,15 @@ struct LoginCheck {
         return result
     }
 
-    /// Lowercase hex MD5 of the UTF-8 bytes.
+    /// Lowercase hex MD5 of the UTF-8 bytes (libcrypto, opened at the first digest login; when it cannot be opened,
+    /// the empty string, which matches no client's response, so the login is refused).
     static func md5Hex(_ text: String) -> String {
+        let crypto = newsstand_crypto_library()
+        guard crypto.pointee.failure == nil else { return "" }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let bytes = Array(text.utf8)
-        _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_md5(), nil)
+        _ = crypto.pointee.digest(bytes, bytes.count, &digest, &length, crypto.pointee.md5(), nil)
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -81,14 +81,15 @@ private struct ExtractionSession {
             if let previousLocale { uselocale(previousLocale) }
             if let utf8Locale { freelocale(utf8Locale) }
         }
-        guard let reader = archive_read_new() else {
+        if let failure = newsstand_archive_failure() { throw ArchiveExtractionError.libraryUnavailable(failure) }
+        guard let reader = newsstand_archive_read_new() else {
             throw ArchiveExtractionError("could not start the archive reader")
         }
-        defer { archive_read_free(reader) }
-        archive_read_support_format_all(reader)
-        archive_read_support_filter_all(reader)
+        defer { newsstand_archive_read_free(reader) }
+        newsstand_archive_read_support_format_all(reader)
+        newsstand_archive_read_support_filter_all(reader)
 
-        if archive_read_open_filename(reader, archivePath, 64 * 1024) != ARCHIVE_OK {
+        if newsstand_archive_read_open_filename(reader, archivePath, 64 * 1024) != ARCHIVE_OK {
             let detail = Self.message(reader)
             if detail.lowercased().contains("unrecognized archive format") || detail.isEmpty {
                 throw ArchiveExtractionError("not a zip archive (libarchive does not recognise the format)")
@@ -98,7 +99,7 @@ private struct ExtractionSession {
 
         var entry: OpaquePointer?
         while true {
-            let status = archive_read_next_header(reader, &entry)
+            let status = newsstand_archive_read_next_header(reader, &entry)
             if status == ARCHIVE_EOF { break }
             if status == ARCHIVE_RETRY { continue }
             if status < ARCHIVE_WARN || entry == nil {
@@ -118,23 +119,23 @@ private struct ExtractionSession {
 
     private mutating func extractEntry(_ entry: OpaquePointer, reader: OpaquePointer) throws {
         let rawName: String
-        if let utf8 = archive_entry_pathname_utf8(entry) {
+        if let utf8 = newsstand_archive_entry_pathname_utf8(entry) {
             rawName = String(cString: utf8)
-        } else if let native = archive_entry_pathname(entry) {
+        } else if let native = newsstand_archive_entry_pathname(entry) {
             rawName = String(cString: native)
         } else {
             throw ArchiveExtractionError("an entry's name could not be read as text")
         }
         let components = try Self.safeComponents(of: rawName)
 
-        if archive_entry_hardlink(entry) != nil {
+        if newsstand_archive_entry_hardlink(entry) != nil {
             throw ArchiveExtractionError("entry '\(rawName)' is a hard link; issue archives may not contain links")
         }
-        let fileType = UInt32(archive_entry_filetype(entry)) & Self.typeMask
-        if fileType == Self.symbolicLink || archive_entry_symlink(entry) != nil {
+        let fileType = UInt32(newsstand_archive_entry_filetype(entry)) & Self.typeMask
+        if fileType == Self.symbolicLink || newsstand_archive_entry_symlink(entry) != nil {
             throw ArchiveExtractionError("entry '\(rawName)' is a symbolic link; issue archives may not contain links")
         }
-        if archive_entry_is_encrypted(entry) != 0 {
+        if newsstand_archive_entry_is_encrypted(entry) != 0 {
             throw ArchiveExtractionError("entry '\(rawName)' is encrypted")
         }
 
@@ -146,8 +147,8 @@ private struct ExtractionSession {
             if components.isEmpty {
                 throw ArchiveExtractionError("entry '\(rawName)' has no file name")
             }
-            if archive_entry_size_is_set(entry) != 0 {
-                let claimed = archive_entry_size(entry)
+            if newsstand_archive_entry_size_is_set(entry) != 0 {
+                let claimed = newsstand_archive_entry_size(entry)
                 if claimed > limits.maxTotalBytes - totalBytes {
                     throw Self.totalLimitError(limits.maxTotalBytes)
                 }
@@ -223,13 +224,13 @@ private struct ExtractionSession {
         if !existed { createdPaths.append(target) }
         defer { close(descriptor) }
 
-        let startPosition = archive_filter_bytes(reader, -1)
+        let startPosition = newsstand_archive_filter_bytes(reader, -1)
         var entryExtent: Int64 = 0
         var block: UnsafeRawPointer?
         var size = 0
         var offset: la_int64_t = 0
         while true {
-            let status = archive_read_data_block(reader, &block, &size, &offset)
+            let status = newsstand_archive_read_data_block(reader, &block, &size, &offset)
             if status == ARCHIVE_EOF { break }
             if status == ARCHIVE_RETRY { continue }
             if status < ARCHIVE_WARN {
@@ -245,7 +246,7 @@ private struct ExtractionSession {
             if totalBytes > limits.maxTotalBytes {
                 throw Self.totalLimitError(limits.maxTotalBytes)
             }
-            try checkRatios(entryBytes: entryExtent, compressedBytes: archive_filter_bytes(reader, -1) - startPosition, entryName: entryName)
+            try checkRatios(entryBytes: entryExtent, compressedBytes: newsstand_archive_filter_bytes(reader, -1) - startPosition, entryName: entryName)
             var written = 0
             while written < size {
                 let result = pwrite(descriptor, block + written, size - written, off_t(offset) + off_t(written))
@@ -295,7 +296,7 @@ private struct ExtractionSession {
     }
 
     static func message(_ reader: OpaquePointer) -> String {
-        guard let text = archive_error_string(reader) else { return "" }
+        guard let text = newsstand_archive_error_string(reader) else { return "" }
         return String(cString: text)
     }
 }

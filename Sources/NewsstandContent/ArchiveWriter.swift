@@ -30,52 +30,53 @@ public enum ArchiveWriter {
 
     /// Writes `entries` in order to a new archive at `file` (replacing it).
     public static func write(_ entries: [Entry], to file: URL, format: Format = .zip(stored: false)) throws {
-        guard let archive = archive_write_new() else { throw ArchiveExtractionError("could not start the archive writer") }
-        defer { archive_write_free(archive) }
+        if let failure = newsstand_archive_failure() { throw ArchiveExtractionError.libraryUnavailable(failure) }
+        guard let archive = newsstand_archive_write_new() else { throw ArchiveExtractionError("could not start the archive writer") }
+        defer { newsstand_archive_write_free(archive) }
         let status: Int32
         switch format {
         case .zip(let stored):
-            status = archive_write_set_format_zip(archive)
-            if status == ARCHIVE_OK, stored { try check(archive_write_set_options(archive, "zip:compression=store"), archive) }
+            status = newsstand_archive_write_set_format_zip(archive)
+            if status == ARCHIVE_OK, stored { try check(newsstand_archive_write_set_options(archive, "zip:compression=store"), archive) }
         case .sevenZip:
-            status = archive_write_set_format_7zip(archive)
+            status = newsstand_archive_write_set_format_7zip(archive)
         case .tar:
-            status = archive_write_set_format_ustar(archive)
+            status = newsstand_archive_write_set_format_ustar(archive)
         }
         try check(status, archive)
         try? FileManager.default.removeItem(at: file)
-        try check(archive_write_open_filename(archive, file.path), archive)
+        try check(newsstand_archive_write_open_filename(archive, file.path), archive)
         for entry in entries {
-            guard let header = archive_entry_new() else { throw ArchiveExtractionError("could not make an archive entry") }
-            defer { archive_entry_free(header) }
+            guard let header = newsstand_archive_entry_new() else { throw ArchiveExtractionError("could not make an archive entry") }
+            defer { newsstand_archive_entry_free(header) }
             switch entry {
             case .file(let name, let data):
-                archive_entry_set_pathname_utf8(header, name)
-                archive_entry_set_filetype(header, regularFile)
-                archive_entry_set_perm(header, 0o644)
-                archive_entry_set_size(header, la_int64_t(data.count))
-                try check(archive_write_header(archive, header), archive)
-                let written = data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, data.count) }
+                newsstand_archive_entry_set_pathname_utf8(header, name)
+                newsstand_archive_entry_set_filetype(header, regularFile)
+                newsstand_archive_entry_set_perm(header, 0o644)
+                newsstand_archive_entry_set_size(header, la_int64_t(data.count))
+                try check(newsstand_archive_write_header(archive, header), archive)
+                let written = data.withUnsafeBytes { newsstand_archive_write_data(archive, $0.baseAddress, data.count) }
                 if written < 0 || (written != data.count && !data.isEmpty) { try check(ARCHIVE_FATAL, archive) }
             case .folder(let name):
-                archive_entry_set_pathname_utf8(header, name)
-                archive_entry_set_filetype(header, directory)
-                archive_entry_set_perm(header, 0o755)
-                try check(archive_write_header(archive, header), archive)
+                newsstand_archive_entry_set_pathname_utf8(header, name)
+                newsstand_archive_entry_set_filetype(header, directory)
+                newsstand_archive_entry_set_perm(header, 0o755)
+                try check(newsstand_archive_write_header(archive, header), archive)
             case .symbolicLink(let name, let target):
-                archive_entry_set_pathname_utf8(header, name)
-                archive_entry_set_filetype(header, symbolicLink)
-                archive_entry_set_perm(header, 0o777)
-                archive_entry_set_symlink_utf8(header, target)
-                try check(archive_write_header(archive, header), archive)
+                newsstand_archive_entry_set_pathname_utf8(header, name)
+                newsstand_archive_entry_set_filetype(header, symbolicLink)
+                newsstand_archive_entry_set_perm(header, 0o777)
+                newsstand_archive_entry_set_symlink_utf8(header, target)
+                try check(newsstand_archive_write_header(archive, header), archive)
             }
         }
-        try check(archive_write_close(archive), archive)
+        try check(newsstand_archive_write_close(archive), archive)
     }
 
     private static func check(_ status: Int32, _ archive: OpaquePointer) throws {
         guard status < ARCHIVE_WARN else { return }
-        let detail = archive_error_string(archive).map { String(cString: $0) } ?? "error \(status)"
+        let detail = newsstand_archive_error_string(archive).map { String(cString: $0) } ?? "error \(status)"
         throw ArchiveExtractionError("could not write the archive: \(detail)")
     }
 }

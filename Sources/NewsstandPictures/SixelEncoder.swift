@@ -9,18 +9,25 @@ import NewsstandImaging
 public enum SixelEncoder {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        /// libsixel, opened at the first sixel picture rather than linked, could not be loaded; `detail` is the loader's words.
+        static func libraryUnavailable(_ detail: UnsafePointer<CChar>) -> Failure {
+            Failure(description: "sixel pictures need \(NEWSSTAND_SIXEL_SONAME) (Debian's libsixel1 package), which could not be loaded: "
+                    + String(cString: detail))
+        }
     }
 
     /// The sixel sequence (`DCS … q … ST`) that draws `image` at the cursor.
     public static func encode(_ image: RasterImage, background: RGBColor) throws -> [UInt8] {
         guard !image.isEmpty else { throw Failure(description: "cannot encode an empty picture") }
+        if let failure = newsstand_sixel_library_failure() { throw Failure.libraryUnavailable(failure) }
         var rgb = composited(image, over: background)
         let sink = Sink()
         var output: OpaquePointer?
         var dither: OpaquePointer?
         defer {
-            if let output { sixel_output_unref(output) }
-            if let dither { sixel_dither_unref(dither) }
+            if let output { newsstand_sixel_output_unref(output) }
+            if let dither { newsstand_sixel_dither_unref(dither) }
         }
         let write: sixel_write_function = { data, size, context in
             guard let data, let context, size > 0 else { return 0 }
@@ -28,13 +35,13 @@ public enum SixelEncoder {
             data.withMemoryRebound(to: UInt8.self, capacity: Int(size)) { sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: Int(size))) }
             return 0
         }
-        try check(sixel_output_new(&output, write, Unmanaged.passUnretained(sink).toOpaque(), nil), "sixel_output_new")
-        try check(sixel_dither_new(&dither, 256, nil), "sixel_dither_new")
+        try check(newsstand_sixel_output_new(&output, write, Unmanaged.passUnretained(sink).toOpaque(), nil), "sixel_output_new")
+        try check(newsstand_sixel_dither_new(&dither, 256, nil), "sixel_dither_new")
         try rgb.withUnsafeMutableBufferPointer { pixels in
-            try check(sixel_dither_initialize(dither, pixels.baseAddress, Int32(image.width), Int32(image.height),
+            try check(newsstand_sixel_dither_initialize(dither, pixels.baseAddress, Int32(image.width), Int32(image.height),
                                               newsstand_sixel_pixelformat_rgb888(), Int32(SIXEL_LARGE_AUTO), Int32(SIXEL_REP_AUTO),
                                               Int32(SIXEL_QUALITY_AUTO)), "sixel_dither_initialize")
-            try check(sixel_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output), "sixel_encode")
+            try check(newsstand_sixel_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output), "sixel_encode")
         }
         return sink.bytes
     }

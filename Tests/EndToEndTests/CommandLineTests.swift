@@ -28,6 +28,9 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(list.status, 0, list.errors)
         XCTAssertTrue(list.errors.contains("libsqlite3"), "LD_DEBUG reports loaded libraries: \(list.errors.prefix(500))")
         XCTAssertFalse(list.errors.contains("libcurl"), "listing the library loaded libcurl")
+        for library in ["libcrypto", "libarchive", "libsixel"] {
+            XCTAssertFalse(list.errors.contains(library), "listing the library loaded \(library)")
+        }
         let server = try startSampleServer()
         let subscribe = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
         XCTAssertEqual(subscribe.status, 0, subscribe.errors)
@@ -35,9 +38,13 @@ final class CommandLineTests: EndToEndTestCase {
     }
 
     func testDownloadThenReadPlainText() throws {
-        let environment = TestEnvironment.environment(home: home, sample: true)
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["LD_DEBUG"] = "files"  // as above: the loader names every library it loads
         let download = try TestEnvironment.run(["download", "2025-autumn"], environment: environment)
         XCTAssertEqual(download.status, 0, download.errors)
+        XCTAssertTrue(download.errors.contains("libcrypto.so.3"), "the catalog's SHA-256 was checked with libcrypto, opened on first use")
+        XCTAssertTrue(download.errors.contains("libarchive.so.13"), "the EPUB was unpacked with libarchive, opened on first use")
+        environment["LD_DEBUG"] = nil
         XCTAssertTrue(download.errors.contains("100%"), download.errors)
         let read = try TestEnvironment.run(["read", "2025-autumn", "--plain", "--article", "1", "--width", "50"], environment: environment)
         XCTAssertEqual(read.status, 0, read.errors)

@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandTestSupport
 import XCTest
+import CArchive
 @testable import NewsstandContent
 
 final class ArchiveExtractorTests: XCTestCase {
@@ -225,5 +226,23 @@ final class ArchiveExtractorTests: XCTestCase {
         XCTAssertEqual(ByteCountText.describe(2 * 1024 * 1024 * 1024), "2 GiB")
         XCTAssertEqual(ByteCountText.describe(1536 * 1024), "1.5 MiB")
         XCTAssertEqual(ByteCountText.describe(300), "300 bytes")
+    }
+
+    // MARK: libarchive, opened at run time
+
+    /// libarchive is opened at the first archive, not linked: the system's opens, and a missing one is a plain error
+    /// naming it and the package, not a crash.
+    func testLibarchiveOpensAtRunTimeAndAMissingOneIsNamed() throws {
+        XCTAssertNil(newsstand_archive_failure().map { String(cString: $0) })
+        var missing = newsstand_archive()
+        let failure = try XCTUnwrap(newsstand_archive_open("libnewsstand-no-such-archive.so.13", &missing))
+        XCTAssertTrue(String(cString: failure).contains("libnewsstand-no-such-archive.so.13"), String(cString: failure))
+        var table = newsstand_archive()
+        XCTAssertNil(newsstand_archive_open(NEWSSTAND_ARCHIVE_SONAME, &table))
+        XCTAssertNotNil(table.read_new)
+        XCTAssertNotNil(table.write_set_options)
+        let error = ArchiveExtractionError.libraryUnavailable(failure)
+        XCTAssertTrue(error.description.hasPrefix("archives need libarchive.so.13 (Debian's libarchive13 package), which could not be loaded: "),
+                      error.description)
     }
 }

@@ -25,8 +25,8 @@ final class DownloadBoundsTests: XCTestCase {
         return reason
     }
 
-    private static func digest(_ data: Data) -> String {
-        let digest = SHA256Digest()
+    private static func digest(_ data: Data) throws -> String {
+        let digest = try SHA256Digest()
         digest.update(data)
         return digest.finalizeHex()
     }

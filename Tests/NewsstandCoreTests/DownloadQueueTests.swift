@@ -763,7 +763,7 @@ extension DownloadQueueTests {
         let synced = SyncedPaths()
         let harness = try makeHarness(diskSync: DiskSync { synced.add($0) })
         let pdf = Data("%PDF-1.4\n%%EOF\n".utf8)
-        let pdfDigest: String = { let digest = SHA256Digest(); digest.update(pdf); return digest.finalizeHex() }()
+        let pdfDigest: String = try { let digest = try SHA256Digest(); digest.update(pdf); return digest.finalizeHex() }()
         harness.server.setResource("/plain.pdf", data: pdf, contentType: "application/pdf")
         harness.server.setResource("/hashed.pdf", data: pdf, contentType: "application/pdf")
         let plain = try harness.addIssue("plain-pdf", content: [harness.server.url(for: "/plain.pdf")])

@@ -1,4 +1,5 @@
 import XCTest
+import CSixel
 import NewsstandImaging
 @testable import NewsstandPictures
 
@@ -32,6 +33,21 @@ final class SixelAndITermTests: XCTestCase {
         XCTAssertEqual(text.filter { $0 == "-" }.count, 4, "30 rows are five bands of six, with a \"-\" between bands")
         XCTAssertTrue(text.hasSuffix("\u{1B}\\"))
         XCTAssertThrowsError(try SixelEncoder.encode(RasterImage(width: 0, height: 0), background: .black))
+    }
+
+    /// libsixel is opened at the first sixel picture, not linked: the system's opens, and a missing one is a plain
+    /// error naming it and the package, not a crash.
+    func testLibsixelOpensAtRunTimeAndAMissingOneIsNamed() throws {
+        XCTAssertNil(newsstand_sixel_library_failure().map { String(cString: $0) })
+        var missing = newsstand_sixel()
+        let failure = try XCTUnwrap(newsstand_sixel_open("libnewsstand-no-such-sixel.so.1", &missing))
+        XCTAssertTrue(String(cString: failure).contains("libnewsstand-no-such-sixel.so.1"), String(cString: failure))
+        var table = newsstand_sixel()
+        XCTAssertNil(newsstand_sixel_open(NEWSSTAND_SIXEL_SONAME, &table))
+        XCTAssertNotNil(table.encode)
+        let error = SixelEncoder.Failure.libraryUnavailable(failure)
+        XCTAssertTrue(error.description.hasPrefix("sixel pictures need libsixel.so.1 (Debian's libsixel1 package), which could not be loaded: "),
+                      error.description)
     }
 
     func testCompositingOverTheBackground() {

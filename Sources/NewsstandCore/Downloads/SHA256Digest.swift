@@ -1,20 +1,36 @@
 import CCrypto
 import Foundation
 
-/// Streaming SHA-256 through OpenSSL's libcrypto, for verifying downloaded content.
+/// Streaming SHA-256 through OpenSSL's libcrypto, for verifying downloaded content. libcrypto is opened by the first
+/// digest, not linked (see `CCrypto/shim.h`).
 public final class SHA256Digest {
-    private let context: OpaquePointer
-
-    public init() {
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    /// libcrypto could not be opened: the words say which library and why.
+    public struct LibraryUnavailable: Error, CustomStringConvertible {
+        public let detail: String
+        public var description: String { "SHA-256 needs \(NEWSSTAND_CRYPTO_SONAME) (OpenSSL), which could not be loaded: \(detail)" }
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    /// libcrypto could not make a digest context (it is out of memory).
+    public struct ContextUnavailable: Error, CustomStringConvertible {
+        public var description: String { "SHA-256 could not start: libcrypto could not make a digest context" }
+    }
+
+    private let crypto: UnsafePointer<newsstand_crypto>
+    private let context: OpaquePointer
+
+    public init() throws {
+        crypto = newsstand_crypto_library()
+        if let failure = crypto.pointee.failure { throw LibraryUnavailable(detail: String(cString: failure)) }
+        guard let context = crypto.pointee.md_ctx_new() else { throw ContextUnavailable() }
+        self.context = context
+        _ = crypto.pointee.digest_init_ex(context, crypto.pointee.sha256(), nil)
+    }
+
+    deinit { crypto.pointee.md_ctx_free(context) }
 
     public func update(_ data: Data) {
         data.withUnsafeBytes { buffer in
-            _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+            _ = crypto.pointee.digest_update(context, buffer.baseAddress, buffer.count)
         }
     }
 
@@ -22,7 +38,7 @@ public final class SHA256Digest {
     public func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
+        _ = crypto.pointee.digest_final_ex(context, &digest, &length)
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -30,7 +46,7 @@ public final class SHA256Digest {
     public static func hexDigest(ofFile url: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        let digest = SHA256Digest()
+        let digest = try SHA256Digest()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             digest.update(chunk)
         }
