@@ -20,7 +20,7 @@ struct ProgressSyncBenchmark {
         let server = KOSyncServer()
         try server.start()
         defer { server.stop() }
-        let key = KOSyncClient.key(forPassword: "bench")
+        let key = try KOSyncClient.key(forPassword: "bench")
         server.addUser("bench", key: key)
 
         let paths = LibraryPaths(dataDirectory: folder.url.appendingPathComponent("data"), configDirectory: folder.url.appendingPathComponent("config"),
@@ -40,7 +40,7 @@ struct ProgressSyncBenchmark {
         for (index, issue) in all.enumerated() {
             try IssueInstaller.install(assets: [archive], sourceURLs: [issue.contentURLs[0]], for: issue, into: paths.folder(for: issue, of: publication),
                                        diskSync: DiskSync { _ in })
-            try store.setDownloadedFileIdentity(DownloadedFileIdentity(partialMD5: MD5Hex.of("issue \(index)"), fileName: "\(index).epub"), issueID: issue.id)
+            try store.setDownloadedFileIdentity(DownloadedFileIdentity(partialMD5: try MD5Hex.of("issue \(index)"), fileName: "\(index).epub"), issueID: issue.id)
             try store.setState(.available, issueID: issue.id)
             try store.saveReadingPosition(ReadingPosition(articleIndex: index % 40, blockIndex: 3, characterOffset: 10), issueID: issue.id)
         }

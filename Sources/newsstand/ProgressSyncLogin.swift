@@ -15,7 +15,7 @@ enum ProgressSyncLogin {
     }
 
     static func save(user: String, password: String, server: URL, register: Bool, store: CredentialStore) throws {
-        let key = KOSyncClient.key(forPassword: password)
+        let key = try KOSyncClient.key(forPassword: password)
         let client = KOSyncClient(server: server, user: user, key: key)
         let host = CredentialHost(url: server)!
         do {

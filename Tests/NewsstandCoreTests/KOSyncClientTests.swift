@@ -13,7 +13,7 @@ final class KOSyncClientTests: XCTestCase {
         return server
     }
 
-    private let key = KOSyncClient.key(forPassword: "hunter2")
+    private let key = try! KOSyncClient.key(forPassword: "hunter2")  // libcrypto is a test dependency (make test installs it)
 
     func testRegisterAuthorizePushAndPull() throws {
         let server = try server()

@@ -25,8 +25,8 @@ public enum KOReaderDocumentID {
 
     /// The partial MD5 of `size` bytes read through `read(offset, count)`, which returns up to `count` bytes from
     /// `offset` (fewer only at the end).
-    public static func partialMD5(size: Int64, read: (Int64, Int) throws -> Data) rethrows -> String {
-        let digest = MD5Hex()
+    public static func partialMD5(size: Int64, read: (Int64, Int) throws -> Data) throws -> String {
+        let digest = try MD5Hex()
         for offset in sampleOffsets {
             guard offset < size else { break }
             let count = Int(min(Int64(sampleSize), size - offset))
@@ -36,7 +36,7 @@ public enum KOReaderDocumentID {
     }
 
     /// The id under KOReader's "filename" method: the MD5 of the name without its folder.
-    public static func fileNameMD5(_ fileName: String) -> String {
-        MD5Hex.of((fileName as NSString).lastPathComponent)
+    public static func fileNameMD5(_ fileName: String) throws -> String {
+        try MD5Hex.of((fileName as NSString).lastPathComponent)
     }
 }

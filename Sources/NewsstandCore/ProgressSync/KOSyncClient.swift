@@ -73,7 +73,7 @@ public struct KOSyncClient: Sendable {
     }
 
     /// The key sent for a password: its MD5 in lowercase hex (what KOReader sends; the server compares it as sent).
-    public static func key(forPassword password: String) -> String { MD5Hex.of(password) }
+    public static func key(forPassword password: String) throws -> String { try MD5Hex.of(password) }
 
     private var serverName: String {
         server.host.map { host in server.port.map { "\(host):\($0)" } ?? host } ?? server.absoluteString

@@ -3,19 +3,25 @@ import Foundation
 
 /// MD5 through libcrypto, as lowercase hex: what the kosync protocol uses for document ids (KOReader's
 /// partial MD5, or the MD5 of a file name) and for the key it sends instead of a password. Not for security.
+/// libcrypto is opened by the first digest, not linked (see `CCrypto/shim.h`), as for ``SHA256Digest``.
 public final class MD5Hex {
+    private let crypto: UnsafePointer<newsstand_crypto>
     private let context: OpaquePointer
 
-    public init() {
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_md5(), nil)
+    /// Throws ``SHA256Digest/LibraryUnavailable`` when libcrypto cannot be opened (its words name the library).
+    public init() throws {
+        crypto = newsstand_crypto_library()
+        if let failure = crypto.pointee.failure { throw SHA256Digest.LibraryUnavailable(detail: String(cString: failure)) }
+        guard let context = crypto.pointee.md_ctx_new() else { throw SHA256Digest.ContextUnavailable() }
+        self.context = context
+        _ = crypto.pointee.digest_init_ex(context, crypto.pointee.md5(), nil)
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    deinit { crypto.pointee.md_ctx_free(context) }
 
     public func update(_ bytes: some ContiguousBytes) {
         bytes.withUnsafeBytes { buffer in
-            _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+            _ = crypto.pointee.digest_update(context, buffer.baseAddress, buffer.count)
         }
     }
 
@@ -23,7 +29,7 @@ public final class MD5Hex {
     public func finalize() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &digest, &length)
+        _ = crypto.pointee.digest_final_ex(context, &digest, &length)
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(Int(length) * 2)
@@ -35,8 +41,8 @@ public final class MD5Hex {
     }
 
     /// The MD5 of `text`'s UTF-8 bytes.
-    public static func of(_ text: String) -> String {
-        let digest = MD5Hex()
+    public static func of(_ text: String) throws -> String {
+        let digest = try MD5Hex()
         digest.update(Array(text.utf8))
         return digest.finalize()
     }

@@ -78,7 +78,7 @@ public final class ProgressSyncService: @unchecked Sendable {
         case .filename:
             let name = identity?.fileName ?? issue.contentURLs.first?.lastPathComponent ?? ""
             guard !name.isEmpty else { throw Problem.noDocumentID("\(issue.title) has no file name to sync by") }
-            return KOReaderDocumentID.fileNameMD5(name)
+            return try KOReaderDocumentID.fileNameMD5(name)
         case .binary:
             if let identity { return identity.partialMD5 }
             // A PDF is kept as downloaded: its id can still be taken.
