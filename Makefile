@@ -9,9 +9,11 @@ BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
 # and logins, nghttpd for HTTP/2, with certificates made by openssl; FreshRSS on PHP's built-in server for accounts),
 # real terminals for the pictures tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with
 # ImageMagick; xdotool to type into them), python3, which builds hostile test archives and an independent KOReader
-# partial MD5, and Python's feedparser, which the feed corpus test compares with.
+# partial MD5, and Python's feedparser, which the feed corpus test compares with; mandoc lints the manual page;
+# bash (with bash-completion), zsh and fish run the completion scripts.
 TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool openssl \
-	python3 python3-feedparser php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp
+	python3 python3-feedparser php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp \
+	mandoc zsh fish bash-completion
 # Recipes run in bash, so a pipeline fails when its first command does (`make test` pipes swift test through a counter).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -28,7 +30,26 @@ define install
 	fi
 endef
 
-.PHONY: setup run demo test bench clean
+# Where `make install` puts things, as packagers expect (`make install DESTDIR=/tmp/stage PREFIX=/usr`).
+# The program finds its themes and sample library from its own path (BINDIR/../share/newsstand), so keep
+# DATADIR at PREFIX/share; a DESTDIR staging tree works as it is, with no environment variable.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# The binary installed: the release build, which `make install` builds first. Given on the command line
+# (`make install BINARY=.build/debug/newsstand`), that one is installed as it is and nothing is built.
+BINARY ?= .build/release/newsstand
+# Where each shell looks for completion scripts below DATADIR (bash-completion, zsh's site-functions, fish's vendor folder).
+BASH_COMPLETION := $(DESTDIR)$(DATADIR)/bash-completion/completions/newsstand
+ZSH_COMPLETION := $(DESTDIR)$(DATADIR)/zsh/site-functions/_newsstand
+FISH_COMPLETION := $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/newsstand.fish
+MAN_PAGE := $(DESTDIR)$(MANDIR)/man1/newsstand.1
+# What the installed program reads beside itself; `make uninstall` removes DATADIR/newsstand whole.
+SHARED := $(DESTDIR)$(DATADIR)/newsstand
+SAMPLE_FILES := catalog.plist README.md covers issues
+
+.PHONY: setup run demo test bench clean build install uninstall
 
 ## setup: install missing system packages (apt)
 setup:
@@ -73,6 +94,31 @@ bench: setup
 	$(RELEASE) --product newsstand
 	$(RELEASE) --product newsstand-bench
 	.build/release/newsstand-bench
+
+## build: the release binary (what `make install` installs)
+build: setup
+	$(RELEASE) --product newsstand
+
+## install: the binary, Themes/ and the sample library (DATADIR/newsstand), the man page and the bash, zsh and
+## fish completions, below $(DESTDIR)$(PREFIX); `make uninstall` removes the same files
+install: $(if $(filter command line,$(origin BINARY)),,build)
+	install -d $(DESTDIR)$(BINDIR) $(SHARED)/Themes $(SHARED)/SampleLibrary
+	install -m 755 $(BINARY) $(DESTDIR)$(BINDIR)/newsstand
+	install -m 644 Themes/*.theme $(SHARED)/Themes/
+	cp -R $(addprefix SampleLibrary/,$(SAMPLE_FILES)) $(SHARED)/SampleLibrary/
+	chmod -R u+rwX,go+rX,go-w $(SHARED)
+	install -d $(dir $(MAN_PAGE)) $(dir $(BASH_COMPLETION)) $(dir $(ZSH_COMPLETION)) $(dir $(FISH_COMPLETION))
+	@# Written by the program from its own tables, so the page and the scripts say what this binary does.
+	$(BINARY) man > $(MAN_PAGE) || { rm -f $(MAN_PAGE); exit 1; }
+	$(BINARY) completion bash > $(BASH_COMPLETION) || { rm -f $(BASH_COMPLETION); exit 1; }
+	$(BINARY) completion zsh > $(ZSH_COMPLETION) || { rm -f $(ZSH_COMPLETION); exit 1; }
+	$(BINARY) completion fish > $(FISH_COMPLETION) || { rm -f $(FISH_COMPLETION); exit 1; }
+	chmod 644 $(MAN_PAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/newsstand
+	rm -rf $(SHARED)
+	rm -f $(MAN_PAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
 
 clean:
 	rm -rf .build

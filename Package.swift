@@ -58,8 +58,12 @@ let package = Package(
         // 78,000 relative relocations shrink from 1.9 MB of RELA entries to 15 KB the loader walks faster
         // (about 5% of the instructions before `main`; README, "Start-up").
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"],
-                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))]),
+                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))],
+                          plugins: ["BuildCommit"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "CLibXML2"]),
+
+        // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
+        .plugin(name: "BuildCommit", capability: .buildTool()),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
@@ -71,6 +75,6 @@ let package = Package(
         .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport"]),
     ]
 )

@@ -7,6 +7,10 @@ struct CommandDefinition: Sendable {
     /// The positional part of the synopsis: `URL`, `ISSUE...`, `ISSUE|--file PATH`. An option
     /// this text names (as `--file` above) is not repeated in brackets after it.
     let arguments: String
+    /// What a shell completes for the positional arguments.
+    let argumentCompletion: ValueCompletion
+    /// Run by scripts and the build (`man`, the completion helper), left out of `--help`, the manual and completion.
+    let isHidden: Bool
     /// Every option the command reads (besides `--help`/`-h`, which every command takes).
     let options: [CommandOption]
     /// What the command does, in one line (`--help` wraps it to at most two).
@@ -15,13 +19,27 @@ struct CommandDefinition: Sendable {
     /// throws `UsageError` for a mistake in the call, `CommandFailure` (or any error) when the work fails.
     let run: @Sendable (inout ArgumentList) throws -> Void
 
-    init(_ name: String?, arguments: String = "", options: [CommandOption] = [], summary: String,
-         run: @escaping @Sendable (inout ArgumentList) throws -> Void) {
+    /// `completes` says what a shell offers for the arguments; by default, what their words name: ISSUE an issue,
+    /// PUBLICATION a publication, FILE a file, COMMAND a command, anything else nothing.
+    init(_ name: String?, arguments: String = "", completes argumentCompletion: ValueCompletion? = nil, hidden: Bool = false,
+         options: [CommandOption] = [], summary: String, run: @escaping @Sendable (inout ArgumentList) throws -> Void) {
         self.name = name
         self.arguments = arguments
+        self.argumentCompletion = argumentCompletion ?? Self.completion(namedBy: arguments)
+        self.isHidden = hidden
         self.options = options
         self.summary = summary
         self.run = run
+    }
+
+    /// What a shell offers for arguments written as `words` in the synopsis (`ISSUE...`, `[COMMAND]`).
+    static func completion(namedBy words: String) -> ValueCompletion {
+        let named = Set(words.split(whereSeparator: { !$0.isLetter }).map(String.init))
+        if named.contains("ISSUE") { return .issues }
+        if named.contains("PUBLICATION") { return .publications }
+        if named.contains("FILE") { return .files }
+        if named.contains("COMMAND") { return .commands }
+        return .nothing
     }
 
     /// The command word, its arguments and its options in brackets:

@@ -1,4 +1,5 @@
 import NewsstandCore
+import NewsstandImaging
 
 /// The one table of commands: it drives the dispatch in main.swift, the USAGE part of `--help`, each
 /// command's own help (`help COMMAND`, `COMMAND --help`), and what `ArgumentList` knows of each
@@ -6,11 +7,11 @@ import NewsstandCore
 enum CommandTable {
     /// No command word: the shelf (or `--version`).
     static let shelf = CommandDefinition(
-        nil, options: [.value("--theme", "NAME"), .value("--cover-mode", "MODE"), .flag("--screen-reader"), .flag("--demo"), .flag("--version", hidden: true)],
+        nil, options: [.value("--theme", "NAME", completes: .themes), .choice("--cover-mode", "MODE", CoverModeSetting.allCases.map(\.rawValue)), .flag("--screen-reader"), .flag("--demo"), .flag("--version", hidden: true)],
         summary: "open the shelf (keys: press ? inside)"
     ) { arguments in
         if arguments.flag("--version") {
-            print("newsstand \(NewsstandVersion.string)")
+            print("newsstand \(NewsstandVersion.string) (commit \(BuildCommit.hash))")
             return
         }
         try ShelfCommand.run(&arguments)
@@ -18,7 +19,8 @@ enum CommandTable {
 
     /// The commands named by a word, in the order `--help` lists them.
     static let commands: [CommandDefinition] = [
-        CommandDefinition("subscribe", arguments: "URL", options: [.value("--auto-download", "none|latest|all"), .value("--keep", "N"), .flag("--local")],
+        CommandDefinition("subscribe", arguments: "URL", completes: .files,
+                          options: [.choice("--auto-download", AutoDownloadPolicy.allCases.map(\.rawValue)), .value("--keep", "N"), .flag("--local")],
                           summary: "subscribe to a publication's catalog (http, https, file or a path)",
                           run: { try SubscriptionCommands.subscribe(&$0) }),
         CommandDefinition("unsubscribe", arguments: "PUBLICATION", options: [.flag("--keep-downloads")],
@@ -73,12 +75,13 @@ enum CommandTable {
         CommandDefinition("position", arguments: "ISSUE", options: [.flag("--json")],
                           summary: "where you are in an issue, and the progress sync server's place for it",
                           run: { try ProgressSyncCommands.position(&$0) }),
-        CommandDefinition("notes", arguments: "ISSUE|--all", options: [.flag("--all"), .value("--format", "markdown|json|webannotation|koreader"), .value("--import", "FILE")],
+        CommandDefinition("notes", arguments: "ISSUE|--all",
+                          options: [.flag("--all"), .choice("--format", NotesCommand.formatNames), .value("--import", "FILE", completes: .files)],
                           summary: "print an issue's highlights and notes; --import reads them from another reader",
                           run: { try NotesCommand.run(&$0) }),
         CommandDefinition("cover", arguments: "ISSUE|--file PATH",
-                          options: [.value("--file", "PATH"), .value("--width", "N"), .value("--height", "N"),
-                                    .value("--mode", "ascii|ascii-color|blocks"), .flag("--light")],
+                          options: [.value("--file", "PATH", completes: .files), .value("--width", "N"), .value("--height", "N"),
+                                    .choice("--mode", CoverArtMode.allCases.map(\.rawValue)), .flag("--light")],
                           summary: "print a cover as text art",
                           run: { try CoverCommand.run(&$0) }),
         CommandDefinition("keys",
@@ -87,15 +90,27 @@ enum CommandTable {
         CommandDefinition("help", arguments: "[COMMAND]",
                           summary: "print this help, or one command's synopsis and summary",
                           run: { try HelpCommand.run(&$0) }),
+        CommandDefinition("completion", arguments: "bash|zsh|fish", completes: .choices(CompletionScript.Shell.allCases.map(\.rawValue)),
+                          summary: "print the shell's completion script (make install puts it in place)",
+                          run: { try CompletionScript.run(&$0) }),
+        CommandDefinition("man", hidden: true,
+                          summary: "print the manual page, newsstand(1), as roff (make install writes it)",
+                          run: { try ManualPage.run(&$0) }),
+        CommandDefinition(CompletionNames.commandName, arguments: "KIND PREFIX", hidden: true,
+                          summary: "print the issue, publication or theme names starting with PREFIX, for completion",
+                          run: { try CompletionNames.run(&$0) }),
     ]
 
     /// Every row as `--help` lists them: the shelf first.
     static var all: [CommandDefinition] { [shelf] + commands }
 
+    /// The rows users see (in `--help`, the manual and completion): all but the hidden ones.
+    static var documented: [CommandDefinition] { all.filter { !$0.isHidden } }
+
     /// The command called `name`; an unknown name is a usage error suggesting the nearest command.
     static func command(named name: String) throws -> CommandDefinition {
         if let command = commands.first(where: { $0.name == name }) { return command }
-        let names = commands.compactMap(\.name)
+        let names = commands.filter { !$0.isHidden }.compactMap(\.name)
         let hint = SpellingSuggestion.nearest(to: name, among: names).map { "did you mean \($0)?" }
             ?? "the commands are " + names.joined(separator: ", ")
         throw UsageError("unknown command '\(name)' (\(hint))")

@@ -1,5 +1,7 @@
+import NewsstandImaging
+
 /// The text `newsstand --help` prints, and one command's help: the USAGE rows are written from
-/// `CommandTable` (synopsis, then summary at a fixed column); the rest is fixed text.
+/// `CommandTable` (synopsis, then summary at a fixed column); the rest from the tables below.
 enum HelpText {
     /// Lines are kept to this many columns (a synopsis longer than that wraps between its parts).
     static let width = 80
@@ -13,25 +15,60 @@ enum HelpText {
         NAME alone when no other publication has one like it; its catalog id works too.
         """
 
+    /// A term and what it means: a row of the OPTIONS, FILES and ENVIRONMENT parts, which `--help` and the
+    /// manual page (`ManualPage`) both write from these tables.
+    struct Entry {
+        let term: String
+        let text: String
+
+        init(_ term: String, _ text: String) {
+            self.term = term
+            self.text = text
+        }
+    }
+
+    /// The shelf's options (the commands' own are in their synopses).
+    static let options = [
+        Entry("--theme NAME", "a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono), or auto (the default): paper on a light terminal, else dark"),
+        Entry("--cover-mode MODE", "\(CoverModeSetting.spelledOut) (default: auto, from the terminal's answers)"),
+        Entry("--screen-reader", "for screen readers: the cursor on the selected row, no decoration, changes said in words"),
+        Entry("--demo", "serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library"),
+    ]
+
+    /// Where the program keeps things (the XDG base directories).
+    static let files = [
+        Entry("$XDG_DATA_HOME/newsstand", "library database, downloaded issues (~/.local/share/newsstand) and saved logins (credentials, mode 0600)"),
+        Entry("$XDG_CONFIG_HOME/newsstand", "config file and user themes (~/.config/newsstand)"),
+        Entry("$XDG_CACHE_HOME/newsstand", "cover images (~/.cache/newsstand)"),
+    ]
+
+    /// The environment variables the program reads.
+    static let environment = [
+        Entry("NO_COLOR", "no colours, structure by bold and reverse video"),
+        Entry("NEWSSTAND_SAMPLE_LIBRARY", "where the bundled sample library is (else found from the program's own path)"),
+        Entry("NEWSSTAND_THEMES", "where the bundled themes are (else found from the program's own path)"),
+    ]
+
     /// Everything after the USAGE rows.
-    static let reference = """
-    OPTIONS
-      --theme NAME   a theme from Themes/ or ~/.config/newsstand/themes (dark, paper, mono),
-                     or auto (the default): paper on a light terminal, else dark
-      --cover-mode   auto, kitty, sixel, iterm, blocks, ascii-color or ascii (default: auto, from the terminal's answers)
-      --demo         serve the sample library over HTTP on 127.0.0.1, throttled, in a throwaway library
+    static var reference: String {
+        [("OPTIONS", options), ("FILES", files), ("ENVIRONMENT", environment)]
+            .map { title, entries in ([title] + table(entries)).joined(separator: "\n") }
+            .joined(separator: "\n\n")
+    }
 
-    FILES
-      $XDG_DATA_HOME/newsstand     library database, downloaded issues (~/.local/share/newsstand)
-                                   and saved logins (credentials, mode 0600)
-      $XDG_CONFIG_HOME/newsstand   config file and user themes (~/.config/newsstand)
-      $XDG_CACHE_HOME/newsstand    cover images (~/.cache/newsstand)
-
-    ENVIRONMENT
-      NO_COLOR                     no colours, structure by bold and reverse video
-      NEWSSTAND_SAMPLE_LIBRARY     where the bundled sample library is
-      NEWSSTAND_THEMES             where the bundled themes are
-    """
+    /// Entries as rows: the term, then its text from a column shared by the table, wrapped to `width`.
+    static func table(_ entries: [Entry]) -> [String] {
+        let column = 2 + (entries.map(\.term.count).max() ?? 0) + 3
+        let indent = String(repeating: " ", count: column)
+        var rows: [String] = []
+        for entry in entries {
+            let lead = "  " + entry.term
+            for (index, line) in wrap(entry.text, width: width - column).enumerated() {
+                rows.append(index == 0 ? lead + String(repeating: " ", count: column - lead.count) + line : indent + line)
+            }
+        }
+        return rows
+    }
 
     /// The whole help: `newsstand --help`, `newsstand help`.
     static var full: String {
@@ -40,7 +77,7 @@ enum HelpText {
 
     /// The USAGE rows: every command of the table, then the program's own options.
     static var usageLines: [String] {
-        CommandTable.all.flatMap(rows(for:)) + ["  newsstand --help | --version"]
+        CommandTable.documented.flatMap(rows(for:)) + ["  newsstand --help | --version"]
     }
 
     /// One command's help: `newsstand help COMMAND`, `newsstand COMMAND --help`.

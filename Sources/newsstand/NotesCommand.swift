@@ -7,6 +7,15 @@ import NewsstandUI
 /// `--all`) with their articles and places, as Markdown or JSON. A downloaded issue's highlights are checked
 /// against its text first, as the reader does; a passage found nowhere is printed as no longer found.
 enum NotesCommand {
+    /// The formats of this command's own (the exchange formats are `AnnotationExchange.Format`).
+    enum Format: String, CaseIterable {
+        case markdown
+        case json
+    }
+
+    /// Everything `--format` takes: this command's own formats, then the exchange formats.
+    static var formatNames: [String] { Format.allCases.map(\.rawValue) + AnnotationExchange.Format.allCases.map(\.rawValue) }
+
     /// One highlight as an object of `--format json`.
     struct Note: Encodable {
         /// Counted from 1, as `read --article` takes it.
@@ -43,9 +52,9 @@ enum NotesCommand {
     static func run(_ arguments: inout ArgumentList) throws {
         let all = arguments.flag("--all")
         let importing = arguments.option("--import")
-        let format = arguments.option("--format") ?? "markdown"
+        let format = arguments.option("--format") ?? Format.markdown.rawValue
         let exchange = AnnotationExchange.Format(rawValue: format)
-        guard format == "markdown" || format == "json" || exchange != nil else {
+        guard formatNames.contains(format) else {
             throw UsageError("--format is markdown, json, webannotation or koreader, not '\(format)'")
         }
         let reference = all ? nil : try arguments.positional("issue name (or --all)")
@@ -65,7 +74,7 @@ enum NotesCommand {
         let issues = try reference.map { [try context.issue($0)] }
             ?? context.store.issuesWithHighlights().compactMap { try context.store.issue(id: $0) }
         let exported = try issues.map { try notes(of: $0, context) }
-        if format == "json" {
+        if format == Format.json.rawValue {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             FileHandle.standardOutput.write(try encoder.encode(["issues": exported]))

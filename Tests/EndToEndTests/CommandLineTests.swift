@@ -160,6 +160,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("cover", "cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]"),
         ("keys", "keys"),
         ("help", "help [COMMAND]"),
+        ("completion", "completion bash|zsh|fish"),
     ]
 
     /// Text with every run of spaces and line breaks made one space, so a synopsis wrapped over two lines reads whole.

@@ -64,6 +64,9 @@ public struct Configuration: Equatable, Sendable {
     /// Every setting the file may hold, in the order the README lists them.
     public static var settingNames: [String] { settings.map(\.name) }
 
+    /// Every setting with what it takes, in the same order (the manual page lists them).
+    public static var settingDescriptions: [(name: String, takes: String)] { settings.map { ($0.name, $0.takes) } }
+
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
     /// The `bind` and `unbind` lines, in file order: the interface checks and applies them to its key table.
