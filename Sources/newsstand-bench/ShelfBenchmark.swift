@@ -32,6 +32,8 @@ struct ShelfBenchmark {
         table.add("generate library", runs: 1, median: Format.duration(generationTime),
                   notes: "\(summary.publications) × \(generator.issuesPerPublication) issues, upsertIssues in batches of \(generator.batchSize), \(Format.count(summary.stateChanges)) state changes; \(Format.megabytes(Double(summary.databaseBytes))) database")
 
+        try measureCompletion(environment: environment, paths: paths, into: &table)
+
         // A baseline: the cost of starting this executable at all (exec, dynamic linking, Swift runtime).
         progress("starting \(childRuns) empty child processes")
         let executable = ChildProcess.currentExecutable
@@ -85,6 +87,47 @@ struct ShelfBenchmark {
         }
         table.note("start → frame is CLOCK_MONOTONIC just before posix_spawn in the parent to CLOCK_MONOTONIC in the child once the frame's BufferDiff is computed (what the app does before its first draw, minus ncurses).")
         table.print()
+    }
+}
+
+extension ShelfBenchmark {
+    /// Tab completion of issue names on this library, as a shell runs it at each Tab: the whole
+    /// `newsstand __names issues -- PREFIX` process (the release binary beside this one), spawn to exit, for a
+    /// few prefixes; and the query alone, in this process. Goal: under 50 ms at 50,000 issues.
+    func measureCompletion(environment: [String: String], paths: LibraryPaths, into table: inout ResultTable) throws {
+        let newsstand = LaunchBenchmark.newsstandExecutable.path
+        guard FileManager.default.isExecutableFile(atPath: newsstand) else {
+            table.note("completion: \(newsstand) is not built (make bench builds it); not measured.")
+            return
+        }
+        let store = try LibraryStore(file: paths.databaseFile)
+        defer { store.close() }
+        let publication = try store.publicationNameCandidates(startingWith: "", limit: 1).first ?? ""
+        let handle = try store.issueNameCandidates(startingWith: "", limit: 1).first ?? ""
+        let cases: [(prefix: String, what: String)] = [
+            ("", "nothing typed: the first names"),
+            (String(handle.prefix(max(1, handle.count - 2))), "part of an issue's name"),
+            ("\(publication)/", "one publication's issues"),
+            ("zzz", "no name starts so"),
+        ]
+        progress("timing completion of issue names (\(childRuns) processes a prefix)")
+        for (prefix, what) in cases {
+            var times: [Double] = []
+            var printed = 0
+            for _ in 0..<childRuns {
+                let outcome = try ChildProcess.run(newsstand, ["__names", "issues", "--", prefix], environment: environment)
+                guard outcome.status == 0 else { throw ChildProcess.Failure(description: "newsstand __names failed: \(outcome.output)") }
+                times.append(MonotonicClock.seconds(from: outcome.spawnedAt, to: outcome.exitedAt))
+                printed = outcome.output.split(separator: "\n").count
+            }
+            table.add("complete issue names “\(prefix)”", Statistics(times), format: Format.milliseconds,
+                      notes: "newsstand __names process, spawn → exit; \(what), \(printed) names")
+            var queries: [Double] = []
+            for _ in 0..<100 {
+                queries.append(try MonotonicClock.measure { _ = try store.issueNameCandidates(startingWith: prefix, limit: 200) }.1)
+            }
+            table.add("  the query alone", Statistics(queries), format: Format.microseconds, notes: "issueNameCandidates in this process")
+        }
     }
 }
 

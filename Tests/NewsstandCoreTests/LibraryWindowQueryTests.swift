@@ -102,6 +102,42 @@ final class LibraryWindowQueryTests: XCTestCase {
         [library.big, library.small[0], library.small[1], library.small[3], library.small[10], library.small[999]]
     }
 
+    // MARK: Completion
+
+    /// Tab completion's issue names (`LibraryStore+Completion`) on the 55,000 issues: what a plain scan finds,
+    /// from a range on `issues_by_handle` that stops at the limit, well under the 50 ms a Tab may take.
+    func testIssueNameCompletionOnFiftyFiveThousandIssues() throws {
+        let library = try library
+        let store = library.store
+        let plan = try store.completionQueryPlan().joined(separator: "; ")
+        XCTAssertTrue(plan.contains("issues_by_handle"), "the handle index is read: \(plan)")
+        XCTAssertFalse(plan.contains("TEMP B-TREE"), "in index order, nothing sorted: \(plan)")
+        let everyHandle = try store.database.query("SELECT DISTINCT handle FROM issues WHERE handle IS NOT NULL").compactMap { $0[0].string }.sorted()
+        let publication = try XCTUnwrap(try store.publication(id: library.small[5])).name
+        let ownHandles = try store.database.query("SELECT handle FROM issues WHERE publication_id = ?", [.integer(library.small[5])])
+            .compactMap { $0[0].string }.sorted()
+        let limit = 200
+        for prefix in ["", "n", "n1", "d1", "d4999", "zzz", "\(publication)/", "\(publication)/n1", "\(publication)/zzz"] {
+            var candidates: [String] = []
+            let started = Date()
+            candidates = try store.issueNameCandidates(startingWith: prefix, limit: limit)
+            let seconds = Date().timeIntervalSince(started)
+            XCTAssertLessThan(seconds, 0.05, "completing “\(prefix)” took \(seconds) s")
+            let expected: [String]
+            if prefix.contains("/") {
+                let rest = String(prefix.split(separator: "/", omittingEmptySubsequences: false)[1])
+                expected = Array(ownHandles.filter { $0.hasPrefix(rest) }.prefix(limit)).map { "\(publication)/\($0)" }
+            } else {
+                expected = Array(everyHandle.filter { $0.hasPrefix(prefix) }.prefix(limit))
+            }
+            XCTAssertEqual(Array(candidates.filter { !$0.hasSuffix("/") || prefix.contains("/") }), expected, "completing “\(prefix)”")
+            XCTAssertLessThanOrEqual(candidates.count, limit)
+        }
+        XCTAssertEqual(try store.issueNameCandidates(startingWith: "publication-99", limit: limit).filter { $0.hasSuffix("/") }.count,
+                       try store.publicationNameCandidates(startingWith: "publication-99", limit: limit).count,
+                       "publications are offered as PUBLICATION/ after the handles")
+    }
+
     // MARK: Paging
 
     func testWalkingForwardInPagesOfSevenGivesTheShelfOrder() throws {
