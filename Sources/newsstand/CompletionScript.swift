@@ -130,7 +130,9 @@ enum CompletionScript {
             var specs = options(of: command).map { zshSpec($0, in: command) }
             if command.argumentCompletion != .nothing {
                 let message = command.arguments.replacingOccurrences(of: ":", with: "\\:")
-                specs.append(zshQuote("*:\(message):\(zshAction(command.argumentCompletion))"))
+                // `ISSUE...` takes any number of words; any other argument, one.
+                let position = command.arguments.contains("...") ? "*" : "1"
+                specs.append(zshQuote("\(position):\(message):\(zshAction(command.argumentCompletion))"))
             }
             argumentCases.append("        \(name)) _arguments \\\n            " + specs.joined(separator: " \\\n            ") + " ;;")
         }

@@ -197,6 +197,14 @@ final class CompletionTests: EndToEndTestCase {
         _ = try complete("newsstand subscribe x --auto-download la", until: "zsh> newsstand subscribe x --auto-download latest")
         _ = try complete("newsstand import fee", until: "zsh> newsstand import feeds.opml")
         _ = try complete("newsstand --theme pa", until: "zsh> newsstand --theme paper")
+        // `help` takes one command: after it, Tab offers no more commands, only the options (-h, --help: it puts
+        // their common "-"). The X typed after Tab shows when Tab is done.
+        try session.send("C-u", "C-l")
+        try session.send("-l", "newsstand help notes ")
+        try session.send("Tab")
+        try session.send("-l", "X")
+        let afterOne = try session.waitFor(text: "zsh> newsstand help notes -X")
+        XCTAssertFalse(afterOne.contains("subscriptions"), afterOne)
         let options = try complete("newsstand list --", until: "--json")
         XCTAssertTrue(options.contains("--help"), options)
         try session.send("C-u")
