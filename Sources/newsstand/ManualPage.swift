@@ -81,7 +81,8 @@ enum ManualPage {
             and the rest still applies. The settings:
             """)
         for setting in Configuration.settingDescriptions {
-            lines += [".TP", "\\fB\(escape(setting.name))\\fR"] + paragraph("Takes " + setting.takes + ".")
+            let what = setting.what.isEmpty ? "" : sentence(setting.what) + " "
+            lines += [".TP", "\\fB\(escape(setting.name))\\fR"] + paragraph(what + "Takes " + setting.takes + ".")
         }
         lines += [".TP", "\\fBbind\\fR \\fIKEY COMMAND\\fR [\\fISCREEN\\fR ...]"]
         lines += paragraph("Gives a key a command (the names under KEYS), on the screens named or on every screen the command works on.")

@@ -70,8 +70,10 @@ final class ManualPageTests: EndToEndTestCase {
         // Every setting of the config file.
         XCTAssertFalse(Configuration.settingNames.isEmpty)
         for setting in Configuration.settingDescriptions {
-            XCTAssertTrue(text.contains("\(setting.name) Takes \(setting.takes)"), "the page lacks the setting \(setting.name)")
+            let described = setting.what.isEmpty ? "" : setting.what.split(separator: " ").joined(separator: " ") + ". "
+            XCTAssertTrue(text.contains("\(setting.name) \(described)Takes \(setting.takes)."), "the page lacks the setting \(setting.name)")
         }
+        XCTAssertTrue(text.contains("max-downloads Transfers that run at once (default: 3). Takes a number from 1 to 16."), "settings say what they do")
         for place in ["$XDG_DATA_HOME/newsstand", "$XDG_CONFIG_HOME/newsstand", "$XDG_CACHE_HOME/newsstand", "NO_COLOR", "NEWSSTAND_THEMES"] {
             XCTAssertTrue(text.contains(place), "the page lacks \(place)")
         }

@@ -64,8 +64,8 @@ public struct Configuration: Equatable, Sendable {
     /// Every setting the file may hold, in the order the README lists them.
     public static var settingNames: [String] { settings.map(\.name) }
 
-    /// Every setting with what it takes, in the same order (the manual page lists them).
-    public static var settingDescriptions: [(name: String, takes: String)] { settings.map { ($0.name, $0.takes) } }
+    /// Every setting with what it takes and what it does, in the same order (the manual page lists them).
+    public static var settingDescriptions: [(name: String, takes: String, what: String)] { settings.map { ($0.name, $0.takes, $0.what) } }
 
     /// Problems found while reading, each naming its line; the rest of the file still applies.
     public private(set) var warnings: [String] = []
@@ -105,31 +105,40 @@ public struct Configuration: Equatable, Sendable {
     private struct Setting: Sendable {
         let name: String
         let takes: String
+        /// What the setting does, a sentence with its default (the manual page says it); empty when not written yet.
+        let what: String
         let apply: @Sendable (inout Configuration, String) -> Bool
+
+        init(name: String, takes: String, what: String = "", apply: @escaping @Sendable (inout Configuration, String) -> Bool) {
+            self.name = name
+            self.takes = takes
+            self.what = what
+            self.apply = apply
+        }
     }
 
     private static let settings: [Setting] = [
-        Setting(name: "theme", takes: "the name of a theme") { configuration, value in
+        Setting(name: "theme", takes: "the name of a theme", what: "The colours and styles of the screens: a theme file NAME.theme, yours or a bundled one (default: dark)") { configuration, value in
             guard !value.isEmpty else { return false }
             configuration.theme = value
             return true
         },
-        Setting(name: "max-downloads", takes: "a number from 1 to 16") { configuration, value in
+        Setting(name: "max-downloads", takes: "a number from 1 to 16", what: "Transfers that run at once (default: 3)") { configuration, value in
             guard let count = Int(value), (1...16).contains(count) else { return false }
             configuration.maxDownloads = count
             return true
         },
-        Setting(name: "storage-budget", takes: "a size such as 500M or 2G") { configuration, value in
+        Setting(name: "storage-budget", takes: "a size such as 500M or 2G", what: "The space downloaded issues may take in all; beyond it, sync removes the oldest read ones (default: no limit)") { configuration, value in
             guard let bytes = parseSize(value) else { return false }
             configuration.storageBudget = bytes
             return true
         },
-        Setting(name: "refresh-interval", takes: "minutes from 0 (off) to 10080") { configuration, value in
+        Setting(name: "refresh-interval", takes: "minutes from 0 (off) to 10080", what: "Minutes between catalog refreshes while the shelf is open; 0 turns them off (default: 60)") { configuration, value in
             guard let minutes = Int(value), (0...10_080).contains(minutes) else { return false }
             configuration.refreshIntervalMinutes = minutes
             return true
         },
-        Setting(name: "quiet-hours", takes: "HH:MM-HH:MM (for example 23:00-07:00) or off") { configuration, value in
+        Setting(name: "quiet-hours", takes: "HH:MM-HH:MM (for example 23:00-07:00) or off", what: "Local hours in which no automatic download starts (default: off)") { configuration, value in
             if value == "off" {
                 configuration.autoDownloadLimits.quietHours = nil
                 return true
@@ -138,22 +147,22 @@ public struct Configuration: Equatable, Sendable {
             configuration.autoDownloadLimits.quietHours = hours
             return true
         },
-        Setting(name: "daily-download-cap", takes: "a number of issues") { configuration, value in
+        Setting(name: "daily-download-cap", takes: "a number of issues", what: "Automatic downloads that may start in a day (default: no cap)") { configuration, value in
             guard let count = Int(value), count >= 0 else { return false }
             configuration.autoDownloadLimits.dailyCap = count
             return true
         },
-        Setting(name: "measure", takes: "a number of columns from 20 to 400") { configuration, value in
+        Setting(name: "measure", takes: "a number of columns from 20 to 400", what: "The longest line of article text, in columns (default: 72)") { configuration, value in
             guard let columns = Int(value), (20...400).contains(columns) else { return false }
             configuration.measure = columns
             return true
         },
-        Setting(name: "cover-mode", takes: CoverModeSetting.spelledOut) { configuration, value in
+        Setting(name: "cover-mode", takes: CoverModeSetting.spelledOut, what: "How covers and pictures are shown: auto chooses from the terminal's answers and the theme (default: auto)") { configuration, value in
             guard let mode = CoverModeSetting(rawValue: value) else { return false }
             configuration.coverMode = mode == .auto ? nil : mode
             return true
         },
-        Setting(name: "rate-limit", takes: "bytes per second such as 512K or 2M, or off") { configuration, value in
+        Setting(name: "rate-limit", takes: "bytes per second such as 512K or 2M, or off", what: "Bytes per second for all downloads together (default: off, no limit)") { configuration, value in
             if value.lowercased() == "off" || value == "0" {
                 configuration.rateLimit = nil
                 return true
@@ -162,30 +171,30 @@ public struct Configuration: Equatable, Sendable {
             configuration.rateLimit = Int(bytes)
             return true
         },
-        Setting(name: "max-download-size", takes: "a size of at least 1M, such as 500M or 8G") { configuration, value in
+        Setting(name: "max-download-size", takes: "a size of at least 1M, such as 500M or 8G", what: "The most one issue may download when its catalog gives no size (default: 4G)") { configuration, value in
             guard let bytes = parseSize(value), bytes >= 1 << 20 else { return false }
             configuration.maxDownloadSize = bytes
             return true
         },
-        Setting(name: "disk-reserve", takes: "a size such as 500M or 2G, or 0") { configuration, value in
+        Setting(name: "disk-reserve", takes: "a size such as 500M or 2G, or 0", what: "Free space downloads leave on the disk: writing stops before going below it (default: 1G)") { configuration, value in
             guard let bytes = parseSize(value) else { return false }
             configuration.diskReserve = bytes
             return true
         },
-        Setting(name: "stall-timeout", takes: "seconds from 1 to 3600") { configuration, value in
+        Setting(name: "stall-timeout", takes: "seconds from 1 to 3600", what: "Seconds a download may receive nothing before the attempt fails and is retried from where it stopped (default: 30)") { configuration, value in
             guard let seconds = Int(value), (1...3600).contains(seconds) else { return false }
             configuration.stallTimeout = seconds
             return true
         },
-        program("player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)", \.player),
-        program("browser", takes: "a program and its arguments, %u for the link (for example firefox %u)", \.browser),
-        program("notify-program", takes: "a program and its arguments (for example notify-send Newsstand)", \.notifyProgram),
-        Setting(name: "max-headlines", takes: "a number from 0 to 100000") { configuration, value in
+        program("player", takes: "a program and its arguments, %u for the file's URL, %f for a local file (for example mpv %u)", what: "The program a headline's audio or video file is handed to (default: the browser)", \.player),
+        program("browser", takes: "a program and its arguments, %u for the link (for example firefox %u)", what: "The program links are opened with (default: xdg-open)", \.browser),
+        program("notify-program", takes: "a program and its arguments (for example notify-send Newsstand)", what: "The program run after a sync that brought new issues, with a summary as arguments and JSON on its input (default: none)", \.notifyProgram),
+        Setting(name: "max-headlines", takes: "a number from 0 to 100000", what: "Headlines each publication keeps, its feed's first (default: 200)") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
             return true
         },
-        Setting(name: "screen-reader", takes: "on or off") { configuration, value in
+        Setting(name: "screen-reader", takes: "on or off", what: "For screen readers: the cursor on the selected row or reading line, no decoration, changes said in words (default: off)") { configuration, value in
             switch value {
             case "on", "yes", "true": configuration.screenReader = true
             case "off", "no", "false": configuration.screenReader = false
@@ -193,7 +202,7 @@ public struct Configuration: Equatable, Sendable {
             }
             return true
         },
-        Setting(name: "reading-speed", takes: "words per minute from 50 to 2000, or auto (learned from your pace)") { configuration, value in
+        Setting(name: "reading-speed", takes: "words per minute from 50 to 2000, or auto (learned from your pace)", what: "Words per minute for the reader's time left (default: auto, learned from your pace)") { configuration, value in
             if value == "auto" {
                 configuration.readingSpeed = nil
                 return true
@@ -202,7 +211,7 @@ public struct Configuration: Equatable, Sendable {
             configuration.readingSpeed = words
             return true
         },
-        Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000") { configuration, value in
+        Setting(name: "max-catalog-entries", takes: "a number of entries from 1 to 1000000", what: "The most entries (the newest) one refresh stores from a feed (default: 1000)") { configuration, value in
             guard let count = Int(value), (1...1_000_000).contains(count) else { return false }
             configuration.maxCatalogEntries = count
             return true
@@ -241,8 +250,8 @@ public struct Configuration: Equatable, Sendable {
     ]
 
     /// A setting that names a program to run (`HookCommand`).
-    private static func program(_ name: String, takes: String, _ field: WritableKeyPath<Configuration, HookCommand?> & Sendable) -> Setting {
-        Setting(name: name, takes: takes) { configuration, value in
+    private static func program(_ name: String, takes: String, what: String = "", _ field: WritableKeyPath<Configuration, HookCommand?> & Sendable) -> Setting {
+        Setting(name: name, takes: takes, what: what) { configuration, value in
             guard let command = HookCommand(value) else { return false }
             configuration[keyPath: field] = command
             return true
