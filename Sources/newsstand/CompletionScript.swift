@@ -59,7 +59,10 @@ enum CompletionScript {
             }
             lines.append("            options=\"\(options(of: command).map(\.name).joined(separator: " "))\"")
             let argument = command.name == nil ? ValueCompletion.commands : command.argumentCompletion
-            lines.append("            [[ $cur == -* ]] || { \(bashReply(argument)); }")
+            // `ISSUE...` takes any number of words; any other argument one, so none is offered once it is there.
+            let taken = command.name == nil || command.arguments.contains("...") ? ""
+                : "(( $(_newsstand_arguments \"\(valued.map(\.name).joined(separator: " "))\") > 0 )) || "
+            lines.append("            [[ $cur == -* ]] || \(taken){ \(bashReply(argument)); }")
             lines.append("            ;;")
             cases.append(lines.joined(separator: "\n"))
         }
@@ -74,8 +77,22 @@ enum CompletionScript {
                 "$program" __names "$1" -- "$cur" 2>/dev/null
             }
 
+            # How many arguments stand between the command word (at $at) and the word being completed: words that are
+            # neither options nor an option's value ($1: the command's options that take a value).
+            _newsstand_arguments() {
+                local valued=" $1 " count=0 j
+                for ((j = at + 1; j < COMP_CWORD; j++)); do
+                    case ${COMP_WORDS[j]} in
+                        =) ((j++)) ;;
+                        -*) [[ $valued == *" ${COMP_WORDS[j]} "* && ${COMP_WORDS[j+1]} != = ]] && ((j++)) ;;
+                        *) ((count++)) ;;
+                    esac
+                done
+                echo "$count"
+            }
+
             _newsstand() {
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command= options= word i
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} command= options= word i at=0
                 # --name=VALUE arrives as three words: --name, =, VALUE.
                 if [[ $cur == = ]]; then
                     cur=
@@ -88,7 +105,7 @@ enum CompletionScript {
                     case $word in
                         \(shelfValued)) ((i++)); [[ ${COMP_WORDS[i]} == = ]] && ((i++)) ;;
                         -*|=) ;;
-                        *) command=$word; break ;;
+                        *) command=$word; at=$i; break ;;
                     esac
                 done
                 COMPREPLY=()

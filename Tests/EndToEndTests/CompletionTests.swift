@@ -120,8 +120,12 @@ final class CompletionTests: EndToEndTestCase {
             ["newsstand", "--theme", "p"],
             ["newsstand", "unsubscribe", ""],
             ["newsstand", "logout", ""],
+            ["newsstand", "read", "2026-autumn", ""],
+            ["newsstand", "read", "--width", "40", "2026-a"],
+            ["newsstand", "download", "2026-autumn", "2026-s"],
+            ["newsstand", "notes", "--format", "=", "json", "2026-a"], // bash splits --format=json in three
         ])
-        XCTAssertEqual(results.count, 12)
+        XCTAssertEqual(results.count, 16)
         XCTAssertEqual(results[0], ["subscribe", "subscriptions"])
         XCTAssertEqual(results[1], ["--auto-download", "--help", "--keep"])
         XCTAssertEqual(results[2], ["all", "latest", "none"])
@@ -134,6 +138,10 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(results[9], ["paper"])
         XCTAssertEqual(results[10], ["kettle-compass"])
         XCTAssertEqual(results[11], [], "a host is free text: nothing offered")
+        XCTAssertEqual(results[12], [], "read takes one issue: none is offered after it")
+        XCTAssertEqual(results[13], ["2026-autumn"], "an option's value is not an argument")
+        XCTAssertEqual(results[14], ["2026-spring"], "download takes any number of issues")
+        XCTAssertEqual(results[15], ["2026-autumn"], "--format=json is one option")
     }
 
     // MARK: fish
