@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandUI
 
 /// `newsstand __names issues|publications|themes [--] PREFIX`: the names a shell's completion offers for an
 /// argument, one a line, starting with PREFIX (hidden; the completion scripts run it at each Tab).
@@ -36,13 +37,13 @@ enum CompletionNames {
         if !typable.isEmpty { print(typable.joined(separator: "\n")) }
     }
 
-    /// The themes `--theme` finds: the user's and the bundled ones (`NAME.theme`), each once, sorted.
+    /// The themes `--theme` takes: `auto`, and the user's and the bundled ones (`NAME.theme`), each once, sorted.
     static func themeNames(paths: LibraryPaths, environment: [String: String]) -> [String] {
         let folders = [paths.userThemesDirectory] + [ResourceLocator.themes(environment)].compactMap { $0 }
         let names = folders.flatMap { folder in
             ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
                 .filter { $0.hasSuffix(".theme") }.map { String($0.dropLast(".theme".count)) }
         }
-        return Array(Set(names)).sorted()
+        return Array(Set(names + [ThemeChoice.automaticName])).sorted()
     }
 }

@@ -50,7 +50,7 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(try names("issues", "--", "").count, 7, "six issues and the publication")
         XCTAssertEqual(try names("issues", "--", "zzz"), [])
         XCTAssertEqual(try names("publications", "--", ""), ["kettle-compass"])
-        XCTAssertEqual(try names("themes", "--", ""), ["dark", "mono", "paper"])
+        XCTAssertEqual(try names("themes", "--", ""), ["auto", "dark", "mono", "paper"])
         XCTAssertEqual(try names("themes", "--", "pa"), ["paper"])
         // Without a library nothing is printed and none is made.
         var empty = environment

@@ -118,7 +118,7 @@ public struct Configuration: Equatable, Sendable {
     }
 
     private static let settings: [Setting] = [
-        Setting(name: "theme", takes: "the name of a theme", what: "The colours and styles of the screens: a theme file NAME.theme, yours or a bundled one (default: dark)") { configuration, value in
+        Setting(name: "theme", takes: "the name of a theme", what: "The colours and styles of the screens: a theme file NAME.theme, yours or a bundled one, or auto: dark or paper as the terminal's background is dark or light (default: auto)") { configuration, value in
             guard !value.isEmpty else { return false }
             configuration.theme = value
             return true
