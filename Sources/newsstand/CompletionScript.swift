@@ -249,14 +249,18 @@ enum CompletionScript {
                 if let text = description(of: option, in: command) { line += " -d \(fishQuote(text))" }
                 lines.append(line)
             }
-            guard command.name != nil else { continue }
+            guard let name = command.name else { continue }
+            // `ISSUE...` takes any number of words; any other argument one, so none is offered once it is there.
+            let valued = command.options.filter(\.takesValue).map(\.name)
+            let argumentCondition = command.arguments.contains("...") ? condition
+                : fishQuote((["__fish_seen_subcommand_from \(name); and __newsstand_no_argument_yet"] + valued).joined(separator: " "))
             switch command.argumentCompletion {
             case .nothing: break
-            case .choices(let words): lines.append("complete -c newsstand -n \(condition) -a \(fishQuote(words.joined(separator: " ")))")
-            case .files: lines.append("complete -c newsstand -n \(condition) -F")
-            case .commands: lines.append("complete -c newsstand -n \(condition) -a \(fishQuote(commandWords.joined(separator: " ")))")
+            case .choices(let words): lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote(words.joined(separator: " ")))")
+            case .files: lines.append("complete -c newsstand -n \(argumentCondition) -F")
+            case .commands: lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote(commandWords.joined(separator: " ")))")
             case .issues, .publications, .themes:
-                lines.append("complete -c newsstand -n \(condition) -a \(fishQuote("(__newsstand_names \(command.argumentCompletion.namesKind!))"))")
+                lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote("(__newsstand_names \(command.argumentCompletion.namesKind!))"))")
             }
         }
         return """
@@ -267,6 +271,28 @@ enum CompletionScript {
             function __newsstand_names
                 set -l program (commandline -opc)[1]
                 $program __names $argv[1] -- (commandline -ct) 2>/dev/null
+            end
+
+            # True while no argument follows the command word: no word that is neither an option nor the value of
+            # one of the options named (the command's options that take a value).
+            function __newsstand_no_argument_yet
+                set -l words (commandline -opc)
+                set -l command_seen 0
+                set -l skip 0
+                for word in $words[2..-1]
+                    if test $skip = 1
+                        set skip 0
+                        continue
+                    end
+                    switch $word
+                        case '-*'
+                            contains -- $word $argv; and set skip 1
+                        case '*'
+                            test $command_seen = 1; and return 1
+                            set command_seen 1
+                    end
+                end
+                return 0
             end
 
             complete -c newsstand -f

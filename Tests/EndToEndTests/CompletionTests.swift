@@ -165,6 +165,9 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(try fishCandidates("newsstand import fee"), ["feeds.opml"])
         XCTAssertEqual(try fishCandidates("newsstand --theme p"), ["paper"])
         XCTAssertEqual(try fishCandidates("newsstand list --"), ["--help", "--json"])
+        XCTAssertEqual(try fishCandidates("newsstand read 2026-autumn "), [], "read takes one issue: none is offered after it")
+        XCTAssertEqual(try fishCandidates("newsstand read --width 40 2026-a"), ["2026-autumn"], "an option's value is not an argument")
+        XCTAssertEqual(try fishCandidates("newsstand download 2026-autumn 2026-s"), ["2026-spring"], "download takes any number")
     }
 
     // MARK: zsh
