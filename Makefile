@@ -115,6 +115,7 @@ install: $(if $(filter command line,$(origin BINARY)),,build)
 	$(BINARY) completion fish > $(FISH_COMPLETION) || { rm -f $(FISH_COMPLETION); exit 1; }
 	chmod 644 $(MAN_PAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
 
+## uninstall: remove the files `make install` put there (give it the same PREFIX, DESTDIR and directories)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/newsstand
 	rm -rf $(SHARED)
