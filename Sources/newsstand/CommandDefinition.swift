@@ -20,7 +20,7 @@ struct CommandDefinition: Sendable {
     let run: @Sendable (inout ArgumentList) throws -> Void
 
     /// `completes` says what a shell offers for the arguments; by default, what their words name: ISSUE an issue,
-    /// PUBLICATION a publication, FILE a file, COMMAND a command, anything else nothing.
+    /// PUBLICATION a publication, FILE a file, COMMAND a command, HOST a host with a saved login, anything else nothing.
     init(_ name: String?, arguments: String = "", completes argumentCompletion: ValueCompletion? = nil, hidden: Bool = false,
          options: [CommandOption] = [], summary: String, run: @escaping @Sendable (inout ArgumentList) throws -> Void) {
         self.name = name
@@ -39,6 +39,7 @@ struct CommandDefinition: Sendable {
         if named.contains("PUBLICATION") { return .publications }
         if named.contains("FILE") { return .files }
         if named.contains("COMMAND") { return .commands }
+        if named.contains("HOST") { return .hosts }
         return .nothing
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import NewsstandCore
 import NewsstandUI
 
-/// `newsstand __names issues|publications|themes [--] PREFIX`: the names a shell's completion offers for an
+/// `newsstand __names issues|publications|themes|hosts [--] PREFIX`: the names a shell's completion offers for an
 /// argument, one a line, starting with PREFIX (hidden; the completion scripts run it at each Tab).
 ///
 /// Issues and publications come from the library by a keyset query (`LibraryStore+Completion`), at most `limit`;
@@ -15,7 +15,7 @@ enum CompletionNames {
     static let limit = 200
 
     static func run(_ arguments: inout ArgumentList) throws {
-        let kind = try arguments.positional("what to name (issues, publications or themes)")
+        let kind = try arguments.positional("what to name (issues, publications, themes or hosts)")
         let prefix = arguments.hasPositional ? try arguments.positional("prefix") : ""
         try arguments.finish()
         let environment = ProcessInfo.processInfo.environment
@@ -30,8 +30,12 @@ enum CompletionNames {
                 : try store.publicationNameCandidates(startingWith: prefix, limit: limit)
         case "themes":
             names = themeNames(paths: paths, environment: environment).filter { $0.hasPrefix(prefix) }
+        case "hosts":
+            // The hosts only: no user name, realm or password. A credential file not safe to read gives none.
+            let logins = (try? CredentialStore(paths: paths).logins()) ?? []
+            names = Array(Set(logins.map { "\($0.host)" })).sorted().filter { $0.hasPrefix(prefix) }
         default:
-            throw UsageError("\(commandName) names issues, publications or themes, not '\(kind)'")
+            throw UsageError("\(commandName) names issues, publications, themes or hosts, not '\(kind)'")
         }
         let typable = names.filter { name in !name.isEmpty && !name.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F } }
         if !typable.isEmpty { print(typable.joined(separator: "\n")) }

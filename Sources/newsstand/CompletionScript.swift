@@ -133,7 +133,7 @@ enum CompletionScript {
         case .choices(let words): "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
         case .files: "compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")"
         case .commands: "mapfile -t COMPREPLY < <(compgen -W \"\(commandWords.joined(separator: " "))\" -- \"$cur\")"
-        case .issues, .publications, .themes: "mapfile -t COMPREPLY < <(compgen -W \"$(_newsstand_names \(completion.namesKind!))\" -- \"$cur\")"
+        case .issues, .publications, .themes, .hosts: "mapfile -t COMPREPLY < <(compgen -W \"$(_newsstand_names \(completion.namesKind!))\" -- \"$cur\")"
         }
     }
 
@@ -219,7 +219,7 @@ enum CompletionScript {
         case .choices(let words): "(\(words.joined(separator: " ")))"
         case .files: "_files"
         case .commands: "(\(commandWords.joined(separator: " ")))"
-        case .issues, .publications, .themes: "_newsstand_names \(completion.namesKind!)"
+        case .issues, .publications, .themes, .hosts: "_newsstand_names \(completion.namesKind!)"
         }
     }
 
@@ -244,7 +244,7 @@ enum CompletionScript {
                 case .choices(let words): line += " -x -a \(fishQuote(words.joined(separator: " ")))"
                 case .files: line += " -r -F"
                 case .commands: line += " -x -a \(fishQuote(commandWords.joined(separator: " ")))"
-                case .issues, .publications, .themes: line += " -x -a \(fishQuote("(__newsstand_names \(option.completion.namesKind!))"))"
+                case .issues, .publications, .themes, .hosts: line += " -x -a \(fishQuote("(__newsstand_names \(option.completion.namesKind!))"))"
                 }
                 if let text = description(of: option, in: command) { line += " -d \(fishQuote(text))" }
                 lines.append(line)
@@ -259,7 +259,7 @@ enum CompletionScript {
             case .choices(let words): lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote(words.joined(separator: " ")))")
             case .files: lines.append("complete -c newsstand -n \(argumentCondition) -F")
             case .commands: lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote(commandWords.joined(separator: " ")))")
-            case .issues, .publications, .themes:
+            case .issues, .publications, .themes, .hosts:
                 lines.append("complete -c newsstand -n \(argumentCondition) -a \(fishQuote("(__newsstand_names \(command.argumentCompletion.namesKind!))"))")
             }
         }

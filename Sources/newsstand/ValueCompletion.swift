@@ -13,6 +13,8 @@ enum ValueCompletion: Sendable, Equatable {
     case publications
     /// A theme: the bundled ones and the user's.
     case themes
+    /// A host with a saved login (`HOST` or `HOST:PORT`, never more of the login).
+    case hosts
     /// A command word.
     case commands
 
@@ -22,6 +24,7 @@ enum ValueCompletion: Sendable, Equatable {
         case .issues: "issues"
         case .publications: "publications"
         case .themes: "themes"
+        case .hosts: "hosts"
         case .nothing, .choices, .files, .commands: nil
         }
     }

@@ -52,6 +52,11 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(try names("publications", "--", ""), ["kettle-compass"])
         XCTAssertEqual(try names("themes", "--", ""), ["auto", "dark", "mono", "paper"])
         XCTAssertEqual(try names("themes", "--", "pa"), ["paper"])
+        XCTAssertEqual(try names("hosts", "--", ""), [], "no login saved yet")
+        let login = try TestEnvironment.run(["login", "https://news.example.com:8443/opds", "--user", "reader", "--password-stdin"],
+                                            input: "secret\n", environment: environment)
+        XCTAssertEqual(login.status, 0, login.errors)
+        XCTAssertEqual(try names("hosts", "--", "news"), ["news.example.com:8443"], "the host only: no user, no password")
         // Without a library nothing is printed and none is made.
         var empty = environment
         let emptyHome = home.appendingPathComponent("empty-home")
@@ -119,7 +124,7 @@ final class CompletionTests: EndToEndTestCase {
             ["newsstand", "help", "no"],
             ["newsstand", "--theme", "p"],
             ["newsstand", "unsubscribe", ""],
-            ["newsstand", "logout", ""],
+            ["newsstand", "login", ""],
             ["newsstand", "read", "2026-autumn", ""],
             ["newsstand", "read", "--width", "40", "2026-a"],
             ["newsstand", "download", "2026-autumn", "2026-s"],
@@ -137,7 +142,7 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(results[8], ["notes"])
         XCTAssertEqual(results[9], ["paper"])
         XCTAssertEqual(results[10], ["kettle-compass"])
-        XCTAssertEqual(results[11], [], "a host is free text: nothing offered")
+        XCTAssertEqual(results[11], [], "a URL to log in to is free text: nothing offered")
         XCTAssertEqual(results[12], [], "read takes one issue: none is offered after it")
         XCTAssertEqual(results[13], ["2026-autumn"], "an option's value is not an argument")
         XCTAssertEqual(results[14], ["2026-spring"], "download takes any number of issues")
