@@ -216,7 +216,7 @@ public struct Configuration: Equatable, Sendable {
             configuration.maxCatalogEntries = count
             return true
         },
-        Setting(name: "progress-sync", takes: "a kosync server's URL (http or https, no login in it), or off") { configuration, value in
+        Setting(name: "progress-sync", takes: "a kosync server's URL (http or https, no login in it), or off", what: "Reading places shared with a kosync server, KOReader's progress sync (Komga's or Kavita's kosync URL too) (default: off)") { configuration, value in
             if value == "off" {
                 configuration.progressSync.server = nil
                 return true
@@ -225,24 +225,24 @@ public struct Configuration: Equatable, Sendable {
             configuration.progressSync.server = url
             return true
         },
-        Setting(name: "progress-sync-device", takes: "a name for this device: letters, digits, spaces, - _ . (at most 100)") { configuration, value in
+        Setting(name: "progress-sync-device", takes: "a name for this device: letters, digits, spaces, - _ . (at most 100)", what: "The device name other readers see (default: the host name)") { configuration, value in
             let name = TextSanitizer.singleLine(value)
             guard !name.isEmpty, name.count <= 100,
                   name.allSatisfy({ $0.isLetter || $0.isNumber || " -_.".contains($0) }) else { return false }
             configuration.progressSync.device = name
             return true
         },
-        Setting(name: "progress-sync-document", takes: "binary (KOReader's partial MD5 of the file) or filename") { configuration, value in
+        Setting(name: "progress-sync-document", takes: "binary (KOReader's partial MD5 of the file) or filename", what: "How issues are known to the server: binary, KOReader's partial MD5 of the file, or filename, the MD5 of its name (default: binary)") { configuration, value in
             guard let method = ProgressSyncSettings.DocumentMethod(rawValue: value) else { return false }
             configuration.progressSync.document = method
             return true
         },
-        Setting(name: "progress-sync-forward", takes: "ask, jump or ignore") { configuration, value in
+        Setting(name: "progress-sync-forward", takes: "ask, jump or ignore", what: "What a newer place from another device, further on, does: ask on the status line, jump to it, or ignore it (default: ask)") { configuration, value in
             guard let choice = ProgressSyncSettings.Forward(rawValue: value) else { return false }
             configuration.progressSync.forward = choice
             return true
         },
-        Setting(name: "progress-sync-backward", takes: "ask or ignore") { configuration, value in
+        Setting(name: "progress-sync-backward", takes: "ask or ignore", what: "What a newer place from another device, further back, does: ask or ignore (default: ignore)") { configuration, value in
             guard let choice = ProgressSyncSettings.Backward(rawValue: value) else { return false }
             configuration.progressSync.backward = choice
             return true
