@@ -62,9 +62,7 @@ final class InstallTests: EndToEndTestCase {
 
     /// Runs `make` in the package root.
     static func make(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        guard let make = ["/usr/bin/make", "/usr/local/bin/make"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("make is not installed")
-        }
+        let make = try TestRequirement.program("make", package: "make")
         return try TestEnvironment.run(executable: URL(fileURLWithPath: make), ["-s", "-C", TestFiles.packageRoot.path] + arguments,
                                        environment: ProcessInfo.processInfo.environment)
     }

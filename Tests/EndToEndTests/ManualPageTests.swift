@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import NewsstandTestSupport
 import NewsstandUI
 import XCTest
 
@@ -25,10 +26,7 @@ final class ManualPageTests: EndToEndTestCase {
     }
 
     private static func mandoc() throws -> URL {
-        guard let path = ["/usr/bin/mandoc", "/usr/local/bin/mandoc"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("mandoc is not installed (make test installs it)")
-        }
-        return URL(fileURLWithPath: path)
+        URL(fileURLWithPath: try TestRequirement.program("mandoc", package: "mandoc"))
     }
 
     func testEveryCommandOptionKeyAndSettingIsInThePage() throws {
