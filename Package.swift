@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "CLibXML2"]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
-        .plugin(name: "BuildCommit", capability: .buildTool()),
+        .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),

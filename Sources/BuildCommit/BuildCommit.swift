@@ -9,7 +9,7 @@ import PackagePlugin
 struct BuildCommit: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated", isDirectory: true)
-        let script = context.package.directoryURL.appendingPathComponent("Plugins/BuildCommit/write-build-commit.sh")
+        let script = context.package.directoryURL.appendingPathComponent("Sources/BuildCommit/write-build-commit.sh")
         return [
             .prebuildCommand(displayName: "Recording the commit for --version",
                              executable: URL(fileURLWithPath: "/bin/sh"),

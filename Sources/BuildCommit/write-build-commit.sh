@@ -13,14 +13,14 @@ if [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$root" &
     if [ -n "$commit" ] && ! git -C "$root" diff --quiet HEAD -- 2>/dev/null; then commit="$commit+changes"; fi
 fi
 if [ -z "$commit" ]; then
-    archived=$(cat "$root/Plugins/BuildCommit/archived-commit" 2>/dev/null)
+    archived=$(cat "$root/Sources/BuildCommit/archived-commit" 2>/dev/null)
     case "$archived" in
         *Format*|"") commit=unknown ;;
         *) commit=$(printf '%s' "$archived" | cut -c1-12) ;;
     esac
 fi
 mkdir -p "$output"
-text="/// The commit this program was built from (written at build time by Plugins/BuildCommit).
+text="/// The commit this program was built from (written at build time by Sources/BuildCommit).
 enum BuildCommit {
     static let hash = \"$commit\"
 }"
