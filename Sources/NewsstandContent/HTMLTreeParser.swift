@@ -17,6 +17,17 @@ enum HTMLTreeParser {
     private static let initialised: Void = { xmlInitParser() }()
 
     static func parse(data: Data) -> MarkupElement {
+        var root = MarkupElement(name: "#document")
+        withDocument(data: data) { document in
+            appendChildren(of: document.pointee.children, to: &root, depth: 1)
+        }
+        return root
+    }
+
+    /// Parses `data` with libxml2's HTML parser and hands the document to `body` (not called when
+    /// nothing could be parsed); the document is freed afterwards. `encoding` (a charset name from
+    /// HTTP) overrides libxml2's own detection when given. Escape sequences are taken out first.
+    static func withDocument(data: Data, encoding: String? = nil, _ body: (htmlDocPtr) -> Void) {
         _ = initialised
         // libxml2 drops ESC as an invalid character but keeps the rest of an escape sequence as text;
         // take whole sequences out first (UTF-8 input only; other encodings keep libxml2's detection).
@@ -24,19 +35,17 @@ enum HTMLTreeParser {
         if data.contains(0x1B) || data.range(of: Data("&#".utf8)) != nil, let text = String(data: data, encoding: .utf8) {
             data = Data(TextSanitizer.removingEscapeSequences(text).utf8)
         }
-        var root = MarkupElement(name: "#document")
-        guard !data.isEmpty, data.count <= Int(Int32.max) else { return root }
+        guard !data.isEmpty, data.count <= Int(Int32.max) else { return }
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue
                             | XML_PARSE_HUGE.rawValue)
         let document: htmlDocPtr? = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return htmlReadMemory(base, Int32(buffer.count), nil, nil, options)
+            return htmlReadMemory(base, Int32(buffer.count), nil, encoding, options)
         }
-        guard let document else { return root }
+        guard let document else { return }
         defer { xmlFreeDoc(document) }
-        appendChildren(of: document.pointee.children, to: &root, depth: 1)
-        return root
+        body(document)
     }
 
     /// Converts the sibling list starting at `first` and appends it to `parent`. Past `maxDepth`
@@ -98,13 +107,13 @@ enum HTMLTreeParser {
         }
     }
 
-    private static func elementName(_ node: xmlNodePtr) -> String {
+    static func elementName(_ node: xmlNodePtr) -> String {
         guard let name = node.pointee.name else { return "" }
         let full = String(cString: name).lowercased()
         return full.split(separator: ":").last.map(String.init) ?? full
     }
 
-    private static func attributes(of node: xmlNodePtr) -> [String: String] {
+    static func attributes(of node: xmlNodePtr) -> [String: String] {
         var result: [String: String] = [:]
         var attribute = node.pointee.properties
         while let current = attribute {
