@@ -19,6 +19,26 @@ enum ArticleCommand {
         let leadImage: String?
         let text: String
         let blocks: [Block]
+
+        enum CodingKeys: String, CodingKey {
+            case title, byline, excerpt, published, siteName, lang, dir, readerable, leadImage, text, blocks
+        }
+
+        /// Every field always present: a value the page does not give is null.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(title, forKey: .title)
+            try container.encode(byline, forKey: .byline)
+            try container.encode(excerpt, forKey: .excerpt)
+            try container.encode(published, forKey: .published)
+            try container.encode(siteName, forKey: .siteName)
+            try container.encode(lang, forKey: .lang)
+            try container.encode(dir, forKey: .dir)
+            try container.encode(readerable, forKey: .readerable)
+            try container.encode(leadImage, forKey: .leadImage)
+            try container.encode(text, forKey: .text)
+            try container.encode(blocks, forKey: .blocks)
+        }
     }
 
     /// One block: its type (heading, paragraph, list_item, quote, code, picture, caption, table, footnote,

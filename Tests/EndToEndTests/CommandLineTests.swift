@@ -146,6 +146,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("download", "download ISSUE..."),
         ("read", "read ISSUE [--plain] [--toc] [--article N] [--width N]"),
         ("search", "search TEXT... [--limit N]"),
+        ("article", "article URL|FILE [--base URL] [--format text|markdown|json]"),
         ("notes", "notes ISSUE|--all [--format markdown|json]"),
         ("cover", "cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]"),
         ("keys", "keys"),
