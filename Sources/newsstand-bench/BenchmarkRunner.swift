@@ -286,10 +286,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog
+        case shelf, launch, covers, fidelity, pictures, feeds, reader, cbz, sync, downloads, catalog, articles
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [downloads] [catalog] [articles]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -306,6 +306,7 @@ enum BenchmarkRunner {
             case "sync": selected.append(.sync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "catalog": selected.append(.catalog)
+            case "articles": selected.append(.articles)
             case "-h", "--help":
                 print(usage)
                 return
@@ -332,6 +333,7 @@ enum BenchmarkRunner {
                 case .sync: try SyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
                 case .catalog: try CatalogBenchmark().run()
+                case .articles: try ArticleBenchmark().run()
                 }
             }
         }
