@@ -295,6 +295,16 @@ final class ArticleExtractorTests: XCTestCase {
         XCTAssertTrue(extract(data).text.contains("Grüße"))
     }
 
+    func testPicturesInTableCellsAreNotText() {
+        let table = "<table><thead><tr><th>Pier</th><th>Photo</th></tr></thead><tbody>"
+            + "<tr><td>North</td><td><img src=\"/n.jpg\" alt=\"North pier\"></td></tr><tr><td>South</td><td><img src=\"/s.jpg\"></td></tr></tbody></table>"
+        let article = extract(Self.page(body: "<div id=\"story\">\(Self.article())\(table)</div>"))
+        XCTAssertTrue(article.blocks.contains { if case .table = $0 { return true } else { return false } })
+        XCTAssertTrue(article.text.contains("Pier Photo\nNorth \nSouth "), article.text.suffix(80).description)
+        XCTAssertFalse(article.text.contains("[picture"))
+        XCTAssertEqual(ExtractedArticle.withoutPictureMarks("a [picture] b [picture: x y] c [pictures] [picture"), "a  b  c [pictures] [picture")
+    }
+
     // MARK: Plain text and Markdown
 
     func testTextSeparatesParagraphsWithBlankLinesAndCountsWords() {

@@ -59,9 +59,30 @@ public struct ExtractedArticle: Sendable, Equatable {
              .footnote(_, let text):
             return withoutLinkNumbers(text)
         case .preformatted(let text): return text
-        case .table(let table): return table.rows.map { $0.map(withoutLinkNumbers).joined(separator: " ") }.joined(separator: "\n")
+        case .table(let table):
+            return table.rows.map { $0.map { withoutPictureMarks(withoutLinkNumbers($0)) }.joined(separator: " ") }.joined(separator: "\n")
         case .image, .rule: return nil
         }
+    }
+
+    /// A table cell's text without the `[picture]` and `[picture: ALT]` marks set for its pictures
+    /// (pictures are not text).
+    static func withoutPictureMarks(_ text: String) -> String {
+        guard text.contains("[picture") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let start = rest.range(of: "[picture") {
+            let after = rest[start.upperBound...]
+            guard after.hasPrefix("]") || after.hasPrefix(": "), let end = after.firstIndex(of: "]") else {
+                result += rest[..<start.upperBound]
+                rest = after
+                continue
+            }
+            result += rest[..<start.lowerBound]
+            rest = after[after.index(after: end)...]
+        }
+        result += rest
+        return result
     }
 
     /// The text without the `[N]` marks that follow links.
