@@ -237,23 +237,49 @@ final class PageNode {
     /// The text trimmed, with runs of white space made one space.
     var innerText: String { PageNode.normalized(textContent) }
 
-    /// The length of `innerText` in UTF-16 units (as a browser counts).
-    var innerTextLength: Int { innerText.utf16.count }
+    /// The length of `innerText` in UTF-16 units (as a browser counts), counted without building it.
+    var innerTextLength: Int {
+        var length = 0
+        var pendingSpace = false
+        func count(_ text: String) {
+            for scalar in text.unicodeScalars {
+                if PageNode.isWhitespace(scalar) {
+                    pendingSpace = length > 0
+                } else {
+                    if pendingSpace { length += 1 }
+                    pendingSpace = false
+                    length += scalar.value > 0xFFFF ? 2 : 1
+                }
+            }
+        }
+        if isText {
+            count(text)
+        } else {
+            forEachDescendant { if $0.isText { count($0.text) } }
+        }
+        return length
+    }
+
+    /// White space as `String.trim` and `\s` see it, ASCII answered without a property lookup.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 { return value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+        return scalar.properties.isWhitespace
+    }
 
     static func normalized(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        var result = String.UnicodeScalarView()
         var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
+        for scalar in text.unicodeScalars {
+            if isWhitespace(scalar) {
                 pendingSpace = !result.isEmpty
             } else {
                 if pendingSpace { result.append(" ") }
                 pendingSpace = false
-                result.append(character)
+                result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 
     /// Whether the text is only white space.
