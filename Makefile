@@ -3,8 +3,11 @@
 
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; pictures: chafa; downloads: curl, and
-# python3 to build its test issues; feeds: Python's feedparser; launch: newsboat).
-BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat
+# python3 to build its test issues; feeds: Python's feedparser; launch: newsboat; articles: python3-venv, for the
+# PyPI peers below).
+BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat python3-venv
+# The articles case's peers, from PyPI, installed by `make bench` into .build/bench-venv (never into the system).
+BENCH_PIP_PACKAGES := readability-lxml trafilatura
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
 # and logins, nghttpd for HTTP/2, with certificates made by openssl; FreshRSS on PHP's built-in server for accounts),
 # real terminals for the pictures tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with
@@ -87,10 +90,13 @@ END { printf "make test: %d tests ran, %d skipped\n", ran, skipped
 endef
 export TEST_COUNTER
 
-## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with);
+## bench: run the benchmarks in a release build (installs chafa, jp2a, curl and newsboat when missing, to compare with,
+## and readability-lxml and trafilatura from PyPI into .build/bench-venv);
 ## the launch case runs the real newsstand binary, so that is built first
 bench: setup
 	$(call install,$(BENCH_PACKAGES))
+	[ -x .build/bench-venv/bin/python3 ] || python3 -m venv .build/bench-venv
+	.build/bench-venv/bin/python3 -c 'import readability, trafilatura' 2>/dev/null || { .build/bench-venv/bin/pip install --quiet --upgrade pip && .build/bench-venv/bin/pip install --quiet $(BENCH_PIP_PACKAGES); }
 	$(RELEASE) --product newsstand
 	$(RELEASE) --product newsstand-bench
 	.build/release/newsstand-bench

@@ -286,10 +286,10 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, progressSync, downloads, catalog
+        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, progressSync, downloads, catalog, articles
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [progress-sync] [downloads] [catalog]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [progress-sync] [downloads] [catalog] [articles]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
@@ -308,6 +308,7 @@ enum BenchmarkRunner {
             case "progress-sync": selected.append(.progressSync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "catalog": selected.append(.catalog)
+            case "articles": selected.append(.articles)
             case "-h", "--help":
                 print(usage)
                 return
@@ -336,6 +337,7 @@ enum BenchmarkRunner {
                 case .progressSync: try ProgressSyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
                 case .catalog: try CatalogBenchmark().run()
+                case .articles: try ArticleBenchmark().run()
                 }
             }
         }

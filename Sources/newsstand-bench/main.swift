@@ -19,6 +19,8 @@ import Foundation
 ///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
 ///     newsstand-bench catalog         the catalog browser paging through a 50,000-entry OPDS catalog (100 a page) to its 100th page:
 ///                                     per-page time and resident memory, which should stay flat
+///     newsstand-bench articles        article extraction over the shared Readability pages: time per page, MB/s, memory, word F1
+///                                     (readability-lxml and trafilatura on the same pages when installed)
 ///
 /// Hidden child modes, used by the shelf case to measure a real process start:
 ///     --child-first-frame ROOT WIDTH HEIGHT    build the first shelf frame from the library under ROOT

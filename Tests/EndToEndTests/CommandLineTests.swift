@@ -156,6 +156,7 @@ final class CommandLineTests: EndToEndTestCase {
         ("read", "read ISSUE [--plain] [--toc] [--article N] [--width N]"),
         ("search", "search TEXT... [--limit N]"),
         ("position", "position ISSUE [--json]"),
+        ("article", "article URL|FILE [--base URL] [--format text|markdown|json]"),
         ("notes", "notes ISSUE|--all [--format markdown|json|webannotation|koreader] [--import FILE]"),
         ("cover", "cover ISSUE|--file PATH [--width N] [--height N] [--mode ascii|ascii-color|blocks] [--light]"),
         ("keys", "keys"),

@@ -69,6 +69,14 @@ final class TextSanitizerTests: XCTestCase {
         XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}["), "abc")
         XCTAssertEqual(TextSanitizer.sanitize("abc\u{1B}]unterminated"), "abc")
     }
+
+    func testAStringSequenceThatNeverEndsLosesOnlyItsIntroducerInADocument() {
+        // A stray C1 control (mis-decoded text in a web page) must not take the rest of the page with it.
+        XCTAssertEqual(TextSanitizer.removingEscapeSequences("<p id=\"\u{EF}\u{81}\u{98}-2\">a</p><p>rest</p>\u{98}more"), "<p id=\"\u{EF}\u{81}-2\">a</p><p>rest</p>more")
+        XCTAssertEqual(TextSanitizer.removingEscapeSequences("x\u{1B}]0;t\u{07}y\u{9D}z"), "xyz")
+        // Ended ones still go whole.
+        XCTAssertEqual(TextSanitizer.removingEscapeSequences("a\u{98}hidden\u{9C}b"), "ab")
+    }
 }
 
 final class DisplayWidthTests: XCTestCase {

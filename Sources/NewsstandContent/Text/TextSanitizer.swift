@@ -93,6 +93,9 @@ public enum TextSanitizer {
     /// Removes only escape sequences (introduced by ESC, a C1 control or a numeric character reference to ESC),
     /// keeping every other character as it is: for markup that must still be parsed, where tabs and line
     /// breaks matter and a parser would otherwise drop the ESC and leave the rest of the sequence as text.
+    /// A string sequence (OSC, DCS, SOS, PM, APC) that never ends loses only its introducer here: a stray
+    /// C1 control in a page (mis-decoded text) must not take the rest of the document with it; the text
+    /// after it is still sanitised when it is set.
     public static func removingEscapeSequences(_ text: String) -> String {
         var text = text
         for reference in ["&#27;", "&#x1b;", "&#x1B;", "&#X1B;", "&#027;"] where text.contains(reference) {
@@ -102,6 +105,14 @@ public enum TextSanitizer {
     }
 
     private static func filter(_ text: String, escapesOnly: Bool, keepNewlines: Bool) -> String {
+        // In a whole document (`escapesOnly`) an unended string sequence drops only its introducer.
+        var noTerminatorAhead = false
+        func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+            guard escapesOnly else { Self.skipString(&scalars); return }
+            if noTerminatorAhead { return }
+            var lookahead = scalars
+            if Self.skipString(&lookahead) { scalars = lookahead } else { noTerminatorAhead = true }
+        }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar? = nil
@@ -151,14 +162,17 @@ public enum TextSanitizer {
     }
 
     /// Skips a string command (OSC, DCS, ...) up to BEL, ST (ESC \) or the C1 ST.
-    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) {
+    /// Skips a string sequence up to its terminator (BEL, ST or ESC and one more); false when it never ends.
+    @discardableResult
+    private static func skipString(_ scalars: inout String.UnicodeScalarView.Iterator) -> Bool {
         while let scalar = scalars.next() {
-            if scalar.value == 0x07 || scalar.value == 0x9C { return }
+            if scalar.value == 0x07 || scalar.value == 0x9C { return true }
             if scalar.value == 0x1B {
                 _ = scalars.next()
-                return
+                return true
             }
         }
+        return false
     }
 
     /// Runs of spaces become one; none at either end. A space that a combining mark (or any other

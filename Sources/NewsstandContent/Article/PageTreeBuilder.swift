@@ -1,0 +1,77 @@
+import CLibXML2
+import Foundation
+
+/// Reads a web page with libxml2's HTML parser into a `PageNode` tree, within `ArticleLimits`.
+///
+/// Walks libxml2's tree without recursion. Elements deeper than `maxDepth` are flattened (their
+/// text goes to the element at that depth); past `maxNodes` nodes the rest of the page is left
+/// out. Comments and processing instructions are skipped. Escape sequences are taken out of the
+/// bytes first (`HTMLTreeParser.withDocument`); text is sanitised later, when blocks are set.
+enum PageTreeBuilder {
+    static func build(data: Data, encoding: String?, limits: ArticleLimits) -> PageNode {
+        let root = PageNode(name: "#document")
+        HTMLTreeParser.withDocument(data: data, encoding: encoding) { document in
+            copy(from: document.pointee.children, into: root, limits: limits)
+        }
+        return root
+    }
+
+    private static func copy(from first: xmlNodePtr?, into root: PageNode, limits: ArticleLimits) {
+        var count = 0
+        // (libxml2 node to read next at this level, the PageNode it goes into, its depth)
+        var stack: [(xmlNodePtr?, PageNode, Int)] = [(first, root, 1)]
+        while let (next, parent, depth) = stack.popLast() {
+            guard let node = next else { continue }
+            stack.append((node.pointee.next, parent, depth))
+            count += 1
+            if count > limits.maxNodes { return }
+            switch node.pointee.type {
+            case XML_ELEMENT_NODE:
+                if depth > limits.maxDepth {
+                    appendText(of: node, to: parent)
+                } else {
+                    let element = PageNode(name: HTMLTreeParser.elementName(node), attributes: HTMLTreeParser.attributes(of: node))
+                    parent.append(element)
+                    if let child = node.pointee.children { stack.append((child, element, depth + 1)) }
+                }
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = node.pointee.content { appendText(String(cString: content), to: parent) }
+            default:
+                break
+            }
+        }
+    }
+
+    private static func appendText(_ text: String, to parent: PageNode) {
+        guard !text.isEmpty else { return }
+        if let last = parent.lastChild, last.isText {
+            last.text += text
+        } else {
+            parent.append(PageNode(text: text))
+        }
+    }
+
+    /// Appends all text below `root` to `parent`, walking libxml2's subtree without recursion.
+    private static func appendText(of root: xmlNodePtr, to parent: PageNode) {
+        var node = root.pointee.children
+        while let current = node {
+            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
+               let content = current.pointee.content {
+                appendText(String(cString: content), to: parent)
+            }
+            if current.pointee.type == XML_ELEMENT_NODE, let child = current.pointee.children {
+                node = child
+                continue
+            }
+            var climb: xmlNodePtr? = current
+            node = nil
+            while let step = climb, step != root {
+                if let sibling = step.pointee.next {
+                    node = sibling
+                    break
+                }
+                climb = step.pointee.parent
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Whether a page has an article worth a reader view: enough visible paragraphs of real length
+/// outside navigation and comments (each paragraph of more than 140 characters adds the square
+/// root of its surplus; the page has an article when the sum passes 20).
+enum ReaderableCheck {
+    static let minContentLength = 140
+    static let minScore = 20.0
+
+    static func isReaderable(_ root: PageNode) -> Bool {
+        var nodes: [PageNode] = []
+        var seen = Set<ObjectIdentifier>()
+        root.forEachDescendant { node in
+            if ["p", "pre", "article"].contains(node.name) {
+                if seen.insert(ObjectIdentifier(node)).inserted { nodes.append(node) }
+            } else if node.name == "br", let parent = node.parent, parent.name == "div" {
+                if seen.insert(ObjectIdentifier(parent)).inserted { nodes.append(parent) }
+            }
+        }
+        var score = 0.0
+        for node in nodes {
+            guard ArticleVisibility.isProbablyVisible(node) else { continue }
+            let names = node.matchString
+            if ArticleNamePattern.unlikely.matches(names) && !ArticleNamePattern.maybeCandidate.matches(names) { continue }
+            if node.name == "p", node.hasAncestor(named: "li", maxDepth: 0) { continue }
+            let length = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines).utf16.count
+            if length < minContentLength { continue }
+            score += (Double(length - minContentLength)).squareRoot()
+            if score > minScore { return true }
+        }
+        return false
+    }
+}
+
+/// Whether an element shows: not `hidden`, not `aria-hidden="true"`, not `display: none` or
+/// `visibility: hidden` in its own style.
+enum ArticleVisibility {
+    static func isProbablyVisible(_ node: PageNode) -> Bool {
+        if let style = node["style"] {
+            let compact = style.lowercased().filter { !$0.isWhitespace }
+            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
+        }
+        if node["hidden"] != nil { return false }
+        if node["aria-hidden"]?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
+        return true
+    }
+}

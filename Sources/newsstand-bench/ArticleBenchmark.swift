@@ -1,0 +1,136 @@
+import Foundation
+import NewsstandContent
+
+/// Case `articles`: `ArticleExtractor` over the shared Readability pages (`../shared/corpora/readability`):
+/// the time a page takes (each page's median of `repetitions` runs; then the median and p99 over pages),
+/// megabytes of HTML a second, the peak resident memory, and the word F1 of each page's text against the
+/// article Readability gives (mean and median). When a python3 with `readability-lxml` and `trafilatura`
+/// is found (`.build/bench-venv`, made by `make bench`, or any on PATH), they run on the same pages in the
+/// same run, timed inside Python (start-up excluded), and are scored the same way.
+struct ArticleBenchmark {
+    var repetitions = 5
+    var peerRepetitions = 3
+
+    struct PageScore {
+        var seconds: Double
+        var f1: Double
+    }
+
+    func run() throws {
+        guard let corpora = RepositoryResources.corpora else {
+            throw ChildProcess.Failure(description: "the shared corpora (../shared/corpora) were not found; set NEWSSTAND_CORPORA")
+        }
+        let root = corpora.appendingPathComponent("readability", isDirectory: true)
+        let pages = try FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)
+            .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("source.html").path) }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        guard !pages.isEmpty else { throw ChildProcess.Failure(description: "no pages in \(root.path)") }
+        let sources = try pages.map { try Data(contentsOf: $0.appendingPathComponent("source.html")) }
+        let expected = try pages.map { ArticleWordScore.text(ofHTML: try Data(contentsOf: $0.appendingPathComponent("expected.html"))) }
+        let totalBytes = sources.reduce(0) { $0 + $1.count }
+        let peers = Self.peerPython()
+        progress("extracting \(pages.count) articles" + (peers == nil ? "" : ", and with readability-lxml and trafilatura"))
+
+        let pageURL = URL(string: "http://fakehost/test/page.html")
+        let peakReset = ProcessMemory.resetPeakResident()
+        let residentBefore = ProcessMemory.residentBytes()
+        var ours: [PageScore] = []
+        for (index, source) in sources.enumerated() {
+            var times: [Double] = []
+            var text = ""
+            for _ in 0..<repetitions {
+                let (article, seconds) = MonotonicClock.measure { ArticleExtractor.extract(from: source, url: pageURL) }
+                times.append(seconds)
+                text = article.text
+            }
+            ours.append(PageScore(seconds: Statistics(times).median, f1: ArticleWordScore(extracted: text, expected: expected[index]).f1))
+        }
+        var table = ResultTable(title: "Article extraction: \(pages.count) pages of Readability's tests (\(Format.megabytes(Double(totalBytes))) of HTML)")
+        let ourStatistics = Statistics(ours.map(\.seconds))
+        var notes = Self.summary(ours, bytes: totalBytes)
+        if let peak = ProcessMemory.peakResidentBytes() {
+            notes += "; peak RSS \(Format.megabytes(Double(peak)))"
+            if peakReset, let residentBefore { notes += " (+\(Format.megabytes(Double(max(0, peak - residentBefore)))) while extracting)" }
+        }
+        table.add("ArticleExtractor", ourStatistics, notes: notes)
+        if let peers {
+            for peer in ["readability-lxml", "trafilatura"] {
+                guard let results = try Self.timePeer(peer, python: peers, pages: pages, repetitions: peerRepetitions) else {
+                    table.note("\(peer) failed to run")
+                    continue
+                }
+                let scores = results.enumerated().map { PageScore(seconds: $0.element.seconds, f1: ArticleWordScore(extracted: $0.element.text, expected: expected[$0.offset]).f1) }
+                let statistics = Statistics(scores.map(\.seconds))
+                table.add("  \(peer)", statistics, notes: Self.summary(scores, bytes: totalBytes)
+                          + "; ArticleExtractor is \(Format.ratio(statistics.median / ourStatistics.median)) as fast (medians)")
+            }
+        } else {
+            table.note("readability-lxml and trafilatura not found (make bench installs them in .build/bench-venv): no comparison")
+        }
+        table.note("time: each page's median of \(repetitions) extractions (peers: \(peerRepetitions)); p99 and max over pages; F1: words of the text against expected.html's")
+        table.print()
+    }
+
+    private static func summary(_ scores: [PageScore], bytes: Int) -> String {
+        let f1 = Statistics(scores.map(\.f1))
+        let total = scores.reduce(0) { $0 + $1.seconds }
+        return String(format: "word F1 mean %.3f, median %.3f; %.1f MB/s", f1.mean, f1.median, Double(bytes) / 1_048_576 / total)
+    }
+
+    /// A python3 that imports both peers: `.build/bench-venv`'s, else the first on PATH.
+    static func peerPython() -> String? {
+        var candidates: [String] = []
+        if let venv = RepositoryResources.locate(".build/bench-venv", variable: "NEWSSTAND_BENCH_VENV", marker: "bin/python3") {
+            candidates.append(venv.appendingPathComponent("bin/python3").path)
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        candidates += path.split(separator: ":").map { "\($0)/python3" }
+        for python in candidates where access(python, X_OK) == 0 {
+            if let outcome = try? ChildProcess.run(python, ["-c", "import readability, trafilatura"], quiet: true), outcome.status == 0 {
+                return python
+            }
+        }
+        return nil
+    }
+
+    /// Each page's median time and text from a peer, timed inside Python.
+    static func timePeer(_ peer: String, python: String, pages: [URL], repetitions: Int) throws -> [(seconds: Double, text: String)]? {
+        let script = """
+            import sys, time, json
+            peer, runs = sys.argv[1], int(sys.argv[2])
+            if peer == "readability-lxml":
+                from readability import Document
+                import lxml.html
+                def extract(html):
+                    summary = Document(html).summary(html_partial=True)
+                    return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
+            else:
+                import trafilatura
+                def extract(html):
+                    return trafilatura.extract(html, url="http://fakehost/test/page.html") or ""
+            for path in sys.argv[3:]:
+                html = open(path, "rb").read().decode("utf-8", "replace")
+                times = []
+                text = ""
+                for _ in range(runs):
+                    start = time.perf_counter()
+                    try:
+                        text = extract(html)
+                    except Exception:
+                        text = ""
+                    times.append(time.perf_counter() - start)
+                times.sort()
+                print(json.dumps({"seconds": times[len(times) // 2], "text": text}))
+            """
+        let files = pages.map { $0.appendingPathComponent("source.html").path }
+        let outcome = try ChildProcess.run(python, ["-c", script, peer, String(repetitions)] + files, quiet: true)
+        guard outcome.status == 0 else { return nil }
+        var results: [(seconds: Double, text: String)] = []
+        for line in outcome.output.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let seconds = object["seconds"] as? Double, let text = object["text"] as? String else { return nil }
+            results.append((seconds, text))
+        }
+        return results.count == pages.count ? results : nil
+    }
+}
