@@ -251,6 +251,8 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .pushProgress(let issueID):
             saves.async { self.progressSync?.pushNow(issueID: issueID) }
+        case .resumeProgressSync:
+            progressSync?.resume()
         case .saveSetting(let key, let value):
             saves.async { try? self.store.setSetting(key, to: value) }
         case .quit:
@@ -573,6 +575,11 @@ public final class EffectRunner: @unchecked Sendable {
     /// Keeps a login the user typed: in memory at once (so the work retried after this effect finds it), and in the
     /// credential store when `remember` (written on `saves`, which quitting waits for).
     private func saveLogin(_ login: Credentials, host text: String, realm: String?, remember: Bool) {
+        // Progress sync keeps a key made from the password, checked with its server first.
+        if realm == CredentialEntry.progressSyncRealm {
+            progressSync?.logIn(login, remember: remember)
+            return
+        }
         guard let host = CredentialHost(text) else {
             send(.reported(StatusMessage("The login was not kept: '\(text)' is not a host.", isError: true)))
             return

@@ -91,6 +91,34 @@ final class ProgressSyncWork: @unchecked Sendable {
         local.async { self.queue.async { self.push(issueID) } }
     }
 
+    /// A login typed in the program after the server refused one: checked with the server, then used (and saved
+    /// when `remember`); sync goes on from the places kept meanwhile. A refused one is said, and sync stays off.
+    func logIn(_ login: Credentials, remember: Bool) {
+        queue.async {
+            do {
+                try self.service.logIn(user: login.user, password: login.password, remember: remember)
+            } catch let failure as KOSyncClient.Failure {
+                self.send(.reported(StatusMessage("Progress sync did not log in as \(login.user): \(failure)", isError: true)))
+                return
+            } catch {
+                self.isRefused = false
+                self.send(.reported(StatusMessage("Progress sync uses the login for \(login.user) until Newsstand quits; it was not saved: \(error)",
+                                                  isError: true)))
+                return self.sendQueued()
+            }
+            self.isRefused = false
+            self.lastProblem = nil
+            self.send(.reported(StatusMessage(remember ? "Progress sync: saved the login for \(login.user); your places are sent."
+                                                       : "Progress sync: using the login for \(login.user) until Newsstand quits.")))
+            self.sendQueued()
+        }
+    }
+
+    /// Sends the places kept while the login was refused (after a new one was given).
+    func resume() {
+        queue.async { self.sendQueued() }
+    }
+
     /// Keeps the last places in the outbox (waiting for that: it reads no network), then sends what is queued,
     /// waiting at most `timeout` seconds for the server (quitting); what is not sent stays queued.
     func finish(timeout: TimeInterval) {
@@ -135,9 +163,9 @@ final class ProgressSyncWork: @unchecked Sendable {
     private func failed(_ error: Error) {
         if case .failed(.unauthorized)? = error as? ProgressSyncService.Problem {
             isRefused = true
-            let server = service.settings.server?.absoluteString ?? "the server"
-            send(.reported(StatusMessage("Progress sync: the server refused the login; give it again with newsstand login \(server) --user NAME",
-                                         isError: true)))
+            // Asked for again in the program (the login prompt; `newsstand login` does the same from a shell).
+            guard let server = service.settings.server, let host = CredentialHost(url: server) else { return }
+            send(.loginRequired(host: host.description, realm: CredentialEntry.progressSyncRealm, retry: .resumeProgressSync))
             return
         }
         let text: String

@@ -120,21 +120,49 @@ final class ProgressSyncWorkTests: XCTestCase {
         XCTAssertNotNil(try setup.library.store.queuedProgressPush(issueID: setup.issue.id), "kept to send later")
     }
 
-    func testA401AsksForTheLoginAndStopsTrying() throws {
+    /// A refused login (401) asks for the login in the program and stops trying; a wrong one given there is said and
+    /// saves nothing; the right one is checked, saved as the key (never the password), and the places kept are sent.
+    func testA401AsksForTheLoginAndStopsTryingUntilOneIsGiven() throws {
         let setup = try makeSetup()
-        setup.server.addUser("alice", key: "another key")
+        let newPassword = "a new password"
+        setup.server.addUser("alice", key: try KOSyncClient.key(forPassword: newPassword))
         setup.runner.perform(.openIssue(issueID: setup.issue.id))
-        wait("the login is asked for") { setup.inbox.reports.contains { $0.text.contains("newsstand login") } }
+        let host = CredentialHost(url: setup.server.baseURL)!.description
+        wait("the login is asked for") { !setup.inbox.progressSyncLoginRequests.isEmpty }
+        XCTAssertEqual(setup.inbox.progressSyncLoginRequests.first?.host, host)
+        XCTAssertEqual(setup.inbox.progressSyncLoginRequests.first?.retry, .resumeProgressSync)
         let requests = setup.server.http.settledLog().count
         setup.runner.perform(.saveReadingPosition(issueID: setup.issue.id, ReadingPosition(articleIndex: 1, blockIndex: 1)))
         setup.runner.perform(.pushProgress(issueID: setup.issue.id))
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(setup.server.http.settledLog().count, requests, "not retried blindly")
-        XCTAssertFalse(setup.inbox.reports.contains { $0.text.contains("hunter2") || $0.text.contains(key) })
+
+        let credentials = CredentialStore(paths: setup.library.paths)
+        setup.runner.perform([.saveLogin(host: host, realm: CredentialEntry.progressSyncRealm,
+                                         credentials: Credentials(user: "alice", password: "wrong"), remember: true), .resumeProgressSync])
+        wait("a wrong login is said") { setup.inbox.reports.contains { $0.isError && $0.text.hasPrefix("Progress sync did not log in as alice") } }
+        XCTAssertNil(setup.server.record(user: "alice", document: setup.document), "nothing sent with a refused login")
+        XCTAssertEqual(ProgressSyncService.savedLogin(for: setup.server.baseURL, in: credentials)?.password, key, "the old key is left as it was")
+
+        setup.runner.perform([.saveLogin(host: host, realm: CredentialEntry.progressSyncRealm,
+                                         credentials: Credentials(user: "alice", password: newPassword), remember: true), .resumeProgressSync])
+        wait("the kept place is sent") { setup.server.record(user: "alice", document: setup.document)?.progress.hasPrefix("/body/DocFragment[2]") == true }
+        XCTAssertEqual(ProgressSyncService.savedLogin(for: setup.server.baseURL, in: credentials)?.password,
+                       try KOSyncClient.key(forPassword: newPassword), "saved as the key")
+        let saved = try String(contentsOf: setup.library.paths.credentialsFile, encoding: .utf8)
+        XCTAssertFalse(saved.contains(newPassword), "the password itself is never saved")
+        XCTAssertFalse(setup.inbox.reports.contains { $0.text.contains(newPassword) || $0.text.contains("wrong") || $0.text.contains(key) })
     }
 }
 
 extension MessageInbox {
+    /// The logins asked for by progress sync (its realm), with the work to retry.
+    var progressSyncLoginRequests: [(host: String, retry: Effect)] {
+        all.compactMap {
+            if case .loginRequired(let host, CredentialEntry.progressSyncRealm?, let retry) = $0 { (host, retry) } else { nil }
+        }
+    }
+
     var progressOffers: [ProgressSyncOffer] {
         all.compactMap { if case .progressSyncOffered(let offer) = $0 { offer } else { nil } }
     }

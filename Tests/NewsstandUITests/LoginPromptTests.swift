@@ -23,6 +23,22 @@ final class LoginPromptTests: XCTestCase {
         AppView.render(state, theme: theme).lines()[state.height - 1]
     }
 
+    /// Progress sync's refused login is asked for like any other, naming what it is for, and answered with the
+    /// login to save under its realm (the runtime turns the password into the key) and the work to resume.
+    func testProgressSyncsLoginIsAskedForByName() {
+        var state = state()
+        let realm = CredentialEntry.progressSyncRealm
+        XCTAssertEqual(AppUpdate.update(&state, .loginRequired(host: "127.0.0.1:8081", realm: realm, retry: .resumeProgressSync)), [])
+        XCTAssertEqual(bottomLine(state), " 127.0.0.1:8081 (progress sync) asks for a login. User:")
+        type("alice", &state)
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        type("pw", &state)
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("y"))),
+                       [.saveLogin(host: "127.0.0.1:8081", realm: realm, credentials: Credentials(user: "alice", password: "pw"), remember: true),
+                        .resumeProgressSync])
+    }
+
     func testAsksForTheUserThenAMaskedPasswordThenWhetherToSave() {
         var state = state()
         XCTAssertEqual(AppUpdate.update(&state, .loginRequired(host: "127.0.0.1:8080", realm: "Library", retry: retry)), [])

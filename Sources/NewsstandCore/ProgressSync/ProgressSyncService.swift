@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandContent
+import Synchronization
 
 /// Progress sync for one library: the login and device, each issue's document id and position in kosync's terms, the
 /// positions waiting to be sent (kept in the library until the server has them), and what to make of the server's.
@@ -13,6 +14,8 @@ public final class ProgressSyncService: @unchecked Sendable {
     public let store: LibraryStore
     let paths: LibraryPaths
     let credentials: CredentialStore
+    /// A login given in the program after the server refused the saved one (its password is the key).
+    private let sessionLogin = Mutex<Credentials?>(nil)
     let http: HTTPClient
 
     public init(settings: ProgressSyncSettings, store: LibraryStore, paths: LibraryPaths, credentials: CredentialStore,
@@ -48,11 +51,24 @@ public final class ProgressSyncService: @unchecked Sendable {
 
     // MARK: Login and device
 
-    /// The client with the saved login; throws `.off` or `.noLogin`.
+    /// The client with the login given in this session, else the saved one; throws `.off` or `.noLogin`.
     public func client() throws -> KOSyncClient {
         guard let server = settings.server else { throw Problem.off }
-        guard let login = Self.savedLogin(for: server, in: credentials) else { throw Problem.noLogin(server: server.absoluteString) }
+        guard let login = sessionLogin.withLock({ $0 }) ?? Self.savedLogin(for: server, in: credentials) else {
+            throw Problem.noLogin(server: server.absoluteString)
+        }
         return KOSyncClient(server: server, user: login.user, key: login.password, http: http)
+    }
+
+    /// Logs in with a password typed in the program: checks it with the server (`users/auth`), then uses it for the
+    /// rest of the session and, when `remember`, saves it as `newsstand login` does (the key, never the password).
+    /// Throws the server's refusal (`KOSyncClient.Failure`) or a failure to save.
+    public func logIn(user: String, password: String, remember: Bool) throws {
+        guard let server = settings.server, let host = CredentialHost(url: server) else { throw Problem.off }
+        let login = Credentials(user: user, password: try KOSyncClient.key(forPassword: password))
+        try KOSyncClient(server: server, user: login.user, key: login.password, http: http).authorize()
+        sessionLogin.withLock { $0 = login }
+        if remember { try credentials.save(login, for: host, realm: Self.loginRealm) }
     }
 
     /// The progress-sync login saved for `server` (its password is the x-auth-key).

@@ -114,4 +114,6 @@ public enum Effect: Equatable, Sendable {
     case deleteMark(IssueMark)
     /// Sends the issue's place to the progress sync server now (closing the issue), else keeps it to send later.
     case pushProgress(issueID: Int64)
+    /// Progress sync was given a login after its server refused one: send the places kept meanwhile.
+    case resumeProgressSync
 }

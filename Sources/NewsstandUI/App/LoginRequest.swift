@@ -20,8 +20,9 @@ public struct LoginRequest: Equatable, Sendable {
         host == other.host && realm == other.realm
     }
 
-    /// `127.0.0.1:8080` or `127.0.0.1:8080 (Library)`: the server as prompts name it.
+    /// `127.0.0.1:8080`, `127.0.0.1:8080 (Library)` or `127.0.0.1:8080 (progress sync)`: the server as prompts name it.
     var serverText: String {
-        host + (realm.map { " (\($0))" } ?? "")
+        if realm == CredentialEntry.progressSyncRealm { return host + " (progress sync)" }
+        return host + (realm.map { " (\($0))" } ?? "")
     }
 }
