@@ -64,6 +64,23 @@ final class DocumentOriginTests: XCTestCase {
         XCTAssertNotNil(origin.refusal(of: URL(string: "ftp://example.com/a.epub")!))
     }
 
+    /// A catalog whose folder is reached through a symbolic link keeps its own files, present or not yet there
+    /// (a missing page says it cannot be read, not that it is outside), and still refuses what is outside.
+    func testALocalCatalogReachedThroughALinkKeepsItsMissingFilesInside() throws {
+        let scratch = try TestFiles.scratchFolder(for: self)
+        let real = scratch.appendingPathComponent("real/catalog")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: scratch.appendingPathComponent("linked"), withDestinationURL: scratch.appendingPathComponent("real"))
+        let folder = scratch.appendingPathComponent("linked/catalog")
+        let origin = DocumentOrigin(documentURL: folder.appendingPathComponent("navigation.xml"))
+        XCTAssertNil(origin.refusal(of: folder.appendingPathComponent("acquisition/main.xml")), "a missing page below the folder")
+        XCTAssertNil(origin.refusal(of: real.appendingPathComponent("a.epub")), "the same folder by its real path")
+        XCTAssertEqual(origin.refusal(of: scratch.appendingPathComponent("linked/elsewhere/a.epub")),
+                       "the feed points to a local file outside its folder")
+        XCTAssertEqual(origin.refusal(of: URL(string: folder.absoluteString + "missing/../../outside.epub")!),
+                       "the feed points to a local file outside its folder")
+    }
+
     /// A bare path is a path on the document's own server when the document came from one, and a file only in
     /// a local catalog, where it must stay below the folder.
     func testBarePathsAndEscapesResolveWithinTheirDocumentsOrigin() throws {

@@ -72,9 +72,19 @@ public struct DocumentOrigin: Sendable, Hashable, CustomStringConvertible {
     public static let pointsToLocalFile = "the feed points to a local file"
 
     /// `path` made absolute and standard (`.` and `..` taken out), with symbolic links resolved, so
-    /// `folder/../elsewhere` and a link out of the folder are seen for where they lead.
+    /// `folder/../elsewhere` and a link out of the folder are seen for where they lead. Links are resolved in the
+    /// deepest part of the path that exists (a file not there yet has none of its own), so a folder reached through
+    /// a link and a missing file inside it are compared alike.
     static func canonicalPath(_ path: String) -> String {
-        let standard = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for component in missing { resolved.appendPathComponent(component) }
+        let standard = resolved.path
         return standard.count > 1 && standard.hasSuffix("/") ? String(standard.dropLast()) : standard
     }
 
