@@ -235,13 +235,14 @@ final class ArchiveExtractorTests: XCTestCase {
     func testLibarchiveOpensAtRunTimeAndAMissingOneIsNamed() throws {
         XCTAssertNil(newsstand_archive_failure().map { String(cString: $0) })
         var missing = newsstand_archive()
-        let failure = try XCTUnwrap(newsstand_archive_open("libnewsstand-no-such-archive.so.13", &missing))
-        XCTAssertTrue(String(cString: failure).contains("libnewsstand-no-such-archive.so.13"), String(cString: failure))
+        // dlerror's words live in a buffer the next dl call frees: copied at once.
+        let failure = String(cString: try XCTUnwrap(newsstand_archive_open("libnewsstand-no-such-archive.so.13", &missing)))
+        XCTAssertTrue(failure.contains("libnewsstand-no-such-archive.so.13"), failure)
         var table = newsstand_archive()
         XCTAssertNil(newsstand_archive_open(NEWSSTAND_ARCHIVE_SONAME, &table))
         XCTAssertNotNil(table.read_new)
         XCTAssertNotNil(table.write_set_options)
-        let error = ArchiveExtractionError.libraryUnavailable(failure)
+        let error = failure.withCString { ArchiveExtractionError.libraryUnavailable($0) }
         XCTAssertTrue(error.description.hasPrefix("archives need libarchive.so.13 (Debian's libarchive13 package), which could not be loaded: "),
                       error.description)
     }

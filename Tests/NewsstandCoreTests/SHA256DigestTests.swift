@@ -54,11 +54,12 @@ final class SHA256DigestTests: XCTestCase {
         XCTAssertNil(newsstand_crypto_library().pointee.failure.map { String(cString: $0) })
         var table = newsstand_crypto()
         var missing = newsstand_crypto()
-        let failure = try XCTUnwrap(newsstand_crypto_open("libnewsstand-no-such-crypto.so.3", &missing))
-        XCTAssertTrue(String(cString: failure).contains("libnewsstand-no-such-crypto.so.3"), String(cString: failure))
+        // dlerror's words live in a buffer the next dl call frees: copied at once.
+        let failure = String(cString: try XCTUnwrap(newsstand_crypto_open("libnewsstand-no-such-crypto.so.3", &missing)))
+        XCTAssertTrue(failure.contains("libnewsstand-no-such-crypto.so.3"), failure)
         XCTAssertNil(newsstand_crypto_open(NEWSSTAND_CRYPTO_SONAME, &table))
         XCTAssertNotNil(table.md_ctx_new)
-        let error = SHA256Digest.LibraryUnavailable(detail: String(cString: failure))
+        let error = SHA256Digest.LibraryUnavailable(detail: failure)
         XCTAssertTrue(error.description.hasPrefix("SHA-256 needs libcrypto.so.3 (OpenSSL), which could not be loaded: "), error.description)
     }
 }

@@ -40,12 +40,13 @@ final class SixelAndITermTests: XCTestCase {
     func testLibsixelOpensAtRunTimeAndAMissingOneIsNamed() throws {
         XCTAssertNil(newsstand_sixel_library_failure().map { String(cString: $0) })
         var missing = newsstand_sixel()
-        let failure = try XCTUnwrap(newsstand_sixel_open("libnewsstand-no-such-sixel.so.1", &missing))
-        XCTAssertTrue(String(cString: failure).contains("libnewsstand-no-such-sixel.so.1"), String(cString: failure))
+        // dlerror's words live in a buffer the next dl call frees: copied at once.
+        let failure = String(cString: try XCTUnwrap(newsstand_sixel_open("libnewsstand-no-such-sixel.so.1", &missing)))
+        XCTAssertTrue(failure.contains("libnewsstand-no-such-sixel.so.1"), failure)
         var table = newsstand_sixel()
         XCTAssertNil(newsstand_sixel_open(NEWSSTAND_SIXEL_SONAME, &table))
         XCTAssertNotNil(table.encode)
-        let error = SixelEncoder.Failure.libraryUnavailable(failure)
+        let error = failure.withCString { SixelEncoder.Failure.libraryUnavailable($0) }
         XCTAssertTrue(error.description.hasPrefix("sixel pictures need libsixel.so.1 (Debian's libsixel1 package), which could not be loaded: "),
                       error.description)
     }
