@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import XCTest
 
 /// A real calibre content server (Debian's `calibre` package) on 127.0.0.1, for interoperability tests:
@@ -41,7 +38,8 @@ public final class CalibreServer {
             try Self.runToEnd(server, ["--userdb", users, "--manage-users", "--", "add", login.user, login.password], environment: environment)
             arguments += ["--enable-auth", "--userdb", users, "--auth-mode", digest ? "digest" : "basic"]
         }
-        port = try Self.freePort()
+        guard let port = LocalPort.free() else { throw CalibreFailure(description: "cannot find a free port") }
+        self.port = port
         process = Process()
         process.executableURL = server
         process.arguments = arguments + ["--port", String(port), library.path]
@@ -93,37 +91,11 @@ public final class CalibreServer {
         }
     }
 
-    /// A port nothing listens on now (bound to 0 and released).
-    private static func freePort() throws -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw CalibreFailure(description: "no socket") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw CalibreFailure(description: "cannot find a free port") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     /// Polls the port until the server accepts connections.
     private func waitUntilListening(deadline: Date) throws {
         while Date() < deadline {
             guard process.isRunning else { throw CalibreFailure(description: "calibre-server exited with \(process.terminationStatus)") }
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = port.bigEndian
-            let connected = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(socket)
-            if connected { return }
+            if LocalPort.isListening(port) { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
         throw CalibreFailure(description: "calibre-server did not start listening on \(port) within 60 s")
