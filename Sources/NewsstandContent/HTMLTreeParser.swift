@@ -107,27 +107,7 @@ enum HTMLTreeParser {
 
     /// Appends all text below `root` to `parent`, walking the subtree without recursion.
     private static func appendFlattenedText(of root: xmlNodePtr, to parent: inout MarkupElement) {
-        var node = root.pointee.children
-        while let current = node {
-            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = current.pointee.content {
-                appendText(String(cString: content), to: &parent)
-            }
-            if current.pointee.type == XML_ELEMENT_NODE, let child = current.pointee.children {
-                node = child
-                continue
-            }
-            // Next in document order: a sibling, else the nearest ancestor's sibling below `root`.
-            var climb: xmlNodePtr? = current
-            node = nil
-            while let step = climb, step != root {
-                if let sibling = step.pointee.next {
-                    node = sibling
-                    break
-                }
-                climb = step.pointee.parent
-            }
-        }
+        LibXMLTextWalk.forEachText(below: root) { appendText($0, to: &parent) }
     }
 
     private static func appendText(_ text: String, to parent: inout MarkupElement) {

@@ -53,25 +53,6 @@ enum PageTreeBuilder {
 
     /// Appends all text below `root` to `parent`, walking libxml2's subtree without recursion.
     private static func appendText(of root: xmlNodePtr, to parent: PageNode) {
-        var node = root.pointee.children
-        while let current = node {
-            if current.pointee.type == XML_TEXT_NODE || current.pointee.type == XML_CDATA_SECTION_NODE,
-               let content = current.pointee.content {
-                appendText(String(cString: content), to: parent)
-            }
-            if current.pointee.type == XML_ELEMENT_NODE, let child = current.pointee.children {
-                node = child
-                continue
-            }
-            var climb: xmlNodePtr? = current
-            node = nil
-            while let step = climb, step != root {
-                if let sibling = step.pointee.next {
-                    node = sibling
-                    break
-                }
-                climb = step.pointee.parent
-            }
-        }
+        LibXMLTextWalk.forEachText(below: root) { appendText($0, to: parent) }
     }
 }
