@@ -30,8 +30,8 @@ extension AppUpdate {
                   article.blocks == nil else { return false }
             switch result {
             case .success(let blocks):
-                article.blocks = blocks
-                article.layout = makeLayout(blocks, fresh)
+                article.summaryBlocks = blocks
+                showWholeOrSummary(&article, fresh)
             case .failure(let failure):
                 article.failure = failure.reason
                 article.blocks = []
@@ -104,6 +104,8 @@ extension AppUpdate {
             return [.loadHeadlineArticle(publicationID: article.publicationID, index: next)]
         case .openLink:
             return askForLink(among: article.layout?.links, &state)
+        case .fetchWholeArticle:
+            return fetchWholeArticle(article, &state)
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
             state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
             return []
