@@ -22,7 +22,7 @@ extension AppUpdate {
     static func fetchWholeArticle(_ article: FeedArticleState, link: URL? = nil, _ state: inout AppState) -> [Effect] {
         var article = article
         guard let link = link ?? article.link else {
-            state.message = StatusMessage(article.blocks == nil ? "The headline is still being read." : "This headline has no link: there is no page to fetch its article from.")
+            state.message = StatusMessage("This headline has no link: there is no page to fetch its article from.")
             return []
         }
         if let refusal = fetchRefusal(of: link, publicationID: article.publicationID, state) {
@@ -56,7 +56,7 @@ extension AppUpdate {
                 } else if !article.isFetchingArticle {
                     article.articleProblem = Self.noArticle(stored.link)
                 }
-            } else if fullText.fetchesOnOpen, !article.isFetchingArticle, let link = fullText.link,
+            } else if fullText.fetchesOnOpen, !article.isFetchingArticle, article.wholeArticle == nil, let link = fullText.link,
                       fetchRefusal(of: link, publicationID: publicationID, fresh) == nil {
                 article.isFetchingArticle = true
                 effects = [.fetchHeadlineArticle(publicationID: publicationID, index: index, link: link)]
