@@ -90,6 +90,31 @@ final class WholeArticleEndToEndTests: EndToEndTestCase {
         session.waitForExit()
     }
 
+    /// A real page of Readability's tests (a blog's post, its menus, sidebars and comments around it) opens as its article.
+    func testARealBlogPostOpensAsItsArticle() throws {
+        let source = try TestFiles.corpus("readability/firefox-nightly-blog/source.html")
+        let server = LocalHTTPServer()
+        try server.start()
+        addTeardownBlock { server.stop() }
+        server.setResource("/2021/01/issue-85", data: try Data(contentsOf: source), contentType: "text/html; charset=utf-8")
+        server.setResource("/nightly.rss", data: Self.feed("Nightly News", items: [("These Weeks in Firefox: Issue 85", "/2021/01/issue-85")], server: server),
+                           contentType: "application/rss+xml")
+        let environment = TestEnvironment.environment(home: home)
+        XCTAssertEqual(try TestEnvironment.run(["subscribe", server.url(for: "/nightly.rss").absoluteString], environment: environment).status, 0)
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 100, height: 40, environment: environment)
+        try session.send("s")
+        try session.waitFor(text: "SUBSCRIPTIONS")
+        try session.send("H")
+        try session.waitFor(text: "HEADLINES · Nightly News")
+        try session.send("F")
+        let screen = try session.waitFor(text: "Whole article from Firefox Nightly News")
+        XCTAssertTrue(screen.contains("Mike Conley"), "the byline: \(screen)")
+        XCTAssertTrue(screen.contains("Year in Review"), "the article's first lines: \(screen)")
+        try session.send("q", "q", "q", "q")
+        session.waitForExit()
+        XCTAssertEqual(try TestEnvironment.run(["search", "Performance", "Year", "Review"], environment: environment).status, 0)
+    }
+
     func testFullTextAlwaysFetchesDuringSyncAndNeverDoesNot() throws {
         let server = LocalHTTPServer()
         try server.start()
