@@ -272,4 +272,22 @@ final class WholeArticleStoreTests: XCTestCase {
         publication.isSubscribed = false
         XCTAssertEqual(fetcher.fetchMissing(of: publication, mode: .always), 0)
     }
+
+    func testASyncStopsFetchingAPublicationsPagesAfterItsTime() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let server = try TestSupport.server(for: self)
+        server.bytesPerSecond = 4_000
+        var headlines: [Headline] = []
+        for index in 0..<4 {
+            server.setResource("/slow/\(index)", data: Data(Self.page(word: "slow\(index)").utf8), contentType: "text/html")
+            headlines.append(Headline(title: "Slow \(index)", link: server.url(for: "/slow/\(index)")))
+        }
+        let publication = try store.addPublication(title: "Slow Blog", feedURL: server.url(for: "/slow.rss"))
+        try store.replaceHeadlines(headlines, publicationID: publication.id)
+        let started = Date()
+        let kept = HeadlineArticleFetcher(store: store, client: HTTPClient()).fetchMissing(of: publication, mode: .always, seconds: 0.2)
+        XCTAssertEqual(kept, 1, "the page under way is finished, no other begun")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+        XCTAssertEqual(try store.headlineLinksWithoutArticle(publicationID: publication.id, limit: 10).count, 3, "left for the next sync")
+    }
 }

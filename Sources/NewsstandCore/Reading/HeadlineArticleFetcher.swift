@@ -13,6 +13,9 @@ public struct HeadlineArticleFetcher: Sendable {
     public var limits: ArticleLimits = .default
     /// The most pages one sync fetches for one publication (the newest headlines first; the rest at later syncs).
     public static let maxPerSync = 30
+    /// The longest one sync spends fetching one publication's pages (each page has its own limits too): the pages
+    /// not reached are fetched at a later sync.
+    public static let maxSecondsPerSync: TimeInterval = 120
 
     public init(store: LibraryStore, client: HTTPClient) {
         self.store = store
@@ -33,14 +36,17 @@ public struct HeadlineArticleFetcher: Sendable {
     }
 
     /// For a publication whose headlines are fetched whole (`mode`, its own or the config's, is `always`): fetches the
-    /// articles of its headlines that have none kept, newest first, one after another, at most `maxPerSync`. A page
-    /// that cannot be fetched now is tried again at the next sync. Returns how many articles were kept.
+    /// articles of its headlines that have none kept, newest first, one after another, at most `maxPerSync` and for at
+    /// most `seconds`. A page that cannot be fetched now is tried again at the next sync. Returns how many articles
+    /// were kept.
     @discardableResult
-    public func fetchMissing(of publication: Publication, mode: FullTextMode) -> Int {
+    public func fetchMissing(of publication: Publication, mode: FullTextMode, seconds: TimeInterval = maxSecondsPerSync) -> Int {
         guard mode == .always, publication.isSubscribed else { return 0 }
         let links = (try? store.headlineLinksWithoutArticle(publicationID: publication.id, limit: Self.maxPerSync)) ?? []
+        let end = Date().addingTimeInterval(seconds)
         var kept = 0
         for link in links {
+            guard Date() < end else { break }
             if let stored = try? fetch(link, of: publication), stored.article.readerable { kept += 1 }
         }
         return kept
