@@ -157,6 +157,9 @@ public final class EffectRunner: @unchecked Sendable {
             libraryQueue.async {
                 let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
                 self.send(.headlinesLoaded(publicationID: publicationID, result))
+                if let links = try? self.store.wholeArticleLinks(publicationID: publicationID), !links.isEmpty {
+                    self.send(.wholeArticlesListed(publicationID: publicationID, links))
+                }
             }
         case .acquireTitle(let entry, let link):
             work.async {

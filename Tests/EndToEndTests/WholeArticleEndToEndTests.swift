@@ -79,6 +79,7 @@ final class WholeArticleEndToEndTests: EndToEndTestCase {
         try session.waitFor(text: "SUBSCRIPTIONS")
         try session.send("H")
         try session.waitFor(text: "HEADLINES · Kettle Blog")
+        try session.waitFor(text: "whole article kept · \(server.url(for: "/posts/sing").absoluteString)")
         try session.send("Enter")
         screen = try session.waitFor(text: "zanzibarite makers")
         XCTAssertTrue(screen.contains("Whole article from Kettle Weekly"), screen)

@@ -55,6 +55,9 @@ final class WholeArticleRunnerTests: XCTestCase {
         XCTAssertTrue(stored.article.readerable)
         XCTAssertEqual(stored.article.siteName, "Kettle Weekly")
 
+        runner.perform(.loadHeadlines(publicationID: publication.id))
+        wait(until: "the kept articles listed") { inbox.all.contains { if case .wholeArticlesListed(_, [link]) = $0 { true } else { false } } }
+
         try library.store.setFullText(.always, publicationID: publication.id)
         runner.perform(.loadHeadlineArticle(publicationID: publication.id, index: 0))
         wait(until: "the second full text") { fullTexts(inbox).count == 2 }

@@ -177,6 +177,22 @@ final class WholeArticleScreenTests: XCTestCase {
         XCTAssertEqual(local.message, StatusMessage("Not fetched: \(DocumentOrigin.pointsToLocalFile)", isError: true))
     }
 
+    func testTheHeadlinesSayWhichArticlesAreKept() {
+        var state = headlinesState()
+        _ = AppUpdate.update(&state, .wholeArticlesListed(publicationID: Fixtures.publication.id, [link]))
+        var lines = screen(state)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("whole article kept · https://example.com/posts/sing") }, lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.filter { $0.contains("whole article kept") }.count, 1)
+
+        // An article fetched from the reader is marked on the list it was opened from.
+        var fresh = headlinesState()
+        _ = AppUpdate.update(&fresh, .keyPressed(.character("F")))
+        _ = fetched(.success(whole), &fresh)
+        _ = AppUpdate.update(&fresh, .keyPressed(.escape))
+        lines = screen(fresh)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("whole article kept · https://example.com/posts/sing") }, lines.joined(separator: "\n"))
+    }
+
     func testAResultForAnotherHeadlineChangesNothing() {
         var state = openedState()
         _ = AppUpdate.update(&state, .keyPressed(.character("F")))

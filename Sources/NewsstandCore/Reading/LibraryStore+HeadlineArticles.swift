@@ -62,6 +62,14 @@ extension LibraryStore {
         }
     }
 
+    /// The links of the publication's headlines whose whole article is kept (pages with an article).
+    public func wholeArticleLinks(publicationID: Int64) throws -> Set<URL> {
+        try locked {
+            Set(try database.query("SELECT link FROM headline_articles WHERE publication_id = ? AND readerable = 1", [.integer(publicationID)])
+                .compactMap { $0[0].string.flatMap(URL.init(string:)) })
+        }
+    }
+
     /// The links of the publication's headlines that have no article kept (fetched or found to have none), in feed
     /// order (the newest first, as feeds list them), at most `limit`.
     public func headlineLinksWithoutArticle(publicationID: Int64, limit: Int) throws -> [URL] {

@@ -75,12 +75,14 @@ extension AppUpdate {
     static func headlineArticleFetched(_ publicationID: Int64, _ index: Int, _ link: URL, _ result: Result<StoredHeadlineArticle, ReaderFailure>,
                                        _ state: inout AppState) -> [Effect] {
         var message: StatusMessage?
+        var kept = false
         let fresh = state
         state.updateScreen { screen in
             guard case .feedArticle(var article) = screen, article.publicationID == publicationID, article.index == index else { return false }
             article.isFetchingArticle = false
             switch result {
             case .success(let stored) where stored.article.readerable:
+                kept = true
                 article.wholeArticle = stored
                 article.articleProblem = nil
                 message = StatusMessage("The whole article, from \(stored.source).")
@@ -104,7 +106,26 @@ extension AppUpdate {
         if let message, case .feedArticle(let top)? = state.screens.last, top.publicationID == publicationID, top.index == index {
             state.message = message
         }
+        if kept {
+            state.updateScreen { screen in
+                guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID else { return false }
+                headlines.wholeArticles.insert(link)
+                screen = .headlines(headlines)
+                return true
+            }
+        }
         return feedPictureEffects(&state)
+    }
+
+    /// Marks the headlines whose whole article is kept.
+    static func wholeArticlesListed(_ publicationID: Int64, _ links: Set<URL>, _ state: inout AppState) -> [Effect] {
+        state.updateScreen { screen in
+            guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID else { return false }
+            headlines.wholeArticles = links
+            screen = .headlines(headlines)
+            return true
+        }
+        return []
     }
 
     /// Shows the whole article when there is one, else the item's own text, with a note at the top saying why when

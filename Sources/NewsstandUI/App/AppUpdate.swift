@@ -50,6 +50,8 @@ public enum AppUpdate {
             return headlineArticleLoaded(publicationID, index, result, &state)
         case .headlineFullTextLoaded(let publicationID, let index, let fullText):
             return headlineFullTextLoaded(publicationID, index, fullText, &state)
+        case .wholeArticlesListed(let publicationID, let links):
+            return wholeArticlesListed(publicationID, links, &state)
         case .headlineArticleFetched(let publicationID, let index, let link, let result):
             return headlineArticleFetched(publicationID, index, link, result, &state)
         case .publicationsRefreshed(let outcomes):

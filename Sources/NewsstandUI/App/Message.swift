@@ -27,6 +27,8 @@ public enum Message: Sendable {
     /// A headline's page was fetched and its article extracted and kept (`readerable` false: it has none), or it
     /// could not be fetched (why, in plain words).
     case headlineArticleFetched(publicationID: Int64, index: Int, link: URL, Result<StoredHeadlineArticle, ReaderFailure>)
+    /// The links of a publication's headlines whose whole article is kept (sent after `headlinesLoaded`).
+    case wholeArticlesListed(publicationID: Int64, Set<URL>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])
     case downloadReported(DownloadEvent)
