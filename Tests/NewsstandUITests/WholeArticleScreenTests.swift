@@ -193,6 +193,16 @@ final class WholeArticleScreenTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasSuffix("whole article kept · https://example.com/posts/sing") }, lines.joined(separator: "\n"))
     }
 
+    func testTheStorageScreenCountsKeptArticles() {
+        var state = Fixtures.state(width: 90, height: 24, issues: [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("S")))
+        let usage = StorageReport.Usage(publication: Fixtures.publication, issueCount: 1, bytes: 2 << 20, articleCount: 12, articleBytes: 1 << 20)
+        _ = AppUpdate.update(&state, .storageMeasured(StorageReport(usage: [usage], budget: nil, plannedRemovals: [])))
+        let lines = AppView.render(state, theme: theme).lines()
+        XCTAssertEqual(lines[3], "  Kettle & Compass       3.0 MB  1 issue, 12 articles")
+        XCTAssertTrue(lines[5].hasPrefix("  Total 3.0 MB."), lines[5])
+    }
+
     func testAResultForAnotherHeadlineChangesNothing() {
         var state = openedState()
         _ = AppUpdate.update(&state, .keyPressed(.character("F")))
