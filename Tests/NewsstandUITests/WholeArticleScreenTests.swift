@@ -16,7 +16,8 @@ final class WholeArticleScreenTests: XCTestCase {
     /// What the page's article would be: a site, a byline and three paragraphs, one with a link.
     var whole: StoredHeadlineArticle {
         let pipes = TextLink(number: 1, url: URL(string: "https://example.com/pipes")!)
-        let article = ExtractedArticle(title: "How kettles sing", byline: "Ada Brass", siteName: "Kettle Weekly", readerable: true, blocks: [
+        let article = ExtractedArticle(title: "How kettles sing", byline: "Ada Brass", published: "2026-11-20T08:00:00Z", siteName: "Kettle Weekly",
+                                       readerable: true, blocks: [
             .paragraph("The whistle of a kettle is a small organ pipe."),
             .heading(level: 2, text: "Brass or tin"),
             .paragraph(StyledText([StyledRun("Victorian makers filed the brass, see "), StyledRun("pipes[1]", link: pipes), StyledRun(".")])),
@@ -66,7 +67,7 @@ final class WholeArticleScreenTests: XCTestCase {
             "HOW KETTLES SING",
             "━━━━━━━━━━━━━━━━",
             "",
-            "Ada Brass",
+            "Ada Brass · 20 November 2026",
             "",
             "Whole article from Kettle Weekly · https://example.com/posts/sing",
             "",

@@ -35,12 +35,14 @@ extension HeadlineArticle {
 
     /// The article's blocks under the headline's title: its byline and date, where it is from (the site and the
     /// page's address), the body as extracted (links numbered as it numbered them), then the page as the last
-    /// numbered link. `title`: the headline's, used when the page gives none.
-    public static func blocks(for stored: StoredHeadlineArticle, title: String) -> [TextBlock] {
+    /// numbered link. `title`: the headline's, used when the page gives none; `formatDate` writes the date the page
+    /// gives when it reads as one (else it is shown as given).
+    public static func blocks(for stored: StoredHeadlineArticle, title: String, formatDate: ((Date) -> String)? = nil) -> [TextBlock] {
         let article = stored.article
         let heading = (article.title?.isEmpty == false ? article.title : nil) ?? title
         var blocks: [TextBlock] = [.heading(level: 1, text: StyledText(TextSanitizer.singleLine(heading)))]
-        let about = [article.byline, article.published].compactMap { $0.map(TextSanitizer.singleLine) }.filter { !$0.isEmpty }
+        let published = article.published.map { text in FlexibleDateParser.parse(text).flatMap { date in formatDate?(date) } ?? text }
+        let about = [article.byline, published].compactMap { $0.map(TextSanitizer.singleLine) }.filter { !$0.isEmpty }
         if !about.isEmpty { blocks.append(.paragraph(StyledText(about.joined(separator: " · "), style: .italic))) }
         blocks.append(.paragraph(StyledText("Whole article from \(stored.source)", style: .italic)))
         blocks += article.blocks

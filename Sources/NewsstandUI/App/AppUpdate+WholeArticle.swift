@@ -133,7 +133,7 @@ extension AppUpdate {
     static func showWholeOrSummary(_ article: inout FeedArticleState, _ state: AppState) {
         guard var blocks = article.summaryBlocks else { return }
         if let whole = article.wholeArticle {
-            blocks = HeadlineArticle.blocks(for: whole, title: article.title)
+            blocks = HeadlineArticle.blocks(for: whole, title: article.title, formatDate: DateText.long)
         } else if let problem = article.articleProblem {
             blocks.insert(.paragraph(StyledText(problem, style: .italic)), at: min(1, blocks.count))
         }
