@@ -34,6 +34,8 @@ public final class EffectRunner: @unchecked Sendable {
     private let streamQueue = DispatchQueue(label: "newsstand.page-stream", qos: .userInitiated)
     private let streamLock = NSLock()
     private var latestStreamedPage: StreamedPageRequest?
+    /// Headlines' pages fetched for their whole articles, one at a time, so they never hold up the library or pictures.
+    private let articleQueue = DispatchQueue(label: "newsstand.whole-articles", qos: .userInitiated)
     /// Searches (an issue's articles, the library's index), so they never hold up loading articles.
     private let searchQueue = DispatchQueue(label: "newsstand.search", qos: .utility)
     public private(set) var downloads: DownloadQueue!
@@ -58,7 +60,14 @@ public final class EffectRunner: @unchecked Sendable {
     var sync: SyncService {
         SyncService(store: store, paths: paths, limits: configuration.autoDownloadLimits, client: client,
                     maxCatalogEntries: configuration.maxCatalogEntries, maxHeadlines: configuration.maxHeadlines,
-                    accountSessions: AccountSessions(store: credentialStore))
+                    accountSessions: AccountSessions(store: credentialStore), fullText: configuration.fullText)
+    }
+
+    /// What the library knows of a headline's whole article: its feed's `full-text`, the item's length, the article kept.
+    func fullText(of headline: Headline, publicationID: Int64) -> HeadlineFullText {
+        let mode = ((try? store.publication(id: publicationID)) ?? nil)?.fullText ?? configuration.fullText
+        let stored = headline.link.flatMap { (try? store.headlineArticle(publicationID: publicationID, link: $0)) ?? nil }
+        return HeadlineFullText(link: headline.link, mode: mode, itemWordCount: HeadlineArticle.itemWordCount(of: headline), stored: stored)
     }
 
     /// Reads the accounts for the accounts screen.
@@ -148,6 +157,9 @@ public final class EffectRunner: @unchecked Sendable {
             libraryQueue.async {
                 let result = Result { try self.store.headlines(publicationID: publicationID) }.mapError { ReaderFailure("\($0)") }
                 self.send(.headlinesLoaded(publicationID: publicationID, result))
+                if let links = try? self.store.wholeArticleLinks(publicationID: publicationID), !links.isEmpty {
+                    self.send(.wholeArticlesListed(publicationID: publicationID, links))
+                }
             }
         case .acquireTitle(let entry, let link):
             work.async {
@@ -192,13 +204,34 @@ public final class EffectRunner: @unchecked Sendable {
             }
         case .loadHeadlineArticle(let publicationID, let index):
             libraryQueue.async {
-                let result = Result { () throws -> [TextBlock] in
+                let headline = Result { () throws -> Headline in
                     guard let headline = try self.store.headline(publicationID: publicationID, at: index) else {
                         throw CatalogError("the headline is no longer in the feed (it was refreshed)")
                     }
-                    return HeadlineArticle.blocks(for: headline)
+                    return headline
                 }.mapError { ReaderFailure("\($0)") }
-                self.send(.headlineArticleLoaded(publicationID: publicationID, index: index, result))
+                self.send(.headlineArticleLoaded(publicationID: publicationID, index: index, headline.map(HeadlineArticle.blocks(for:))))
+                if case .success(let headline) = headline {
+                    self.send(.headlineFullTextLoaded(publicationID: publicationID, index: index, self.fullText(of: headline, publicationID: publicationID)))
+                }
+            }
+        case .fetchHeadlineArticle(let publicationID, let index, let link):
+            articleQueue.async {
+                let result: Result<StoredHeadlineArticle, ReaderFailure>
+                do {
+                    guard let publication = try self.store.publication(id: publicationID) else { throw CatalogError("the feed is no longer in the library") }
+                    result = .success(try HeadlineArticleFetcher(store: self.store, client: self.client).fetch(link, of: publication))
+                } catch {
+                    // A page behind a login: asked for, then fetched again.
+                    let asked = self.askForLogin(after: error, at: link, retry: effect)
+                    result = .failure(ReaderFailure(asked ? "the page asks for a login" : "\(error)"))
+                }
+                self.send(.headlineArticleFetched(publicationID: publicationID, index: index, link: link, result))
+            }
+        case .setFullText(let publicationID, let mode):
+            work.async {
+                try? self.store.setFullText(mode, publicationID: publicationID)
+                self.sendLibrary()
             }
         case .reloadLibraryIfChangedElsewhere:
             libraryQueue.async {

@@ -55,6 +55,7 @@ public final class TerminalApp: @unchecked Sendable {
         let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
         state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
+        state.fullTextDefault = configuration.fullText
         state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
         let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }

@@ -20,7 +20,8 @@ enum CommandTable {
     /// The commands named by a word, in the order `--help` lists them.
     static let commands: [CommandDefinition] = [
         CommandDefinition("subscribe", arguments: "URL", completes: .files,
-                          options: [.choice("--auto-download", AutoDownloadPolicy.allCases.map(\.rawValue)), .value("--keep", "N"), .flag("--local")],
+                          options: [.choice("--auto-download", AutoDownloadPolicy.allCases.map(\.rawValue)), .value("--keep", "N"),
+                                    .choice("--full-text", FullTextMode.allCases.map(\.rawValue)), .flag("--local")],
                           summary: "subscribe to a publication's catalog (http, https, file or a path)",
                           run: { try SubscriptionCommands.subscribe(&$0) }),
         CommandDefinition("unsubscribe", arguments: "PUBLICATION", options: [.flag("--keep-downloads")],

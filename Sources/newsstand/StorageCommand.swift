@@ -10,7 +10,7 @@ enum StorageCommand {
         let budget = context.configuration.storageBudget
         let report = try StorageReport.measure(store: context.store, paths: context.paths, budget: budget)
         for usage in report.usage {
-            print("\(usage.publication.title)\t\(usage.issueCount) issue\(usage.issueCount == 1 ? "" : "s")\t\(megabytes(usage.bytes))")
+            print("\(usage.publication.title)\t\(usage.countsText)\t\(megabytes(usage.bytes + usage.articleBytes))")
         }
         guard let budget else {
             print("Total\t\(megabytes(report.totalBytes))\t(no storage-budget set in \(context.paths.configFile.path))")

@@ -6,12 +6,17 @@ enum SubscriptionCommands {
     static func subscribe(_ arguments: inout ArgumentList) throws {
         let policyText = arguments.option("--auto-download")
         let keep = try arguments.integerOption("--keep", range: 1...10_000)
+        let fullTextText = arguments.option("--full-text")
         let local = arguments.flag("--local")
         let text = try arguments.positional("URL of a catalog")
         try arguments.finish()
         let policy = try policyText.map { text -> AutoDownloadPolicy in
             guard let policy = AutoDownloadPolicy(rawValue: text) else { throw UsageError("--auto-download takes none, latest or all, not '\(text)'") }
             return policy
+        }
+        let fullText = try fullTextText.map { text -> FullTextMode in
+            guard let mode = FullTextMode(rawValue: text) else { throw UsageError("--full-text takes \(FullTextMode.spelledOut), not '\(text)'") }
+            return mode
         }
         let context = try LibraryContext.open()
         let parsed: (url: URL, saved: SavedLogin?)?
@@ -40,6 +45,7 @@ enum SubscriptionCommands {
             if policy != nil || keep != nil {
                 try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
             }
+            if let fullText { try context.store.setFullText(fullText, publicationID: publication.id) }
             let count = try context.store.issues(publicationID: publication.id).count
             print("Subscribed to \(publication.title) (\(publication.name)) on the account \(account.user) at \(AccountCommands.server(account.url)): \(count) issue\(count == 1 ? "" : "s").")
             return
@@ -51,6 +57,7 @@ enum SubscriptionCommands {
             if policy != nil || keep != nil {
                 try context.store.setPolicy(publicationID: publication.id, autoDownload: policy ?? publication.autoDownload, keepNewest: keep ?? publication.keepNewest)
             }
+            if let fullText { try context.store.setFullText(fullText, publicationID: publication.id) }
             let count = try context.store.issues(publicationID: publication.id).count
             let issues = "\(count) issue\(count == 1 ? "" : "s")"
             if publication.catalogFeedTitle != nil {

@@ -21,6 +21,8 @@ enum SubscriptionsCommand {
         var catalogFeed: String? = nil
         /// For a subscription that comes from an account on a feed server: the account's API address.
         var account: String? = nil
+        /// When its headlines get their whole article (its own `full-text`, else the config's).
+        var fullText: String = FullTextMode.ask.rawValue
     }
 
     static func run(_ arguments: inout ArgumentList) throws {
@@ -39,6 +41,7 @@ enum SubscriptionsCommand {
             row.catalogRoot = publication.catalogRoot?.absoluteString
             row.catalogFeed = publication.catalogFeedTitle
             row.account = publication.accountID.flatMap { accounts[$0] }
+            row.fullText = (publication.fullText ?? context.configuration.fullText).rawValue
             return row
         }
         if json {
@@ -51,7 +54,7 @@ enum SubscriptionsCommand {
         }
         if rows.isEmpty { print("No subscriptions. Add one with: newsstand subscribe URL") }
         for row in rows {
-            let policy = "auto-download \(row.autoDownload)" + (row.keep.map { ", keep \($0)" } ?? "")
+            let policy = "auto-download \(row.autoDownload)" + (row.keep.map { ", keep \($0)" } ?? "") + ", full text \(row.fullText)"
             let status = row.subscribed ? (row.lastError.map { "problem: \($0)" } ?? row.lastRefresh.map { "refreshed \($0)" } ?? "never refreshed") : "unsubscribed (downloads kept)"
             let source = row.account.map { "\tfrom the account \($0)" } ?? ""
             print("\(row.name)\t\(row.title)\t\(row.new) new, \(row.downloaded) downloaded, \(row.issues) issues\t\(policy)\t\(status)\t\(row.url)\(source)")

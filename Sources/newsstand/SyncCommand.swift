@@ -18,7 +18,8 @@ enum SyncCommand {
         let sync = SyncService(store: context.store, paths: context.paths, limits: context.configuration.autoDownloadLimits,
                                client: context.client, maxCatalogEntries: context.configuration.maxCatalogEntries,
                                maxHeadlines: context.configuration.maxHeadlines,
-                               accountSessions: AccountSessions(store: CredentialStore(paths: context.paths)))
+                               accountSessions: AccountSessions(store: CredentialStore(paths: context.paths)),
+                               fullText: context.configuration.fullText)
         downloads.resumeInterrupted()
         let summary = sync.syncAndQueue(into: downloads)
         let reports = summary.publications
@@ -50,6 +51,9 @@ enum SyncCommand {
                 failures.reason(for: issue.id).map { "\(issue.handle) failed (\($0))" } ?? "\(issue.handle) downloaded"
             }
             if !queued.isEmpty { line += "; " + queued.joined(separator: ", ") }
+            if report.articlesFetched > 0 {
+                line += "; \(report.articlesFetched) whole article\(report.articlesFetched == 1 ? "" : "s") kept"
+            }
             if let reason = report.heldReason, !report.held.isEmpty {
                 line += "; \(report.held.map(\.handle).joined(separator: ", ")) held back (\(reason)): a later sync downloads \(report.held.count == 1 ? "it" : "them")"
             }

@@ -138,7 +138,7 @@ final class CommandLineTests: EndToEndTestCase {
 
     /// Every command word and its synopsis, as `--help` must list them (written out here, not read from the program).
     private static let synopses: [(name: String, synopsis: String)] = [
-        ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N] [--local]"),
+        ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--local]"),
         ("unsubscribe", "unsubscribe PUBLICATION [--keep-downloads]"),
         ("subscriptions", "subscriptions [--json]"),
         ("catalog", "catalog URL [--search TEXT] [--json]"),
@@ -205,7 +205,7 @@ final class CommandLineTests: EndToEndTestCase {
         let environment = TestEnvironment.environment(home: home)
         let help = try TestEnvironment.run(["help", "subscribe"], environment: environment)
         XCTAssertEqual(help.status, 0, help.errors)
-        XCTAssertTrue(Self.flattened(help.output).contains("newsstand subscribe URL [--auto-download none|latest|all] [--keep N] [--local] subscribe to a publication's catalog"),
+        XCTAssertTrue(Self.flattened(help.output).contains("newsstand subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--local] subscribe to a publication's catalog"),
                       help.output)
         XCTAssertFalse(help.output.contains("unsubscribe"), "only the one command: \(help.output)")
         for form in [["subscribe", "--help"], ["subscribe", "-h"], ["subscribe", "http://example.invalid/", "--keep", "3", "--help"]] {

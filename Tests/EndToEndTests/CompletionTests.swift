@@ -132,7 +132,7 @@ final class CompletionTests: EndToEndTestCase {
         ])
         XCTAssertEqual(results.count, 16)
         XCTAssertEqual(results[0], ["subscribe", "subscriptions"])
-        XCTAssertEqual(results[1], ["--auto-download", "--help", "--keep", "--local"])
+        XCTAssertEqual(results[1], ["--auto-download", "--full-text", "--help", "--keep", "--local"])
         XCTAssertEqual(results[2], ["all", "latest", "none"])
         XCTAssertEqual(results[3], ["json", "koreader", "markdown", "webannotation"])
         XCTAssertEqual(results[4], ["ascii", "ascii-color"])

@@ -11,6 +11,7 @@ final class SubscriptionsScreenTests: XCTestCase {
         second.autoDownload = .latest
         second.keepNewest = 3
         second.feedFormat = .rss
+        second.fullText = .always
         second.lastError = "Other Weekly: not a feed: expected RSS, Atom, OPDS or a property-list catalog"
         var state = Fixtures.state(width: 100, height: 24, issues: [Fixtures.issue(1, "A", state: .available), Fixtures.issue(2, "B", opened: false, publicationID: 2)],
                                    publications: [Fixtures.publication, second])
@@ -25,7 +26,9 @@ final class SubscriptionsScreenTests: XCTestCase {
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines[1], "  SUBSCRIPTIONS")
         XCTAssertEqual(lines[3], "  Kettle & Compass                                  format unknown · auto-download none · keep all")
-        XCTAssertEqual(lines[4], "    https://example.com/catalog.plist")
+        XCTAssertEqual(lines[4], "    https://example.com/catalog.plist                                                full text ask",
+                       "the config's full-text (ask by default) for a feed without its own")
+        XCTAssertTrue(lines[8].hasSuffix("full text always"), lines[8])
         XCTAssertEqual(lines[5], "    not refreshed yet · 0 new, 1 downloaded, 1 issue")
         XCTAssertEqual(lines[7], "▌ Other Weekly                                                 rss · auto-download latest · keep 3")
         XCTAssertTrue(lines[9].hasPrefix("▌   not refreshed yet · 1 new, 0 downloaded, 1 issue  ⚠ Other Weekly: not a feed"), lines[9])
@@ -34,11 +37,16 @@ final class SubscriptionsScreenTests: XCTestCase {
 
     func testPolicyKeysProduceEffects() {
         var state = state()
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("w"))), [.setFullText(publicationID: 1, .always)], "ask (the default) → always")
+        state.fullTextDefault = .never
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("w"))), [.setFullText(publicationID: 1, .ask)], "from the config's never")
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("p"))), [.setPolicy(publicationID: 1, autoDownload: .latest, keepNewest: nil)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("-"))), [.setPolicy(publicationID: 1, autoDownload: .none, keepNewest: 10)])
         _ = AppUpdate.update(&state, .keyPressed(.down))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("p"))), [.setPolicy(publicationID: 2, autoDownload: .all, keepNewest: 3)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("+"))), [.setPolicy(publicationID: 2, autoDownload: .latest, keepNewest: 4)])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("w"))), [.setFullText(publicationID: 2, .never)], "always → never")
+        XCTAssertEqual(state.message?.text, "Other Weekly: full text never (whole articles only with F).")
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("r"))), [.refreshPublication(publicationID: 2)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("u"))), [.refreshPublications])
         XCTAssertTrue(AppUpdate.update(&state, .keyPressed(.enter)).allSatisfy { if case .requestCovers = $0 { true } else { false } })

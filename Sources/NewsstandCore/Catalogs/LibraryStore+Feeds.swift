@@ -34,6 +34,7 @@ extension LibraryStore {
             try database.transaction {
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
                 try database.query("DELETE FROM headline_text WHERE publication_id = ?", [.integer(publicationID)])
+                let articleTexts = try Self.articleTexts(in: database, publicationID: publicationID)
                 for (position, headline) in headlines.enumerated() {
                     try database.query("""
                         INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
@@ -48,9 +49,10 @@ extension LibraryStore {
                                         .text(headline.body)])
                     try database.query("INSERT INTO headline_text (title, body, publication_id, position) VALUES (?, ?, ?, ?)",
                                        [.text(Self.searchable(headline.title)),
-                                        .text(Self.searchable(headline.body.isEmpty ? headline.summary : FeedText.html(headline.body))),
+                                        .text(Self.indexedText(of: headline, articleText: headline.link.flatMap { articleTexts[$0.absoluteString] })),
                                         .integer(publicationID), .integer(Int64(position))])
                 }
+                try Self.removeDepartedArticles(in: database, publicationID: publicationID)
             }
         }
     }

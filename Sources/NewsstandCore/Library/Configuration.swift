@@ -16,6 +16,7 @@ import NewsstandImaging
 ///     stall-timeout 30
 ///     player mpv %u
 ///     max-headlines 200
+///     full-text ask
 ///     progress-sync https://sync.example.org
 public struct Configuration: Equatable, Sendable {
     /// Theme name (a file `NAME.theme`), or `auto`: `dark` or `paper` as the terminal's background is dark or light.
@@ -50,6 +51,9 @@ public struct Configuration: Equatable, Sendable {
     /// How many headlines (feed items read as articles, or played) each publication keeps: its feed's first.
     public var maxHeadlines = Configuration.defaultMaxHeadlines
     public static let defaultMaxHeadlines = 200
+    /// When headlines get their whole article, for feeds without a `full-text` of their own (the subscriptions screen's `w`,
+    /// `subscribe --full-text`).
+    public var fullText: FullTextMode = .ask
     /// For screen readers: the cursor on the selected row or reading line, no decoration, state changes in words.
     public var screenReader = false
     /// Words per minute for the reader's time-left estimate; nil (`auto`, the default) learns it from the reader's pace.
@@ -192,6 +196,11 @@ public struct Configuration: Equatable, Sendable {
         Setting(name: "max-headlines", takes: "a number from 0 to 100000", what: "Headlines each publication keeps, its feed's first (default: 200)") { configuration, value in
             guard let count = Int(value), (0...100_000).contains(count) else { return false }
             configuration.maxHeadlines = count
+            return true
+        },
+        Setting(name: "full-text", takes: FullTextMode.spelledOut, what: "When a headline's whole article (its linked page's, extracted) is fetched, for feeds without their own setting: never (only F in the reader), ask (also on opening an item of under 150 words), always (also during sync, for every new headline) (default: ask)") { configuration, value in
+            guard let mode = FullTextMode(rawValue: value) else { return false }
+            configuration.fullText = mode
             return true
         },
         Setting(name: "screen-reader", takes: "on or off", what: "For screen readers: the cursor on the selected row or reading line, no decoration, changes said in words (default: off)") { configuration, value in

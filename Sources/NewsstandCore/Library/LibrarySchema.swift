@@ -278,6 +278,31 @@ enum LibrarySchema {
             PRIMARY KEY (account_id, item_id, state)
         );
         """,
+        // 18: whole articles (Reading/): a headline's linked page, its article extracted, kept by the publication and the
+        // headline's link (headlines are replaced at each refresh; `replaceHeadlines` removes the articles whose link left
+        // the feed, and the index's text of a headline takes its article's in). `readerable` 0: the page had no article
+        // (remembered so it is not fetched again by itself). `blocks`: the reader's blocks as JSON (`TextBlockJSON`).
+        // The feed's own `full-text` setting (never, ask, always; NULL: the config's) is a column added by the follow-up.
+        // Safe to run again, like 16.
+        """
+        CREATE TABLE IF NOT EXISTS headline_articles (
+            publication_id INTEGER NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            link TEXT NOT NULL,
+            readerable INTEGER NOT NULL,
+            title TEXT,
+            byline TEXT,
+            excerpt TEXT,
+            published TEXT,
+            site_name TEXT,
+            lang TEXT,
+            dir TEXT,
+            lead_image TEXT,
+            blocks TEXT NOT NULL DEFAULT '[]',
+            text TEXT NOT NULL DEFAULT '',
+            fetched_at REAL NOT NULL,
+            PRIMARY KEY (publication_id, link)
+        );
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
@@ -288,6 +313,10 @@ enum LibrarySchema {
             for column in ["download_partial_md5", "download_file_name"] where !columns.contains(column) {
                 try database.execute("ALTER TABLE issues ADD COLUMN \(column) TEXT")
             }
+        },
+        18: { database in
+            let columns = Set(try database.query("PRAGMA table_info(publications)").compactMap { $0.count > 1 ? $0[1].string : nil })
+            if !columns.contains("full_text") { try database.execute("ALTER TABLE publications ADD COLUMN full_text TEXT") }
         },
     ]
 

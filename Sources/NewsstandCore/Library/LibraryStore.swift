@@ -402,7 +402,7 @@ public final class LibraryStore: @unchecked Sendable {
 
     // MARK: Row mapping
 
-    static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream"
+    static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream, full_text"
 
     static func publication(from row: [SQLiteValue]) -> Publication {
         var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
@@ -414,6 +414,7 @@ public final class LibraryStore: @unchecked Sendable {
         publication.catalogFeedTitle = row[11].string
         publication.accountID = row[12].int64
         publication.accountStream = row[13].string
+        publication.fullText = row.count > 14 ? row[14].string.flatMap(FullTextMode.init(rawValue:)) : nil
         return publication
     }
 

@@ -25,6 +25,8 @@ public struct Publication: Sendable, Equatable, Identifiable {
     /// feed (`feed/2`); nil for a feed of one's own, fetched by Newsstand itself.
     public var accountID: Int64?
     public var accountStream: String?
+    /// When its headlines get their whole article (`full-text`); nil: the config's `full-text` (default `ask`).
+    public var fullText: FullTextMode?
 
     public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
                 isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil, feedFormat: FeedFormat? = nil) {

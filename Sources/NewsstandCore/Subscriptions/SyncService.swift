@@ -16,15 +16,21 @@ public struct SyncService: Sendable {
     public static let concurrentRefreshes = 8
     /// Syncs the accounts on feed servers, whose publications it brings up to date instead of their feeds (nil: none).
     public var accountSync: AccountSync?
+    /// Fetches the whole articles of feeds set to `full-text always` (nil: none are fetched).
+    public var articles: HeadlineArticleFetcher?
+    /// The `full-text` of feeds without their own (the config's).
+    public var fullTextDefault: FullTextMode = .ask
 
     /// `accountSessions`: where accounts' sessions are kept; with it, a sync syncs the accounts too.
     public init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits = AutoDownloadLimits(), client: HTTPClient = .shared,
                 maxCatalogEntries: Int = PublicationRefresher.defaultMaxEntries, maxHeadlines: Int = Configuration.defaultMaxHeadlines,
-                accountSessions: AccountSessions? = nil) {
+                accountSessions: AccountSessions? = nil, fullText: FullTextMode = .ask) {
         self.init(store: store, paths: paths, limits: limits, now: { Date() },
                   refresh: { PublicationRefresher(store: store, maxEntries: maxCatalogEntries, client: client, maxHeadlines: maxHeadlines)
                       .refresh($0, savingUnchangedIn: $1) })
         accountSync = accountSessions.map { AccountSync(store: store, sessions: $0, http: client, maxHeadlines: maxHeadlines) }
+        articles = HeadlineArticleFetcher(store: store, client: client)
+        fullTextDefault = fullText
     }
 
     init(store: LibraryStore, paths: LibraryPaths, limits: AutoDownloadLimits, now: @escaping @Sendable () -> Date,
@@ -44,6 +50,8 @@ public struct SyncService: Sendable {
         /// Issues the policy wanted but the limits held back (they download at a later sync), and why.
         public var held: [Issue] = []
         public var heldReason: String?
+        /// Whole articles fetched and kept for its headlines (`full-text always`).
+        public var articlesFetched = 0
     }
 
     /// Refreshes every subscribed publication and queues the downloads their policies ask for. Catalogs are
@@ -72,7 +80,11 @@ public struct SyncService: Sendable {
             for account in (try? store.accounts()) ?? [] {
                 let report = accountSync.sync(account)
                 accountReports.append(report)
-                for (publication, outcome) in report.outcomes { fromAccounts.append(queue(outcome, for: publication, into: downloads)) }
+                for (publication, outcome) in report.outcomes {
+                    var queued = queue(outcome, for: publication, into: downloads)
+                    queued.articlesFetched = fetchArticles(of: publication)
+                    fromAccounts.append(queued)
+                }
             }
         }
         let publications = ((try? store.publications()) ?? []).filter { $0.isSubscribed && $0.accountID == nil }
@@ -85,7 +97,12 @@ public struct SyncService: Sendable {
             let worker = Thread {
                 while let index = reports.nextIndex() {
                     let outcome = refresh(publications[index], unchanged)
-                    reports.planning { reports.set(index, queue(outcome, for: publications[index], into: downloads)) }
+                    let fetched = fetchArticles(of: publications[index])
+                    reports.planning {
+                        var report = queue(outcome, for: publications[index], into: downloads)
+                        report.articlesFetched = fetched
+                        reports.set(index, report)
+                    }
                 }
                 done.leave()
             }
@@ -111,13 +128,24 @@ public struct SyncService: Sendable {
             var mine: PublicationReport?
             for (other, outcome) in report.outcomes {
                 let queued = queue(outcome, for: other, into: downloads)
-                if other.id == publication.id { mine = queued }
+                if other.id == publication.id {
+                    mine = queued
+                    mine?.articlesFetched = fetchArticles(of: other)
+                }
             }
             let outcome = PublicationRefresher.Outcome(publicationID: publication.id, issueCount: 0, newIssueNames: [],
                                                        problem: "\(publication.title): \(report.problem ?? "not among the account's subscriptions")")
             return mine ?? PublicationReport(publication: publication, outcome: outcome, queued: [])
         }
-        return queue(refresh(publication, nil), for: publication, into: downloads)
+        var report = queue(refresh(publication, nil), for: publication, into: downloads)
+        report.articlesFetched = fetchArticles(of: publication)
+        return report
+    }
+
+    /// Fetches the whole articles a publication's `full-text always` asks for (in the calling worker, so within the
+    /// sync's concurrency); 0 for any other setting.
+    private func fetchArticles(of publication: Publication) -> Int {
+        articles?.fetchMissing(of: publication, mode: publication.fullText ?? fullTextDefault) ?? 0
     }
 
     /// Decides what a refreshed publication's policy and the limits let download now, and queues it.
@@ -189,7 +217,10 @@ public struct SyncService: Sendable {
         for issue in issues where issue.state == .available {
             if let publication = publications[issue.publicationID] { sizes[issue.id] = storage.size(of: issue, in: publication) }
         }
-        return SyncPlanner.issuesOverBudget(issues, sizes: sizes, budget: budget, readingIssueID: (try? store.currentlyReadingIssueID()) ?? nil)
+        // Whole articles kept with headlines take their share of the budget first (they go with their headlines).
+        let articleBytes = ((try? store.headlineArticleUsage()) ?? [:]).values.reduce(Int64(0)) { $0 + $1.bytes }
+        return SyncPlanner.issuesOverBudget(issues, sizes: sizes, budget: max(0, budget - articleBytes),
+                                            readingIssueID: (try? store.currentlyReadingIssueID()) ?? nil)
     }
 }
 

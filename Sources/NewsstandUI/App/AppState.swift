@@ -43,6 +43,8 @@ public struct AppState: Equatable, Sendable {
     public var keys = KeyTable.standard
     /// The reader's speed, for the time left in an article.
     public var readingPace = ReadingPace()
+    /// The config's `full-text`: when headlines of feeds without their own setting get their whole article.
+    public var fullTextDefault: FullTextMode = .ask
     /// For screen readers: the terminal cursor on the selected row or the reading line (`AppView.cursor`), no covers,
     /// pictures or decoration, and state changes said in words on the status line.
     public var screenReader = false

@@ -10,8 +10,9 @@ extension AppUpdate {
     static func openFeedArticle(_ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
         guard let items = headlines.headlines, items.indices.contains(headlines.cursor.selection) else { return [] }
         let index = headlines.cursor.selection
-        state.screens.append(.feedArticle(FeedArticleState(publicationID: headlines.publicationID, index: index, count: items.count,
-                                                           title: items[index].title)))
+        var article = FeedArticleState(publicationID: headlines.publicationID, index: index, count: items.count, title: items[index].title)
+        article.link = items[index].link
+        state.screens.append(.feedArticle(article))
         return [.loadHeadlineArticle(publicationID: headlines.publicationID, index: index)]
     }
 
@@ -30,8 +31,8 @@ extension AppUpdate {
                   article.blocks == nil else { return false }
             switch result {
             case .success(let blocks):
-                article.blocks = blocks
-                article.layout = makeLayout(blocks, fresh)
+                article.summaryBlocks = blocks
+                showWholeOrSummary(&article, fresh)
             case .failure(let failure):
                 article.failure = failure.reason
                 article.blocks = []
@@ -93,17 +94,20 @@ extension AppUpdate {
                 screen = .headlines(headlines)
                 return true
             }
-            let title: String? = state.screens.lazy.compactMap { screen -> String? in
+            let item: Headline? = state.screens.lazy.compactMap { screen -> Headline? in
                 guard case .headlines(let headlines) = screen, headlines.publicationID == article.publicationID,
                       let items = headlines.headlines, items.indices.contains(next) else { return nil }
-                return items[next].title
+                return items[next]
             }.first
-            var opened = FeedArticleState(publicationID: article.publicationID, index: next, count: article.count, title: title ?? "")
+            var opened = FeedArticleState(publicationID: article.publicationID, index: next, count: article.count, title: item?.title ?? "")
+            opened.link = item?.link
             opened.topLine = 0
             state.screens[state.screens.count - 1] = .feedArticle(opened)
             return [.loadHeadlineArticle(publicationID: article.publicationID, index: next)]
         case .openLink:
             return askForLink(among: article.layout?.links, &state)
+        case .fetchWholeArticle:
+            return fetchWholeArticle(article, &state)
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
             state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
             return []

@@ -1,7 +1,8 @@
 import Foundation
 import NewsstandCore
 
-/// The headlines screen's commands: move, hand an item's audio or video file to the player, open its link.
+/// The headlines screen's commands: move, read an item (`F`: its whole article), hand its audio or video file to the
+/// player, open its link.
 extension AppUpdate {
     static func handleHeadlines(_ command: Command, _ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
         var headlines = headlines
@@ -11,6 +12,8 @@ extension AppUpdate {
             return goBack(&state)
         case .tap:
             return openFeedArticle(headlines, &state)
+        case .fetchWholeArticle:
+            return openWholeArticle(headlines, &state)
         case .playMedia:
             guard let selected else { return [] }
             guard let media = selected.mediaURL else {
@@ -44,7 +47,7 @@ extension AppUpdate {
     /// Why a headline's link or file is not handed to the browser or the player: its feed may not point there
     /// (``DocumentOrigin``; a feed from the network never to a local file). A publication not in view is held
     /// to the network's rule, the strictest.
-    private static func refusal(of url: URL, publicationID: Int64, _ state: AppState) -> String? {
+    static func refusal(of url: URL, publicationID: Int64, _ state: AppState) -> String? {
         let publication = state.library.publications.first { $0.id == publicationID }
         return (publication.map(DocumentOrigin.init(of:)) ?? .network).refusal(of: url)
     }

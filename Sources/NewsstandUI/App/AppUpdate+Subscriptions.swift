@@ -36,6 +36,9 @@ extension AppUpdate {
             let next = all[(all.firstIndex(of: publication.autoDownload)! + 1) % all.count]
             state.message = StatusMessage("\(publication.title): auto-download \(next.rawValue).")
             return [.setPolicy(publicationID: publication.id, autoDownload: next, keepNewest: publication.keepNewest)]
+        case .cycleFullText:
+            guard let publication = selected else { return [] }
+            return cycleFullText(publication, &state)
         case .keepMore, .keepFewer:
             guard let publication = selected else { return [] }
             let keep: Int? = switch (command, publication.keepNewest) {

@@ -48,6 +48,12 @@ public enum AppUpdate {
             return titleAcquired(result, &state)
         case .headlineArticleLoaded(let publicationID, let index, let result):
             return headlineArticleLoaded(publicationID, index, result, &state)
+        case .headlineFullTextLoaded(let publicationID, let index, let fullText):
+            return headlineFullTextLoaded(publicationID, index, fullText, &state)
+        case .wholeArticlesListed(let publicationID, let links):
+            return wholeArticlesListed(publicationID, links, &state)
+        case .headlineArticleFetched(let publicationID, let index, let link, let result):
+            return headlineArticleFetched(publicationID, index, link, result, &state)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):

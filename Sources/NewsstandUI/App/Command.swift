@@ -30,4 +30,5 @@ public enum Command: String, Hashable, Sendable, CaseIterable {
     case pauseResumeDownload, retryDownload, moveDownloadUp, moveDownloadDown
     case fewerTransfers, moreTransfers, cycleRateLimit
     case addBookmark, showBookmarks, showHighlights, selectPassage, nextWord, previousWord, addNote, deleteMark
+    case fetchWholeArticle, cycleFullText
 }

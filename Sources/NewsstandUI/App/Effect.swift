@@ -26,6 +26,11 @@ public enum Effect: Equatable, Sendable {
     case markRead(issueID: Int64, read: Bool)
     /// Reads the headline at `index` of a publication as an article (answered by `.headlineArticleLoaded`).
     case loadHeadlineArticle(publicationID: Int64, index: Int)
+    /// Fetches the page `link` of the headline at `index` (a feed's item), extracts its article and keeps it with the
+    /// headline (answered by `.headlineArticleFetched`).
+    case fetchHeadlineArticle(publicationID: Int64, index: Int, link: URL)
+    /// Sets a publication's own `full-text` (nil: the config's); the library is read again.
+    case setFullText(publicationID: Int64, FullTextMode?)
     /// Reloads the library only if another process (a sync) changed it.
     case reloadLibraryIfChangedElsewhere
     case refreshPublications

@@ -1,8 +1,10 @@
+import Foundation
 import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
 
-/// A feed item read as an article (a headline with text): which one, its blocks once read, their layout and the scroll.
+/// A feed item read as an article (a headline with text): which one, its blocks once read, their layout and the scroll,
+/// and its whole article (the linked page's) when fetched or kept.
 public struct FeedArticleState: Equatable, Sendable {
     public let publicationID: Int64
     /// The headline's place in its feed (0-based), its key in the library.
@@ -10,8 +12,18 @@ public struct FeedArticleState: Equatable, Sendable {
     /// How many headlines the feed has (for next / previous); nil when not known (opened from a search).
     public var count: Int?
     public var title: String
-    /// nil while it is read.
+    /// What is shown: the item's own text, or its whole article in its place. nil while it is read.
     public var blocks: [TextBlock]?
+    /// The item's own text (the feed's), kept while its whole article is shown.
+    public var summaryBlocks: [TextBlock]?
+    /// The headline's link, the page its whole article comes from (known once opened, or from the list).
+    public var link: URL?
+    /// The whole article shown in place of the summary (one with an article: `readerable`).
+    public var wholeArticle: StoredHeadlineArticle?
+    /// The page is being fetched (`F`, or by itself for a short item).
+    public var isFetchingArticle = false
+    /// Why the summary is shown though the whole article was asked for: the page has no article, or it could not be fetched.
+    public var articleProblem: String?
     public var layout: ArticleLayout?
     public var topLine = 0
     public var failure: String?

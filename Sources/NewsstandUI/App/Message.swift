@@ -22,6 +22,13 @@ public enum Message: Sendable {
     case titleAcquired(Result<String, ReaderFailure>)
     /// A headline's article was read (its blocks), or could not be.
     case headlineArticleLoaded(publicationID: Int64, index: Int, Result<[TextBlock], ReaderFailure>)
+    /// What the library knows of an opened headline's whole article (sent after `headlineArticleLoaded`).
+    case headlineFullTextLoaded(publicationID: Int64, index: Int, HeadlineFullText)
+    /// A headline's page was fetched and its article extracted and kept (`readerable` false: it has none), or it
+    /// could not be fetched (why, in plain words).
+    case headlineArticleFetched(publicationID: Int64, index: Int, link: URL, Result<StoredHeadlineArticle, ReaderFailure>)
+    /// The links of a publication's headlines whose whole article is kept (sent after `headlinesLoaded`).
+    case wholeArticlesListed(publicationID: Int64, Set<URL>)
     /// A catalog refresh finished (successfully or not); the library is reloaded after it.
     case publicationsRefreshed([PublicationRefresher.Outcome])
     case downloadReported(DownloadEvent)

@@ -1,3 +1,4 @@
+import Foundation
 import NewsstandCore
 
 /// A screen on the interface's stack, carrying its own state: a screen cannot be shown without it,
@@ -63,6 +64,8 @@ public struct HeadlinesState: Equatable, Sendable {
     /// nil while they load.
     public var headlines: [Headline]?
     public var cursor = ListCursor()
+    /// The links whose whole article is kept (they open offline), read after the list.
+    public var wholeArticles: Set<URL> = []
 
     public init(publicationID: Int64, title: String, headlines: [Headline]? = nil) {
         self.publicationID = publicationID

@@ -10,14 +10,20 @@ public enum FeedArticleScreen {
         ArticleScreen.render(readerView(article), state, in: area, theme: theme, into: &buffer)
     }
 
-    /// "headline 2/9 · 40%".
     /// "headline 3/20 · 40% · 2 min left": where the article is, and the time left at the reader's pace.
     public static func positionText(_ article: FeedArticleState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
         guard let layout = article.layout else { return "" }
         let scrollable = max(0, layout.lines.count - ArticleScreen.visibleLines(in: area))
         let percent = scrollable == 0 ? 100 : min(100, article.topLine * 100 / scrollable)
         let left = pace.timeLeft(words: layout.wordsFromLine[min(max(0, article.topLine), layout.lines.count)]).map { " · \($0)" } ?? ""
-        return "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%" + left
+        return wholeArticleText(article) + "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%" + left
+    }
+
+    /// What the reader shows of the headline's whole article, before its place: "fetching… · " while its page is
+    /// fetched, "whole article · " once shown in place of the summary.
+    static func wholeArticleText(_ article: FeedArticleState) -> String {
+        if article.isFetchingArticle { return "fetching… · " }
+        return article.wholeArticle != nil ? "whole article · " : ""
     }
 
     /// The article as the reader's article view draws it.

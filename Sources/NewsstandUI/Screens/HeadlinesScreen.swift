@@ -1,7 +1,8 @@
 import NewsstandContent
 import NewsstandCore
 
-/// A publication's headlines: feed items with nothing to download (news, announcements), newest first as the feed gives them.
+/// A publication's headlines: feed items with nothing to download (news, announcements), newest first as the feed gives
+/// them; those whose whole article is kept say so.
 public enum HeadlinesScreen {
     /// The heading and a blank line, then four lines per headline (title, date and link, summary, a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
@@ -26,7 +27,8 @@ public enum HeadlinesScreen {
             let style = highlight.style
             buffer.write(headline.title, x: 2, y: rect.y, style: style(.title), maxWidth: area.width - 4)
             let media = headline.mediaKind.map { "▶ " + $0 + " (p plays)" }
-            let detail = [headline.date.map(DateText.long), media, headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
+            let kept = headline.link.map(headlines.wholeArticles.contains) == true ? "whole article kept" : nil
+            let detail = [headline.date.map(DateText.long), media, kept, headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
             if rect.height > 1 { buffer.write(detail, x: 4, y: rect.y + 1, style: style(.date), maxWidth: area.width - 6) }
             if rect.height > 2, let line = TextWrapper.wrap(headline.summary, width: max(1, area.width - 6)).first, !line.isEmpty {
                 buffer.write(line, x: 4, y: rect.y + 2, style: style(.summary), maxWidth: area.width - 6)

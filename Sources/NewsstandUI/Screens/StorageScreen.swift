@@ -1,7 +1,7 @@
 import Foundation
 import NewsstandCore
 
-/// Space used by downloaded issues per publication, the budget, and what keeping to it would remove — before anything is.
+/// Space used by downloaded issues (and kept whole articles) per publication, the budget, and what keeping to it would remove — before anything is.
 public enum StorageScreen {
     public static func render(_ report: StorageReport?, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("STORAGE", x: area.x + 2, y: area.y, style: theme[.heading])
@@ -18,7 +18,7 @@ public enum StorageScreen {
         let nameWidth = min(40, max(12, report.usage.map { $0.publication.title.count }.max() ?? 12))
         for usage in report.usage {
             let name = usage.publication.title.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            line("\(name)  \(String(format: "%8.1f MB", megabytes(usage.bytes)))  \(usage.issueCount) issue\(usage.issueCount == 1 ? "" : "s")", .text)
+            line("\(name)  \(String(format: "%8.1f MB", megabytes(usage.bytes + usage.articleBytes)))  \(usage.countsText)", .text)
         }
         y += 1
         let total = String(format: "%.1f MB", megabytes(report.totalBytes))

@@ -1,8 +1,8 @@
 import Foundation
 import NewsstandCore
 
-/// Every subscription: title, feed URL and format, policy, last refresh and its result, and counts
-/// of new, downloaded and all issues.
+/// Every subscription: title, feed URL and format, policy (auto-download, keep, full text), last refresh and its
+/// result, and counts of new, downloaded and all issues.
 public enum SubscriptionsScreen {
     /// The heading and a blank line, then four lines per subscription (three of text and a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
@@ -20,11 +20,12 @@ public enum SubscriptionsScreen {
             var rect = layout.rowRect(offset)
             rect.height = min(rect.height, layout.rowHeight - 1)
             renderRow(publication, counts: state.library.counts[publication.id] ?? IssueCounts(), in: rect,
-                      isSelected: index == cursor.selection, theme: theme, into: &buffer)
+                      isSelected: index == cursor.selection, fullText: publication.fullText ?? state.fullTextDefault, theme: theme, into: &buffer)
         }
     }
 
-    static func renderRow(_ publication: Publication, counts: IssueCounts, in rect: Rect, isSelected: Bool, theme: Theme, into buffer: inout CellBuffer) {
+    static func renderRow(_ publication: Publication, counts: IssueCounts, in rect: Rect, isSelected: Bool, fullText: FullTextMode = .ask,
+                          theme: Theme, into buffer: inout CellBuffer) {
         let highlight = RowHighlight(theme: theme, isSelected: isSelected)
         highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
         let style = highlight.style
@@ -35,7 +36,11 @@ public enum SubscriptionsScreen {
         let policyWidth = min(policy.count, max(0, text.width / 2))
         buffer.write(publication.subscribedTitle, x: text.x, y: text.y, style: style(.title), maxWidth: text.width - policyWidth - 2)
         buffer.write(policy, x: text.maxX - policyWidth, y: text.y, style: style(.date), maxWidth: policyWidth)
-        buffer.write(publication.feedURL.absoluteString, x: text.x + 2, y: text.y + 1, style: style(.summary), maxWidth: text.width - 2)
+        // When headlines get their whole article (`w`), right of the feed's address.
+        let wholeArticles = "full text \(fullText.rawValue)"
+        let wholeWidth = min(wholeArticles.count, max(0, text.width / 2))
+        buffer.write(publication.feedURL.absoluteString, x: text.x + 2, y: text.y + 1, style: style(.summary), maxWidth: text.width - wholeWidth - 4)
+        buffer.write(wholeArticles, x: text.maxX - wholeWidth, y: text.y + 1, style: style(.date), maxWidth: wholeWidth)
         let countsText = "\(counts.new) new, \(counts.downloaded) downloaded, \(counts.total) issue\(counts.total == 1 ? "" : "s")"
         let status: String
         if !publication.isSubscribed {
