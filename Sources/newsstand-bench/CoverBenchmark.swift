@@ -224,14 +224,19 @@ struct CoverBenchmark {
             guard let score else { return ["-", "-"] }
             return [String(format: "%.3f", score.subCell), String(format: "%.3f", score.perCell)]
         }
-        func drawn(_ art: [String]?, _ picture: RasterImage) -> String {
-            guard let art, let camera else { return "-" }
+        /// r per quarter cell of the art as xterm draws it; nil when there is no art or no camera, NaN when it failed.
+        func drawn(_ art: [String]?, _ picture: RasterImage) -> Double? {
+            guard let art, let camera else { return nil }
             do {
-                return String(format: "%.3f", try camera.score(art, picture: picture).subCell)
+                return try camera.score(art, picture: picture).subCell
             } catch {
                 if cameraProblem == nil { cameraProblem = "\(error)" }
-                return "failed"
+                return .nan
             }
+        }
+        func figure(_ value: Double?) -> String {
+            guard let value else { return "-" }
+            return value.isNaN ? "failed" : String(format: "%.3f", value)
         }
         for size in sizes {
             for cover in covers {
@@ -245,9 +250,16 @@ struct CoverBenchmark {
                 // Ours against the better tool, in both columns.
                 let bestSub = [their1?.subCell, their2?.subCell].compactMap { $0 }.filter { !$0.isNaN }.max()
                 let bestCell = [their1?.perCell, their2?.perCell].compactMap { $0 }.filter { !$0.isNaN }.max()
-                let verdict = bestSub == nil ? "" : (our!.subCell >= bestSub! && our!.perCell >= (bestCell ?? -1)) ? "ours ≥ best" : "BELOW the better tool"
-                rows.append(["\(cover.name) at \(size.columns)×\(size.rows)"] + figure(our) + [drawn(ours, cover.picture)]
-                            + figure(their1) + [drawn(jp2a, cover.picture)] + figure(their2) + [drawn(chafa, cover.picture)] + [verdict])
+                var verdict = bestSub == nil ? "" : (our!.subCell >= bestSub! && our!.perCell >= (bestCell ?? -1)) ? "ours ≥ best" : "BELOW the better tool"
+                let drawnScores = (drawn(ours, cover.picture), drawn(jp2a, cover.picture), drawn(chafa, cover.picture))
+                // The same, drawn by xterm: named when a tool's drawing follows the light better than ours.
+                let ahead = [("jp2a", drawnScores.1), ("chafa", drawnScores.2)].filter { tool in
+                    guard let their = tool.1, let our = drawnScores.0, !their.isNaN, !our.isNaN else { return false }
+                    return their > our
+                }.map(\.0)
+                if !ahead.isEmpty { verdict += "; in xterm BELOW " + ahead.joined(separator: " and ") }
+                rows.append(["\(cover.name) at \(size.columns)×\(size.rows)"] + figure(our) + [figure(drawnScores.0)]
+                            + figure(their1) + [figure(drawnScores.1)] + figure(their2) + [figure(drawnScores.2)] + [verdict])
                 if cover.name == TestPicture.titleBand.rawValue, size.columns == 40 {
                     sideBySide = Fidelity.sideBySide([("ours", ours), ("jp2a", jp2a ?? []), ("chafa --symbols ascii", chafa ?? [])])
                 }
