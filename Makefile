@@ -72,7 +72,7 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd),
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server, calibre-web and nghttpd),
 ## then say how many ran and how many skipped; with NEWSSTAND_NO_SKIPS=1 (CI sets it) any skip fails the run
 test: setup
 	$(call install,$(TEST_PACKAGES))
