@@ -78,6 +78,6 @@ let package = Package(
         .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport", "TerminalCamera"]),
     ]
 )
