@@ -52,8 +52,8 @@ public final class TrueTypeArtCamera {
         terminal.arguments = ["-b", "0", "-bw", "0", "-title", title, "-xrm", "XTerm*allowTitleOps: false", "-fa", Self.face,
                               "-fs", String(pointSize), "-bg", "black", "-fg", "white", "-geometry", "\(columns)x\(rows)+0+0", "-hold",
                               "-e", "/bin/sh", "-c", "printf '\\033[?25l'; cat \"$0\"; : > \"$1\"", art.path, shown.path]
-        terminal.environment = display.environment(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-                                                    "HOME": ProcessInfo.processInfo.environment["HOME"] ?? folder.path])
+        // HOME is the scratch folder, so no ~/.Xdefaults of the user's changes how xterm draws.
+        terminal.environment = display.environment(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path])
         terminal.standardInput = FileHandle.nullDevice
         terminal.standardOutput = FileHandle.nullDevice
         terminal.standardError = FileHandle.nullDevice
