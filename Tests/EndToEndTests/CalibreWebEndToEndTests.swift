@@ -89,6 +89,10 @@ final class CalibreWebEndToEndTests: EndToEndTestCase {
         let page = try TestEnvironment.run(["catalog", server.newestFeed.absoluteString, "--json"], environment: environment)
         XCTAssertEqual(page.status, 0, page.errors)
         XCTAssertFalse(page.output.contains("101-01-01"), page.output)
+        let entries = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(page.output.utf8)) as? [String: Any])?["entries"] as? [[String: Any]],
+                                    page.output)
+        let entry = try XCTUnwrap(entries.first { $0["title"] as? String == "Undated Almanac" }, page.output)
+        XCTAssertEqual((entry["date"] as? String)?.prefix(10), undatedDate.prefix(10), "\(entry)")
         XCTAssertFalse(page.output.contains(server.password))
     }
 }
