@@ -4,19 +4,23 @@
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; pictures: chafa; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat; articles: python3-venv, for the
-# PyPI peers below).
-BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat python3-venv
+# PyPI peers below), and for the covers' second fidelity score xterm drawing in DejaVu Sans Mono on Xvfb, photographed with xwd.
+BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat python3-venv xterm xvfb x11-apps fonts-dejavu-core
 # The articles case's peers, from PyPI, installed by `make bench` into .build/bench-venv (never into the system).
 BENCH_PIP_PACKAGES := readability-lxml trafilatura
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS
 # and logins, nghttpd for HTTP/2, with certificates made by openssl; FreshRSS on PHP's built-in server for accounts),
-# real terminals for the pictures tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read with
-# ImageMagick; xdotool to type into them), python3, which builds hostile test archives and an independent KOReader
+# real terminals for the pictures tests (xterm and kitty on Xvfb, screenshots with xwd from x11-apps, read by the
+# tests themselves; xdotool to type into them), python3, which builds hostile test archives and an independent KOReader
 # partial MD5, and Python's feedparser, which the feed corpus test compares with; mandoc lints the manual page;
-# bash (with bash-completion), zsh and fish run the completion scripts.
-TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils imagemagick kitty libgl1-mesa-dri xdotool openssl \
+# bash (with bash-completion), zsh and fish run the completion scripts; python3-venv holds calibre-web (below); xterm draws
+# cover art in DejaVu Sans Mono (fonts-dejavu-core) for the TrueType fidelity test, which compares with jp2a.
+TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils kitty libgl1-mesa-dri xdotool openssl \
 	python3 python3-feedparser php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp \
-	mandoc zsh fish bash-completion
+	mandoc zsh fish bash-completion python3-venv fonts-dejavu-core jp2a
+# calibre-web, the second real OPDS server the tests start, from PyPI: installed by `make test` into .build/test-venv
+# (never into the system), where the tests look for its `cps`.
+TEST_PIP_PACKAGES := calibreweb
 # Recipes run in bash, so a pipeline fails when its first command does (`make test` pipes swift test through a counter).
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -68,10 +72,12 @@ demo: setup
 	$(RELEASE) --product newsstand
 	.build/release/newsstand --demo
 
-## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server and nghttpd),
+## test: build everything and run every test (unit, screen, HTTP, end to end in tmux, against calibre-server, calibre-web and nghttpd),
 ## then say how many ran and how many skipped; with NEWSSTAND_NO_SKIPS=1 (CI sets it) any skip fails the run
 test: setup
 	$(call install,$(TEST_PACKAGES))
+	[ -x .build/test-venv/bin/python3 ] || python3 -m venv .build/test-venv
+	[ -x .build/test-venv/bin/cps ] || { .build/test-venv/bin/pip install --quiet --upgrade pip && .build/test-venv/bin/pip install --quiet $(TEST_PIP_PACKAGES); }
 	swift build --build-tests
 	set -o pipefail; swift test --skip-build --disable-swift-testing 2>&1 | awk -v noskips="$${NEWSSTAND_NO_SKIPS:-}" "$$TEST_COUNTER"
 

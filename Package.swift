@@ -53,6 +53,9 @@ let package = Package(
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
         // Pictures of known structure (a title band, gradients, text) that the tests and the benchmark measure covers on.
         .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
+        // Text art as a real terminal draws it: xterm with a TrueType face on a private Xvfb, photographed with xwd
+        // (the covers benchmark's second fidelity score, and the test of it).
+        .target(name: "TerminalCamera", dependencies: ["NewsstandImaging"]),
 
         // Release builds link with lld and packed relative relocations (DT_RELR, glibc ≥ 2.36): the executable's
         // 78,000 relative relocations shrink from 1.9 MB of RELA entries to 15 KB the loader walks faster
@@ -60,14 +63,14 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"],
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))],
                           plugins: ["BuildCommit"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "CLibXML2"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2"]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
         .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
-        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport", "TestPictures"]),
+        .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport", "TestPictures", "TerminalCamera"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
@@ -75,6 +78,6 @@ let package = Package(
         .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport", "TerminalCamera"]),
     ]
 )

@@ -29,6 +29,21 @@ public struct InkCorrelation: Sendable, Equatable {
                                         Self.cellMeans(wanted, columns: columns, rows: rows)))
     }
 
+    /// Measures art as a terminal showed it: `screen` holds exactly the text area, `columns` × `rows` cells. The
+    /// screen's lightness and the picture's are each area-averaged in linear light to the same 2 × 2 samples a cell
+    /// and sRGB-encoded, as `init(art:picture:background:)` takes the picture's; r between them. On a light
+    /// background the screen's lightness is its paper, so it is compared with the picture's lightness as it is.
+    public init(screen: RasterImage, columns: Int, rows: Int, picture: RasterImage, background: TerminalBackground = .dark) {
+        guard rows > 0, columns > 0, !screen.isEmpty, !picture.isEmpty else {
+            self.init(subCell: .nan, perCell: .nan)
+            return
+        }
+        let shown = Self.quarterLightness(screen, columns: columns, rows: rows, background: background)
+        let light = Self.quarterLightness(picture, columns: columns, rows: rows, background: background)
+        self.init(subCell: Self.pearson(shown, light),
+                  perCell: Self.pearson(Self.cellMeans(shown, columns: columns, rows: rows), Self.cellMeans(light, columns: columns, rows: rows)))
+    }
+
     public init(subCell: Double, perCell: Double) {
         self.subCell = subCell
         self.perCell = perCell

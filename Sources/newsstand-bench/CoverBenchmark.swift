@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandImaging
+import TerminalCamera
 import TestPictures
 
 /// Case 2, cover rendering.
@@ -11,7 +12,8 @@ import TestPictures
 /// installed, run on the same files at the same size in the same run, and the ratio is printed.
 ///
 /// Fidelity: the ASCII art of every sample cover, of the generated `TestPicture`s and of a photograph from the shared
-/// corpora, ours, jp2a's and chafa's in the same run, scored by `InkCorrelation` (how the ink follows the light).
+/// corpora, ours, jp2a's and chafa's in the same run, scored by `InkCorrelation` (how the ink follows the light), and
+/// again as xterm draws each art in a TrueType face on Xvfb (`TrueTypeArtCamera`), photographed and compared with the picture.
 struct CoverBenchmark {
     var sizes: [(columns: Int, rows: Int)] = [(40, 30), (120, 60)]
     var pixelSizes: [(width: Int, height: Int)] = [(600, 800), (1200, 1600), (3000, 4000)]
@@ -215,9 +217,26 @@ struct CoverBenchmark {
         progress("fidelity: ink against light for \(covers.count) covers, ours, jp2a and chafa")
         var rows: [[String]] = []
         var sideBySide: [String] = []
+        // The second score: each art as xterm draws it in a TrueType face; nil (with why) when it cannot run here.
+        var camera: TrueTypeArtCamera?, cameraProblem: String?
+        do { camera = try TrueTypeArtCamera() } catch { cameraProblem = "\(error)" }
         func figure(_ score: InkCorrelation?) -> [String] {
             guard let score else { return ["-", "-"] }
             return [String(format: "%.3f", score.subCell), String(format: "%.3f", score.perCell)]
+        }
+        /// r per quarter cell of the art as xterm draws it; nil when there is no art or no camera, NaN when it failed.
+        func drawn(_ art: [String]?, _ picture: RasterImage) -> Double? {
+            guard let art, let camera else { return nil }
+            do {
+                return try camera.score(art, picture: picture).subCell
+            } catch {
+                if cameraProblem == nil { cameraProblem = "\(error)" }
+                return .nan
+            }
+        }
+        func figure(_ value: Double?) -> String {
+            guard let value else { return "-" }
+            return value.isNaN ? "failed" : String(format: "%.3f", value)
         }
         for size in sizes {
             for cover in covers {
@@ -231,14 +250,22 @@ struct CoverBenchmark {
                 // Ours against the better tool, in both columns.
                 let bestSub = [their1?.subCell, their2?.subCell].compactMap { $0 }.filter { !$0.isNaN }.max()
                 let bestCell = [their1?.perCell, their2?.perCell].compactMap { $0 }.filter { !$0.isNaN }.max()
-                let verdict = bestSub == nil ? "" : (our!.subCell >= bestSub! && our!.perCell >= (bestCell ?? -1)) ? "ours ≥ best" : "BELOW the better tool"
-                rows.append(["\(cover.name) at \(size.columns)×\(size.rows)"] + figure(our) + figure(their1) + figure(their2) + [verdict])
+                var verdict = bestSub == nil ? "" : (our!.subCell >= bestSub! && our!.perCell >= (bestCell ?? -1)) ? "ours ≥ best" : "BELOW the better tool"
+                let drawnScores = (drawn(ours, cover.picture), drawn(jp2a, cover.picture), drawn(chafa, cover.picture))
+                // The same, drawn by xterm: named when a tool's drawing follows the light better than ours.
+                let ahead = [("jp2a", drawnScores.1), ("chafa", drawnScores.2)].filter { tool in
+                    guard let their = tool.1, let our = drawnScores.0, !their.isNaN, !our.isNaN else { return false }
+                    return their > our
+                }.map(\.0)
+                if !ahead.isEmpty { verdict += "; in xterm BELOW " + ahead.joined(separator: " and ") }
+                rows.append(["\(cover.name) at \(size.columns)×\(size.rows)"] + figure(our) + [figure(drawnScores.0)]
+                            + figure(their1) + [figure(drawnScores.1)] + figure(their2) + [figure(drawnScores.2)] + [verdict])
                 if cover.name == TestPicture.titleBand.rawValue, size.columns == 40 {
                     sideBySide = Fidelity.sideBySide([("ours", ours), ("jp2a", jp2a ?? []), ("chafa --symbols ascii", chafa ?? [])])
                 }
             }
         }
-        let header = ["cover", "ours 2×2", "ours cell", "jp2a 2×2", "jp2a cell", "chafa 2×2", "chafa cell", ""]
+        let header = ["cover", "ours 2×2", "ours cell", "ours xterm", "jp2a 2×2", "jp2a cell", "jp2a xterm", "chafa 2×2", "chafa cell", "chafa xterm", ""]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         var lines = ["Fidelity: ink against light, Pearson's r (1 = ink rises and falls with the picture's lightness), ASCII on a dark background"]
         for (index, row) in ([header] + rows).enumerated() {
@@ -251,6 +278,10 @@ struct CoverBenchmark {
         }
         lines.append("  * each art re-drawn with an 8×16 DejaVu Sans Mono bitmap (BitmapFont), ink coverage per quarter cell (2×2) and per cell,")
         lines.append("    against the picture's sRGB lightness area-averaged to the same samples (InkCorrelation)")
+        lines.append("  * xterm: the same art drawn by xterm -fa '\(TrueTypeArtCamera.face)' -fs \(camera?.pointSize ?? 8) (white on black) on Xvfb, its window")
+        lines.append("    photographed with xwd; the screen's lightness against the picture's, both area-averaged in linear light to 2×2 a cell")
+        lines.append("    (InkCorrelation(screen:)), r per quarter cell: independent of the bitmap font the renderer matches glyphs against")
+        if let cameraProblem { lines.append("  * xterm on Xvfb: \(cameraProblem)" + (camera == nil ? " (make bench installs xterm, xvfb, x11-apps and fonts-dejavu-core)" : "")) }
         lines.append("  * jp2a: --size=our fitted size; chafa: --size=columns×rows --symbols ascii -c none (it fits the picture itself)")
         if tools.chafa == nil { lines.append("  * chafa not installed: no comparison") }
         if tools.jp2a == nil { lines.append("  * jp2a not installed: no comparison") }

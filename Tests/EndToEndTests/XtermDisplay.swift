@@ -1,45 +1,37 @@
 import Foundation
 import NewsstandImaging
 import NewsstandTestSupport
+import TerminalCamera
 import XCTest
 
-/// A private X server (Xvfb) with one real terminal in it (xterm or kitty), for tests that look at what it shows:
-/// screenshots with `xwd`, read as raw RGB through ImageMagick's `convert`. Stopped (terminal first) on deinit.
+/// A private X server (Xvfb, TerminalCamera's `VirtualDisplay`) with one real terminal in it (xterm or kitty), for
+/// tests that look at what it shows: screenshots with `xwd`, as RGB bytes. Stopped (terminal first) on deinit.
 final class XtermDisplay {
     let display: String
-    private let server: Process
+    private let server: VirtualDisplay
     private var terminal: Process?
     /// Where the program the terminal runs writes its process id (`startProgram`).
     private let programIDFile = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-program-\(UUID().uuidString).pid")
     static let width = 1024, height = 768
 
-    /// Starts Xvfb on a free display; skips the test when Xvfb, xterm, xwd or convert is missing.
+    /// Starts Xvfb on a display it picks; skips the test when Xvfb, xterm, xwd or xwininfo is missing.
     init() throws {
-        for tool in ["Xvfb", "xterm", "xwd", "xwininfo", "convert"] where Self.which(tool) == nil {
-            throw TestRequirement.absent("\(tool) is not installed (make test installs xvfb, xterm, x11-apps, x11-utils and imagemagick); the real-terminal test is skipped")
+        for tool in ["Xvfb", "xterm", "xwd", "xwininfo"] where Self.which(tool) == nil {
+            throw TestRequirement.absent("\(tool) is not installed (make test installs xvfb, xterm, x11-apps and x11-utils); the real-terminal test is skipped")
         }
-        guard let number = (90..<130).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") && !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") }) else {
-            throw TestRequirement.broken("no free X display number")
+        do {
+            server = try VirtualDisplay(width: Self.width, height: Self.height)
+        } catch {
+            throw TestRequirement.broken("\(error)")
         }
-        display = ":\(number)"
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: Self.which("Xvfb")!)
-        server.arguments = [display, "-screen", "0", "\(Self.width)x\(Self.height)x24", "-nolisten", "tcp"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            guard Date() < deadline, server.isRunning else { throw TestRequirement.broken("Xvfb did not start on \(display)") }
-            usleep(50_000)
-        }
+        display = server.name
     }
 
     deinit {
         if let program = programID() { kill(program, SIGKILL) }
         if let terminal, terminal.isRunning { terminal.terminate(); terminal.waitUntilExit() }
-        if server.isRunning { server.terminate(); server.waitUntilExit() }
         try? FileManager.default.removeItem(at: programIDFile)
+        // Xvfb stops when `server` goes, after this.
     }
 
     /// Starts `xterm` with `options` (such as `-ti vt340` or `-bg black -fg white`) of `columns` × `rows`, titled
@@ -142,17 +134,22 @@ final class XtermDisplay {
 
     /// The whole screen as RGB bytes, `width` × `height`.
     func screenshot() throws -> [UInt8] {
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "xwd -root -silent -display \(display) | convert xwd:- -depth 8 rgb:-"]
-        let output = Pipe()
-        shell.standardOutput = output
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        shell.waitUntilExit()
-        guard data.count == Self.width * Self.height * 3 else { throw TestRequirement.broken("the screenshot has \(data.count) bytes, not an \(Self.width)×\(Self.height) RGB image") }
-        return [UInt8](data)
+        let screen: RasterImage
+        do {
+            screen = try server.photographScreen()
+        } catch {
+            throw TestRequirement.broken("no screenshot of \(display): \(error)")
+        }
+        guard screen.width == Self.width, screen.height == Self.height else {
+            throw TestRequirement.broken("the screenshot is \(screen.width)×\(screen.height), not \(Self.width)×\(Self.height)")
+        }
+        var rgb = [UInt8](repeating: 0, count: Self.width * Self.height * 3)
+        for pixel in 0..<(Self.width * Self.height) {
+            rgb[pixel * 3] = screen.pixels[pixel * 4]
+            rgb[pixel * 3 + 1] = screen.pixels[pixel * 4 + 1]
+            rgb[pixel * 3 + 2] = screen.pixels[pixel * 4 + 2]
+        }
+        return rgb
     }
 
     /// How many pixels of `screen` are within `tolerance` of `color`, and the box around them (x0, y0, x1, y1).

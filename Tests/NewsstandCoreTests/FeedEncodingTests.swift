@@ -226,6 +226,7 @@ final class FeedEncodingTests: XCTestCase {
     func testADateThatStandsForNoneGivesWayToUpdated() throws {
         XCTAssertNil(FlexibleDateParser.parse("0101-01-01T00:00:00+00:00"))
         XCTAssertNil(FlexibleDateParser.parse("0001-01-01"))
+        XCTAssertNil(FlexibleDateParser.parse("101-01-01T00:00:00+00:00"), "calibre-web's form: the year not padded")
         XCTAssertNotNil(FlexibleDateParser.parse("1001-01-01"))
         let atom = Data("""
             <feed xmlns="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/terms/"><title>calibre</title>
@@ -235,5 +236,14 @@ final class FeedEncodingTests: XCTestCase {
             """.utf8)
         let feed = try FeedParser.parse(atom, url: url)
         XCTAssertEqual(feed.entries.first?.date, FlexibleDateParser.parse("2025-03-04T05:06:07Z"), "the date it was added, not the year 101")
+        // calibre-web's entry (its template's order: updated before published).
+        let calibreWeb = Data("""
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>Calibre-Web</title>
+              <entry><title>Undated book</title><id>urn:uuid:1</id><updated>2025-03-04T05:06:07+00:00</updated>
+                <published>101-01-01T00:00:00+00:00</published>
+                <link rel="http://opds-spec.org/acquisition" href="/opds/download/1/epub/" length="10" title="EPUB" type="application/epub+zip"/></entry>
+            </feed>
+            """.utf8)
+        XCTAssertEqual(try FeedParser.parse(calibreWeb, url: url).entries.first?.date, FlexibleDateParser.parse("2025-03-04T05:06:07Z"))
     }
 }

@@ -60,6 +60,30 @@ final class PublicationRefresherTests: XCTestCase {
         XCTAssertEqual(try store.allIssues(), [])
     }
 
+    /// A feed that drips a byte a second: the refresh gives up after its timeout (2 s here, 30 s unless told), says the
+    /// server sent too little, and keeps the issues it had.
+    func testARefreshOfAFeedThatDripsGivesUpAfterTheTimeout() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let server = try TestSupport.server(for: self)
+        server.setResource("/c.plist", data: try catalogData(names: ["one", "two"]))
+        var refresher = PublicationRefresher(store: store)
+        XCTAssertEqual(refresher.feedTimeout, 30)
+        refresher.feedTimeout = 2
+        let publication = try refresher.subscribe(to: server.url(for: "/c.plist"))
+        let before = try store.issues(publicationID: publication.id)
+        server.setResource("/c.plist", data: try catalogData(names: ["one", "two", "three"])) // changed: not a 304
+        var plan = FaultPlan()
+        plan.slowDrip = true
+        server.faults = plan
+        let started = Date()
+        let outcome = refresher.refresh(publication)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(outcome.problem, "Kettle: 127.0.0.1 sent less than 1 KB/s for 2 s")
+        XCTAssertGreaterThanOrEqual(elapsed, 1.8)
+        XCTAssertLessThan(elapsed, 6, "at the timeout, not at the minute-long deadline")
+        XCTAssertEqual(try store.issues(publicationID: publication.id), before, "nothing lost")
+    }
+
     func testFailedRefreshKeepsPreviousIssuesAndRecordsTheError() throws {
         let (store, _) = try TestSupport.store(for: self)
         let server = try TestSupport.server(for: self)

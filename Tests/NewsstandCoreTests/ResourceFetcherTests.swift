@@ -61,13 +61,28 @@ final class ResourceFetcherTests: XCTestCase {
         }
     }
 
-    /// A feed that drips a byte a second is never "stalled" (libcurl's low-speed limit is one byte a second), so it
-    /// ends by its deadline: a minute in all, or `timeout` when longer. `HTTPClientLimitTests` shows a drip stopped
-    /// at its deadline; these are the limits every feed, page and cover fetch gets.
-    func testAFeedThatDripsGivesUpAfterAMinuteInAll() {
+    /// A feed that drips a byte a second gives up after the timeout (every feed's minimum rate is 1 KB a second),
+    /// not at the minute-long deadline, saying the server sent too little. Here with a 2-second timeout.
+    func testAFeedThatDripsGivesUpAfterTheTimeout() throws {
+        let server = try server { $0.slowDrip = true }
+        server.setResource("/feed.xml", data: Data(("<feed>" + String(repeating: " ", count: 1000) + "</feed>").utf8), contentType: "application/atom+xml")
+        let start = Date()
+        XCTAssertThrowsError(try ResourceFetcher.fetchConditionally(server.url(for: "/feed.xml"), from: .network, validators: nil, timeout: 2,
+                                                                    client: client)) { error in
+            XCTAssertEqual(error as? HTTPError, .tooSlow(host: "127.0.0.1", bytesPerSecond: 1024, seconds: 2))
+            XCTAssertEqual("\(error)", "127.0.0.1 sent less than 1 KB/s for 2 s")
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertGreaterThanOrEqual(elapsed, 1.8, "not before the timeout")
+        XCTAssertLessThan(elapsed, 6, "at the timeout, not at the deadline")
+    }
+
+    /// The limits every feed, page and cover fetch gets: under 1 KB/s for `timeout` (30 s unless told), a minute in all.
+    func testEveryFetchHasTheMinimumRateForItsTimeout() {
         let limits = ResourceFetcher.limits(maxBytes: 1 << 20, timeout: 30)
         XCTAssertEqual(limits.deadline, 60)
-        XCTAssertEqual(limits.lowSpeed, HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: 30))
+        XCTAssertEqual(limits.lowSpeed, HTTPLimits.LowSpeed(bytesPerSecond: 1024, seconds: 30))
+        XCTAssertEqual(HTTPLimits.feed.lowSpeed, limits.lowSpeed)
         XCTAssertEqual(ResourceFetcher.limits(maxBytes: 1 << 20, timeout: 90).deadline, 90)
     }
 }

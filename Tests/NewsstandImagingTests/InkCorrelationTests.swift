@@ -36,6 +36,19 @@ final class InkCorrelationTests: XCTestCase {
         XCTAssertTrue(InkCorrelation(art: ["@ @ ", " @ @"], picture: grey).perCell.isNaN)
     }
 
+    /// Measured from a screen (the art as a terminal drew it): a screen that shows the picture's light scores 1, one
+    /// that shows it inverted -1, a blank one nothing; the screen is sampled as the picture is, whatever its pixel size.
+    func testAScreenIsComparedWithThePictureAtTheSameSamples() {
+        let picture = halves(left: 255, right: 0, width: 80, height: 64)
+        let screen = halves(left: 230, right: 10, width: 8 * 7, height: 4 * 14) // 8 × 4 cells of 7 × 14 pixels
+        XCTAssertGreaterThan(InkCorrelation(screen: screen, columns: 8, rows: 4, picture: picture).subCell, 0.99)
+        let inverted = halves(left: 10, right: 230, width: 8 * 7, height: 4 * 14)
+        XCTAssertLessThan(InkCorrelation(screen: inverted, columns: 8, rows: 4, picture: picture).perCell, -0.99)
+        let blank = RasterImage(width: 56, height: 56, red: 0, green: 0, blue: 0, alpha: 255)
+        XCTAssertTrue(InkCorrelation(screen: blank, columns: 8, rows: 4, picture: picture).subCell.isNaN)
+        XCTAssertTrue(InkCorrelation(screen: screen, columns: 0, rows: 4, picture: picture).perCell.isNaN)
+    }
+
     // MARK: The renderer, measured
 
     /// Thresholds a renderer that keeps each cell's light relative to the whole picture meets, and one that saturates

@@ -56,13 +56,13 @@ public final class CalibreServer {
         try waitUntilListening(deadline: Date().addingTimeInterval(60))
     }
 
-    private static func program(_ name: String) -> URL? {
+    static func program(_ name: String) -> URL? {
         ["/usr/bin/", "/usr/local/bin/"].map { URL(fileURLWithPath: $0 + name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// Runs a calibre command to its end; a failure carries the end of what it printed, so the test log says why.
     /// `runToEnd`, tried again for up to 30 seconds while a failure prints `busy` (another program holds calibre's lock).
-    private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String], retryWhilePrinting busy: String) throws {
+    static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String], retryWhilePrinting busy: String) throws {
         let deadline = Date().addingTimeInterval(30)
         while true {
             do {
@@ -73,7 +73,7 @@ public final class CalibreServer {
         }
     }
 
-    private static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
+    static func runToEnd(_ executable: URL, _ arguments: [String], environment: [String: String]) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

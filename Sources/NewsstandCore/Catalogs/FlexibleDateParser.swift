@@ -8,9 +8,9 @@ import Foundation
 /// The common forms are read by hand (fast: feeds hold thousands of dates); the rest fall back to
 /// `DateFormatter` patterns. A date without a zone is taken as UTC.
 ///
-/// A date before the year 1000 stands for "none" and is read as no date: calibre and calibre-web write
-/// `0101-01-01` for a book without a publication date, others `0001-01-01`; the entry's other dates
-/// (`updated`, when it was added) stand in.
+/// A date before the year 1000 stands for "none" and is read as no date: calibre writes `0101-01-01` for a book
+/// without a publication date, calibre-web `101-01-01` (the same, its year not padded), others `0001-01-01`; the
+/// entry's other dates (`updated`, when it was added) stand in.
 public enum FlexibleDateParser {
     /// The first moment that is a date rather than a placeholder for none (1000-01-01T00:00:00Z).
     static let earliestRealDate = Date(timeIntervalSince1970: -30_610_224_000)

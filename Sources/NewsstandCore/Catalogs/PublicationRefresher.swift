@@ -18,6 +18,9 @@ public struct PublicationRefresher: Sendable {
     public let client: HTTPClient
     /// How many headlines a publication keeps: the feed's first (`max-headlines`).
     public var maxHeadlines: Int
+    /// How long a feed page may arrive at less than ``HTTPLimits/minimumRate`` (1 KB a second) — a server that stops
+    /// sending, or drips — before the refresh gives up on it: 30 seconds (tests make it shorter).
+    public var feedTimeout: TimeInterval = 30
 
     /// `maxEntries` unless configured: ten pages of a hundred.
     public static let defaultMaxEntries = 1000
@@ -155,7 +158,7 @@ public struct PublicationRefresher: Sendable {
     private func fetch(_ url: URL, from origin: DocumentOrigin, validators: FetchValidators?) throws -> (Feed, FetchValidators?)? {
         let first: Data
         var newValidators: FetchValidators?
-        switch try ResourceFetcher.fetchConditionally(url, from: origin, validators: validators, client: client) {
+        switch try ResourceFetcher.fetchConditionally(url, from: origin, validators: validators, timeout: feedTimeout, client: client) {
         case .notModified: return nil
         case .fetched(let data, let fetchedValidators):
             first = data
@@ -174,7 +177,7 @@ public struct PublicationRefresher: Sendable {
             page += 1
             feed.nextPage = nil
             do {
-                let more = try FeedParser.parse(try ResourceFetcher.fetch(next, from: origin, client: client), url: next).keepingReferences(admittedBy: origin)
+                let more = try FeedParser.parse(try ResourceFetcher.fetch(next, from: origin, timeout: feedTimeout, client: client), url: next).keepingReferences(admittedBy: origin)
                 for entry in more.entries {
                     if names.insert(entry.name).inserted {
                         feed.entries.append(entry)

@@ -11,8 +11,9 @@ public struct FetchError: Error, Equatable, CustomStringConvertible {
 /// reaches only the network; see ``DocumentOrigin``). A refused URL is never read: the fetch fails saying why.
 ///
 /// http and https go through ``HTTPClient`` (libcurl): the cap holds as the bytes arrive and as they unpack
-/// (gzip, brotli), a server that stops sending for `timeout` seconds fails the fetch, and so does one that
-/// takes longer than a minute (or `timeout`, if longer) in all; logins come from the client's credentials and
+/// (gzip, brotli), a server that sends less than 1 KB a second (``HTTPLimits/minimumRate``) for `timeout`
+/// seconds fails the fetch — one that stops sending or drips — and so does one that takes longer than a minute
+/// (or `timeout`, if longer) in all; logins come from the client's credentials and
 /// `.netrc`. Their failures are ``HTTPError``s (a 401 is ``HTTPError/loginRequired(host:realm:)``); a file's
 /// are ``FetchError``s. Either describes itself in plain words.
 ///
@@ -39,13 +40,14 @@ public enum ResourceFetcher {
         }
     }
 
-    /// A feed's limits, with `maxBytes` received and decoded and `timeout` as the longest silence (and connect).
+    /// A feed's limits, with `maxBytes` received and decoded and `timeout` as the longest time under the minimum
+    /// rate (and connect).
     static func limits(maxBytes: Int, timeout: TimeInterval, subject: String = "the feed",
                        sizeLimitName: String = "feed size limit") -> HTTPLimits {
         var limits = HTTPLimits.feed
         limits.maxBodyBytes = Int64(maxBytes)
         limits.maxReceivedBytes = Int64(maxBytes)
-        limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout.rounded(.up)))
+        limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: HTTPLimits.minimumRate, seconds: Int(timeout.rounded(.up)))
         limits.connectTimeout = min(limits.connectTimeout, max(timeout, 1))
         limits.deadline = max(limits.deadline ?? 60, timeout)
         limits.subject = subject

@@ -128,7 +128,7 @@ final class CoverFileCache: @unchecked Sendable {
 
     /// Fetches `url` when `origin` may point there, conditionally when `validators` are given; over http(s)
     /// through `client`, at most ``maximumBytes`` as received and as decoded, failing after `timeout` seconds
-    /// without a byte.
+    /// under 1 KB a second (without a byte, or dripping).
     static func fetch(_ url: URL, from origin: DocumentOrigin, validators: Validators?, timeout: TimeInterval = 30,
                       client: HTTPClient = .shared) throws -> FetchResult {
         try origin.check(url)
@@ -145,7 +145,7 @@ final class CoverFileCache: @unchecked Sendable {
             if let etag = validators?.etag { headers["If-None-Match"] = etag }
             if let lastModified = validators?.lastModified { headers["If-Modified-Since"] = lastModified }
             var limits = HTTPLimits.cover(maxBytes: Int64(maximumBytes))
-            limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout.rounded(.up)))
+            limits.lowSpeed = HTTPLimits.LowSpeed(bytesPerSecond: HTTPLimits.minimumRate, seconds: Int(timeout.rounded(.up)))
             limits.connectTimeout = min(limits.connectTimeout, max(timeout, 1))
             limits.deadline = max(limits.deadline ?? 30, timeout)
             let response = try client.fetch(HTTPRequest(url: url, headers: headers, limits: limits))

@@ -53,9 +53,15 @@ public struct HTTPLimits: Sendable, Equatable {
         self.sizeLimitRemedy = sizeLimitRemedy
     }
 
-    /// A feed or catalog: at most 64 MB received and decoded, within 60 s, stopping after 30 s without a byte.
+    /// A feed or catalog: at most 64 MB received and decoded, within 60 s, stopping when less than 1 KB a second
+    /// arrives for 30 s (a server that stops sending, or drips a byte a second, gives up then, not at the deadline).
     public static let feed = HTTPLimits(maxBodyBytes: 64 << 20, maxReceivedBytes: 64 << 20, deadline: 60,
+                                        lowSpeed: LowSpeed(bytesPerSecond: minimumRate, seconds: 30),
                                         subject: "the feed", sizeLimitName: "feed size limit")
+
+    /// The slowest a feed, catalog page, cover or picture may arrive (bytes a second) for longer than its timeout:
+    /// 1 KB/s, far below any real connection, far above a server that drips.
+    public static let minimumRate = 1024
 
     /// A cover picture: at most `maxBytes` received and decoded, within 30 s.
     public static func cover(maxBytes: Int64) -> HTTPLimits {
