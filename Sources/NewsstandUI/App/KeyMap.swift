@@ -91,6 +91,8 @@ public enum KeyMap {
             KeyBinding(command: .tap, keys: [.enter], hint: "read", help: "Read the item in the reader (its text, links numbered)", screens: [.headlines], isHinted: true),
             KeyBinding(command: .playMedia, keys: [.character("p")], hint: "play", help: "Hand the item's audio or video file to the player (player in the config file; else the browser)", screens: [.headlines], isHinted: true),
             KeyBinding(command: .openLink, keys: [.character("o")], hint: "open", help: "Open the item's link (else its file) with the browser (browser in the config file; else xdg-open)", screens: [.headlines], isHinted: true),
+            KeyBinding(command: .toggleRead, keys: [.character("N")], hint: "", help: "Mark the selected headline read or unread (on its account's server too; reading it marks it read)", screens: [.headlines], isHinted: false),
+            KeyBinding(command: .toggleStar, keys: [.character("*")], hint: "", help: "Star or unstar the selected headline (on its account's server too): starred headlines are kept past max-headlines", screens: [.headlines], isHinted: false),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),
