@@ -70,6 +70,16 @@ final class HeadlineStateTests: XCTestCase {
         XCTAssertEqual(try store.database.query("SELECT count(*) FROM account_marks").first?.first?.int64, 0)
     }
 
+    func testOnlyHeadlinesNewToThePublicationAreNew() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        let publication = try store.addPublication(title: "Kettle", feedURL: feed)
+        try store.replaceHeadlines([headline(1)], publicationID: publication.id)
+        try store.replaceHeadlines([headline(2), headline(1)], publicationID: publication.id, markingNewArrivals: true)
+        try store.replaceHeadlines([headline(3), headline(2), headline(1)], publicationID: publication.id, markingNewArrivals: true)
+        XCTAssertEqual(try store.headlines(publicationID: publication.id).map(\.isNew), [true, true, false],
+                       "3 and 2 arrived later; 1 was there from the first fill")
+    }
+
     func testAHeadlineWithoutALinkIsKnownByItsTitleAndDate() throws {
         let (store, _) = try TestSupport.store(for: self)
         let publication = try store.addPublication(title: "Kettle", feedURL: feed)

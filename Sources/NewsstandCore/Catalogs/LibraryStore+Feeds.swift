@@ -39,6 +39,8 @@ extension LibraryStore {
                     SELECT \(Self.headlineColumns) FROM headlines h \(Self.stateJoin)
                     WHERE h.publication_id = ? AND s.is_starred = 1 ORDER BY h.position
                     """, [.integer(publicationID)]).map(Self.headline(from:))
+                let known = markingNewArrivals ? Set(try database.query("SELECT \(HeadlineKey.sql("h")) FROM headlines h WHERE h.publication_id = ?",
+                                                                        [.integer(publicationID)]).compactMap { $0.first?.string }) : []
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
                 try database.query("DELETE FROM headline_text WHERE publication_id = ?", [.integer(publicationID)])
                 var keys = Set<String>()
@@ -48,12 +50,15 @@ extension LibraryStore {
                     position += 1
                     guard let key else { continue }
                     keys.insert(key)
+                    // A state to record, or one already there whose item id may be new to it.
+                    let isNew = markingNewArrivals && !headline.isRead && !known.contains(key)
+                    guard headline.serverItem != nil || headline.isRead || headline.isStarred || isNew else { continue }
                     try database.query("""
                         INSERT INTO headline_states (publication_id, key, item_id, read_at, is_starred, arrived_new) VALUES (?, ?, ?, ?, ?, ?)
                         ON CONFLICT (publication_id, key) DO UPDATE SET item_id = coalesce(excluded.item_id, item_id)
                         """, [.integer(publicationID), .text(key), headline.serverItem.map { .integer($0.value) } ?? .null,
                               headline.isRead ? .real(date.timeIntervalSince1970) : .null, .integer(headline.isStarred ? 1 : 0),
-                              .integer(markingNewArrivals && !headline.isRead ? 1 : 0)])
+                              .integer(isNew ? 1 : 0)])
                 }
                 for headline in kept where !keys.contains(headline.key ?? "") {
                     guard let key = try insertHeadline(headline, publicationID: publicationID, position: position) else { continue }

@@ -38,9 +38,9 @@ extension LibraryStore {
 
     /// Stores one headline at `position` and indexes it for search; its key.
     func insertHeadline(_ headline: Headline, publicationID: Int64, position: Int) throws -> String? {
-        try database.query("""
+        let key = try database.query("""
             INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING \(HeadlineKey.sql("headlines"))
             """,
                            [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
                             headline.link.map { .text($0.absoluteString) } ?? .null,
@@ -48,9 +48,7 @@ extension LibraryStore {
                             .text(TextSanitizer.singleLine(headline.summary)),
                             headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
                             headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null,
-                            .text(headline.body)])
-        let key = try database.query("SELECT \(HeadlineKey.sql("h")) FROM headlines h WHERE h.id = ?",
-                                     [.integer(database.lastInsertedRowID)]).first?.first?.string
+                            .text(headline.body)]).first?.first?.string
         try database.query("INSERT INTO headline_text (title, body, publication_id, position) VALUES (?, ?, ?, ?)",
                            [.text(Self.searchable(headline.title)),
                             .text(Self.searchable(headline.body.isEmpty ? headline.summary : FeedText.html(headline.body))),
@@ -118,17 +116,6 @@ extension LibraryStore {
         }
     }
 
-    /// How many of the publication's headlines are unread and how many starred (the subscriptions screen's counts).
-    public func headlineStateCounts(publicationID: Int64) throws -> (unread: Int, starred: Int) {
-        try locked {
-            let row = try database.query("""
-                SELECT coalesce(sum(s.read_at IS NULL), 0), coalesce(sum(coalesce(s.is_starred, 0)), 0) FROM headlines h \(Self.stateJoin)
-                WHERE h.publication_id = ?
-                """, [.integer(publicationID)]).first
-            return (Int(row?[0].int64 ?? 0), Int(row?[1].int64 ?? 0))
-        }
-    }
-
     /// Makes the account's headlines read or unread, and starred or not, as the server's lists say (`nil`: that list
     /// was not read whole, so it changes nothing), except those with a change of their own still to send. Returns how
     /// many became read. Call holding the lock, inside a transaction.
@@ -144,12 +131,12 @@ extension LibraryStore {
         var markedRead = 0
         for row in rows {
             guard let publicationID = row[0].int64, let key = row[1].string, let item = row[2].int64 else { continue }
-            let where_: [SQLiteValue] = [.integer(publicationID), .text(key)]
+            let headlineKey: [SQLiteValue] = [.integer(publicationID), .text(key)]
             if let unreadItems, !pendingRead.contains(item) {
                 let read = !unreadItems.contains(ServerItemID(item))
                 if read != (row[3].int64 == 1) {
                     try database.query("UPDATE headline_states SET read_at = ? WHERE publication_id = ? AND key = ?",
-                                       [read ? .real(date.timeIntervalSince1970) : .null] + where_)
+                                       [read ? .real(date.timeIntervalSince1970) : .null] + headlineKey)
                     if read { markedRead += 1 }
                 }
             }
@@ -157,7 +144,7 @@ extension LibraryStore {
                 let starred = starredItems.contains(ServerItemID(item))
                 if starred != (row[4].int64 == 1) {
                     try database.query("UPDATE headline_states SET is_starred = ? WHERE publication_id = ? AND key = ?",
-                                       [.integer(starred ? 1 : 0)] + where_)
+                                       [.integer(starred ? 1 : 0)] + headlineKey)
                 }
             }
         }
