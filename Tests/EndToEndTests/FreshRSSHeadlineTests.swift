@@ -95,16 +95,30 @@ final class FreshRSSHeadlineTests: EndToEndTestCase {
         XCTAssertTrue(search.output.hasPrefix("own-daily/headline-1  own headline\n"), search.output)
     }
 
-    func testRenamedOnTheServerIsRenamedHere() throws {
-        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly"])
+    /// After the first sync: a headline arriving is NEW until read in FreshRSS; a subscription renamed there is renamed here.
+    func testLaterHeadlinesAreNewUntilReadOnTheServerAndARenameThereComesHere() throws {
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: ["/alpha.xml": "Alpha Weekly", "/beta.xml": "Beta Monthly"])
         let stream = try client.subscribe(to: server.url(for: "alpha.xml"))
         let environment = TestEnvironment.environment(home: home)
         try addAccount(freshRSS, environment)
+        _ = try client.subscribe(to: server.url(for: "beta.xml"))
         try client.rename(streamID: stream, to: "Alpha Renamed")
         XCTAssertEqual(try TestEnvironment.run(["sync"], environment: environment).status, 0)
         let subscriptions = try rows(["subscriptions", "--json"], environment)
         XCTAssertEqual(subscriptions.filter { ($0["title"] as? String)?.hasPrefix("Alpha") == true }.map { $0["title"] as? String }, ["Alpha Renamed"],
                        "\(subscriptions)")
+        XCTAssertEqual(try rows(["headlines", "alpha-weekly", "--json"], environment).first?["new"] as? Bool, false, "from the first sync")
+        XCTAssertEqual(try rows(["headlines", "beta-monthly", "--json"], environment).first?["new"] as? Bool, true, "arrived later")
+        XCTAssertEqual(try TestEnvironment.run(["headlines", "beta-monthly"], environment: environment).output,
+                       "beta-monthly/headline-1\t2026-11-03\tNEW\tbeta headline\n")
+
+        let beta = try XCTUnwrap(try client.items(since: nil).items.first { $0.title == "beta headline" })
+        try client.set(.read, true, items: [beta.id])
+        let synced = try TestEnvironment.run(["sync"], environment: environment)
+        XCTAssertTrue(synced.output.contains("1 read elsewhere"), synced.output)
+        let row = try XCTUnwrap(try rows(["headlines", "beta-monthly", "--json"], environment).first)
+        XCTAssertEqual(row["new"] as? Bool, false, "read in FreshRSS: not NEW here")
+        XCTAssertEqual(row["read"] as? Bool, true)
     }
 
     /// The headlines screen in tmux: `N` and `*` on an account's headline reach FreshRSS; reading one reads it there.
