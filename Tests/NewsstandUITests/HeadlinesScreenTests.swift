@@ -113,6 +113,17 @@ final class HeadlineMarksScreenTests: XCTestCase {
         XCTAssertEqual(headlines.headlines?.first?.isNew, false)
     }
 
+    func testARefreshReadsTheOpenHeadlinesAgain() {
+        var state = headlinesState([headline("Printers strike ends", key: "https://example.com/1", new: true)])
+        XCTAssertEqual(AppUpdate.update(&state, .publicationsRefreshed([])), [.loadLibrary, .loadHeadlines(publicationID: Fixtures.publication.id)])
+        _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: Fixtures.publication.id,
+                                                      .success([headline("Printers strike ends", key: "https://example.com/1", read: true)])))
+        XCTAssertFalse(AppView.render(state, theme: theme).lines()[3].contains("NEW"), "read elsewhere: no longer NEW")
+        _ = AppUpdate.update(&state, .keyPressed(.escape))
+        _ = AppUpdate.update(&state, .keyPressed(.escape))
+        XCTAssertEqual(AppUpdate.update(&state, .publicationsRefreshed([])), [.loadLibrary], "no headlines screen open")
+    }
+
     func testTheHelpListsNAndStarOnTheHeadlinesScreen() {
         let rows = KeyMap.bindings.filter { $0.screens.contains(.headlines) }
         XCTAssertTrue(rows.contains { $0.command == .toggleRead && $0.keyLabel == "N" && $0.help.contains("headline") })
