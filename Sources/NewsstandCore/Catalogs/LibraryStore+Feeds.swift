@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandContent
 
 /// Feed state kept per publication: the HTTP validators of its last good fetch, and its headlines.
 extension LibraryStore {
@@ -61,9 +60,9 @@ extension LibraryStore {
                               .integer(isNew ? 1 : 0)])
                 }
                 for headline in kept where !keys.contains(headline.key ?? "") {
-                    guard let key = try insertHeadline(headline, publicationID: publicationID, position: position) else { continue }
+                    let key = try insertHeadline(headline, publicationID: publicationID, position: position)
                     position += 1
-                    keys.insert(key)
+                    if let key { keys.insert(key) }
                 }
                 try database.query("""
                     DELETE FROM headline_states WHERE publication_id = ?1
