@@ -101,11 +101,20 @@ public final class EffectRunner: @unchecked Sendable {
     /// when the server cannot be reached they stay queued for the next refresh.
     func sendAccountMarks(ofIssue issueID: Int64) {
         refreshQueue.async {
-            guard let accountSync = self.sync.accountSync, let issue = try? self.store.issue(id: issueID),
-                  let accountID = (try? self.store.publication(id: issue.publicationID))?.accountID,
-                  let account = (try? self.store.accounts())?.first(where: { $0.id == accountID }) else { return }
-            _ = try? accountSync.sendMarks(of: account)
+            guard let issue = try? self.store.issue(id: issueID) else { return }
+            self.sendAccountMarksNow(ofPublication: issue.publicationID)
         }
+    }
+
+    /// Sends the queued marks of the account a publication comes from (after `N` or `*` on a headline, opening one).
+    func sendAccountMarks(ofPublication publicationID: Int64) {
+        refreshQueue.async { self.sendAccountMarksNow(ofPublication: publicationID) }
+    }
+
+    private func sendAccountMarksNow(ofPublication publicationID: Int64) {
+        guard let accountSync = sync.accountSync, let accountID = (try? store.publication(id: publicationID))?.accountID,
+              let account = (try? store.accounts())?.first(where: { $0.id == accountID }) else { return }
+        _ = try? accountSync.sendMarks(of: account)
     }
 
     /// The most bytes one feed article's picture may take (it stops arriving there).
@@ -213,6 +222,10 @@ public final class EffectRunner: @unchecked Sendable {
                 self.send(.headlineArticleLoaded(publicationID: publicationID, index: index, headline.map(HeadlineArticle.blocks(for:))))
                 if case .success(let headline) = headline {
                     self.send(.headlineFullTextLoaded(publicationID: publicationID, index: index, self.fullText(of: headline, publicationID: publicationID)))
+                    // Opening a headline reads it (on its account's server too).
+                    if !headline.isRead, let key = headline.key {
+                        self.perform(.markHeadlineRead(publicationID: publicationID, key: key, read: true))
+                    }
                 }
             }
         case .fetchHeadlineArticle(let publicationID, let index, let link):
@@ -232,6 +245,24 @@ public final class EffectRunner: @unchecked Sendable {
             work.async {
                 try? self.store.setFullText(mode, publicationID: publicationID)
                 self.sendLibrary()
+            }
+        case .markHeadlineRead(let publicationID, let key, let read):
+            saves.async {
+                do {
+                    try self.store.setHeadlineRead(read, publicationID: publicationID, key: key)
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot mark the headline \(read ? "read" : "unread"): \(error)", isError: true)))
+                }
+                self.sendAccountMarks(ofPublication: publicationID)
+            }
+        case .starHeadline(let publicationID, let key, let starred):
+            saves.async {
+                do {
+                    try self.store.setHeadlineStarred(starred, publicationID: publicationID, key: key)
+                } catch {
+                    self.send(.reported(StatusMessage("Cannot star the headline: \(error)", isError: true)))
+                }
+                self.sendAccountMarks(ofPublication: publicationID)
             }
         case .reloadLibraryIfChangedElsewhere:
             libraryQueue.async {
@@ -291,11 +322,30 @@ public final class EffectRunner: @unchecked Sendable {
         case .quit:
             finishPendingSaves()
             progressSync?.finish(timeout: 2)
-        case .subscribe(let text):
+        case .subscribe(let text, let destination):
             refreshQueue.async {
                 let result: Result<String, ReaderFailure>
-                if let url = SubscriptionURL.parse(text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                   let account = try? self.store.accounts().first, let accountSync = self.sync.accountSync {
+                let accounts = (try? self.store.accounts()) ?? []
+                let parsed = SubscriptionURL.parse(text)
+                let isWebFeed = ["http", "https"].contains(parsed?.scheme?.lowercased() ?? "")
+                // The account: the one chosen, else the only one; with several and no choice, the user is asked.
+                var chosen: Account?
+                switch destination {
+                case .ownFeed: chosen = nil
+                case .account(let address):
+                    chosen = accounts.first { $0.url.absoluteString == address }
+                    if chosen == nil {
+                        self.send(.subscriptionAdded(.failure(ReaderFailure("the account at \(address) is gone; nothing was subscribed"))))
+                        return
+                    }
+                case .unchosen:
+                    if isWebFeed, accounts.count > 1 {
+                        self.send(.subscriptionAccountNeeded(url: text, accounts: accounts))
+                        return
+                    }
+                    chosen = accounts.first
+                }
+                if let url = parsed, isWebFeed, let account = chosen, let accountSync = self.sync.accountSync {
                     // With an account, a web feed is subscribed on its server.
                     do {
                         let added = try accountSync.subscribe(account, to: url)
@@ -307,13 +357,13 @@ public final class EffectRunner: @unchecked Sendable {
                     } catch {
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString) on the account's server: \(error)"))
                     }
-                } else if let url = SubscriptionURL.parse(text) {
+                } else if let url = parsed {
                     self.moveLogin(from: text)
                     do {
                         result = .success(try PublicationRefresher(store: self.store, maxEntries: self.configuration.maxCatalogEntries, client: self.client,
                                                                    maxHeadlines: self.configuration.maxHeadlines).subscribe(to: url).subscribedTitle)
                     } catch {
-                        if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString)) { return }
+                        if self.askForLogin(after: error, at: url, retry: .subscribe(url: url.absoluteString, on: destination)) { return }
                         result = .failure(ReaderFailure("cannot subscribe to \(url.absoluteString): \(error)"))
                     }
                 } else {

@@ -12,6 +12,9 @@ enum AccountCommands {
         var json: Bool
     }
 
+    /// The words after `account`, as the command table offers them for completion.
+    static let actions = ["add", "list", "remove"]
+
     static func run(_ arguments: inout ArgumentList) throws {
         let options = Options(user: arguments.option("--user"), passwordFromStandardInput: arguments.flag("--password-stdin"),
                               json: arguments.flag("--json"))
@@ -29,7 +32,7 @@ enum AccountCommands {
     }
 
     /// The API's base URL from the command line: http or https, without a login in it.
-    private static func apiURL(_ text: String) throws -> URL {
+    static func apiURL(_ text: String) throws -> URL {
         let parts = URLCredentials.split(text)
         guard let url = URL(string: parts.address), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw UsageError("'\(parts.address)' is not the http or https address of a feed server's API (like https://host/api/greader.php)")

@@ -4,7 +4,7 @@ import NewsstandCore
 
 /// `newsstand search TEXT... [--limit N]`: finds words in every downloaded issue (indexing issues
 /// not indexed yet) and prints, per match, the issue, the article (numbered as `read --article`
-/// takes it) and a snippet; then matches in headlines (`publication/headline N  title`). Exit status 1
+/// takes it) and a snippet; then matches in headlines (`publication/headline-N  title`, the name `mark` takes). Exit status 1
 /// when nothing matches.
 enum SearchCommand {
     static func run(_ arguments: inout ArgumentList) throws {
@@ -20,8 +20,9 @@ enum SearchCommand {
         let styled = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         var output = ""
         for hit in hits {
-            if hit.headline != nil {
-                output += "\(hit.publicationName)/\(hit.issueName)  \(hit.articleTitle)\n"
+            if let headline = hit.headline {
+                // The name `mark` and `headlines` take.
+                output += "\(hit.publicationName)/headline-\(headline.position + 1)  \(hit.articleTitle)\n"
             } else {
                 output += "\(hit.publicationName)/\(hit.issueName)  \(hit.issueTitle) — \(hit.articleIndex + 1). \(hit.articleTitle)\n"
             }

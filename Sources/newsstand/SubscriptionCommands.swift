@@ -7,9 +7,13 @@ enum SubscriptionCommands {
         let policyText = arguments.option("--auto-download")
         let keep = try arguments.integerOption("--keep", range: 1...10_000)
         let fullTextText = arguments.option("--full-text")
-        let local = arguments.flag("--local")
+        let accountText = arguments.option("--account")
+        let ownFeed = arguments.flag("--no-account")
+        // --local: the older spelling (hidden).
+        let noAccount = arguments.flag("--local") || ownFeed
         let text = try arguments.positional("URL of a catalog")
         try arguments.finish()
+        if accountText != nil, noAccount { throw UsageError("--account and --no-account do not go together: choose one") }
         let policy = try policyText.map { text -> AutoDownloadPolicy in
             guard let policy = AutoDownloadPolicy(rawValue: text) else { throw UsageError("--auto-download takes none, latest or all, not '\(text)'") }
             return policy
@@ -29,8 +33,7 @@ enum SubscriptionCommands {
             throw CommandFailure("only http, https and file URLs (or a path) can be subscribed to")
         }
         if let saved { print("Saved the login for \(saved.user) at \(saved.host).") }
-        // With an account, a web feed is subscribed on its server (the first account's), unless --local.
-        if !local, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let account = try context.store.accounts().first {
+        if let account = try account(for: url, named: accountText, noAccount: noAccount, in: context) {
             let sync = AccountSync(store: context.store, sessions: AccountSessions(store: CredentialStore(paths: context.paths)),
                                    http: context.client, maxHeadlines: context.configuration.maxHeadlines)
             let result: (publication: Publication?, report: AccountSync.Report)
@@ -75,6 +78,27 @@ enum SubscriptionCommands {
         } catch {
             throw CommandFailure("cannot subscribe to \(url.absoluteString): \(error)")
         }
+    }
+
+    /// The account a feed is subscribed on: the one `--account` names, none with `--no-account` or for a feed that is
+    /// not on the web, else the only one there is. With several and no choice, nothing is subscribed: the user says which.
+    private static func account(for url: URL, named text: String?, noAccount: Bool, in context: LibraryContext) throws -> Account? {
+        let isWebFeed = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        let accounts = try context.store.accounts()
+        if let text {
+            let wanted = try AccountCommands.apiURL(text)
+            guard let account = accounts.first(where: { $0.url == wanted }) else {
+                throw CommandFailure("\(AccountError.noSuchAccount(wanted.absoluteString)); nothing was subscribed")
+            }
+            guard isWebFeed else { throw CommandFailure("only http and https feeds can be subscribed on an account's server; nothing was subscribed") }
+            return account
+        }
+        guard !noAccount, isWebFeed, !accounts.isEmpty else { return nil }
+        guard accounts.count == 1 else {
+            let choices = accounts.map { "--account \($0.url.absoluteString) (\($0.user))" }.joined(separator: ", ")
+            throw CommandFailure("there are \(accounts.count) accounts: say which to subscribe on with \(choices), or --no-account for a feed of your own; nothing was subscribed")
+        }
+        return accounts[0]
     }
 
     static func unsubscribe(_ arguments: inout ArgumentList) throws {

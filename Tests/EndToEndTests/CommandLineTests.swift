@@ -138,7 +138,7 @@ final class CommandLineTests: EndToEndTestCase {
 
     /// Every command word and its synopsis, as `--help` must list them (written out here, not read from the program).
     private static let synopses: [(name: String, synopsis: String)] = [
-        ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--local]"),
+        ("subscribe", "subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--account SERVER-URL] [--no-account]"),
         ("unsubscribe", "unsubscribe PUBLICATION [--keep-downloads]"),
         ("subscriptions", "subscriptions [--json]"),
         ("catalog", "catalog URL [--search TEXT] [--json]"),
@@ -151,7 +151,8 @@ final class CommandLineTests: EndToEndTestCase {
         ("import", "import FILE"),
         ("export", "export"),
         ("list", "list [--json]"),
-        ("mark", "mark ISSUE... [--read] [--unread] [--star] [--unstar]"),
+        ("headlines", "headlines PUBLICATION [--json]"),
+        ("mark", "mark ISSUE|HEADLINE... [--read] [--unread] [--star] [--unstar]"),
         ("download", "download ISSUE..."),
         ("read", "read ISSUE [--plain] [--toc] [--article N] [--width N]"),
         ("search", "search TEXT... [--limit N]"),
@@ -205,7 +206,7 @@ final class CommandLineTests: EndToEndTestCase {
         let environment = TestEnvironment.environment(home: home)
         let help = try TestEnvironment.run(["help", "subscribe"], environment: environment)
         XCTAssertEqual(help.status, 0, help.errors)
-        XCTAssertTrue(Self.flattened(help.output).contains("newsstand subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--local] subscribe to a publication's catalog"),
+        XCTAssertTrue(Self.flattened(help.output).contains("newsstand subscribe URL [--auto-download none|latest|all] [--keep N] [--full-text never|ask|always] [--account SERVER-URL] [--no-account] subscribe to a publication's catalog"),
                       help.output)
         XCTAssertFalse(help.output.contains("unsubscribe"), "only the one command: \(help.output)")
         for form in [["subscribe", "--help"], ["subscribe", "-h"], ["subscribe", "http://example.invalid/", "--keep", "3", "--help"]] {

@@ -129,10 +129,14 @@ final class CompletionTests: EndToEndTestCase {
             ["newsstand", "read", "--width", "40", "2026-a"],
             ["newsstand", "download", "2026-autumn", "2026-s"],
             ["newsstand", "notes", "--format", "=", "json", "2026-a"], // bash splits --format=json in three
+            ["newsstand", "account", ""],
+            ["newsstand", "account", "r"],
+            ["newsstand", "account", "add", ""],
+            ["newsstand", "account", "--user", "reader", "l"],
         ])
-        XCTAssertEqual(results.count, 16)
+        XCTAssertEqual(results.count, 20)
         XCTAssertEqual(results[0], ["subscribe", "subscriptions"])
-        XCTAssertEqual(results[1], ["--auto-download", "--full-text", "--help", "--keep", "--local"])
+        XCTAssertEqual(results[1], ["--account", "--auto-download", "--full-text", "--help", "--keep", "--local", "--no-account"])
         XCTAssertEqual(results[2], ["all", "latest", "none"])
         XCTAssertEqual(results[3], ["json", "koreader", "markdown", "webannotation"])
         XCTAssertEqual(results[4], ["ascii", "ascii-color"])
@@ -147,6 +151,10 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(results[13], ["2026-autumn"], "an option's value is not an argument")
         XCTAssertEqual(results[14], ["2026-spring"], "download takes any number of issues")
         XCTAssertEqual(results[15], ["2026-autumn"], "--format=json is one option")
+        XCTAssertEqual(results[16], ["add", "list", "remove"], "account's subcommands")
+        XCTAssertEqual(results[17], ["remove"])
+        XCTAssertEqual(results[18], [], "after the subcommand, a URL: nothing offered")
+        XCTAssertEqual(results[19], ["list"], "an option's value is not the subcommand")
     }
 
     // MARK: fish
@@ -173,6 +181,9 @@ final class CompletionTests: EndToEndTestCase {
         XCTAssertEqual(try fishCandidates("newsstand read 2026-autumn "), [], "read takes one issue: none is offered after it")
         XCTAssertEqual(try fishCandidates("newsstand read --width 40 2026-a"), ["2026-autumn"], "an option's value is not an argument")
         XCTAssertEqual(try fishCandidates("newsstand download 2026-autumn 2026-s"), ["2026-spring"], "download takes any number")
+        XCTAssertEqual(try fishCandidates("newsstand account "), ["add", "list", "remove"], "account's subcommands")
+        XCTAssertEqual(try fishCandidates("newsstand account re"), ["remove"])
+        XCTAssertEqual(try fishCandidates("newsstand account list "), [], "one subcommand")
     }
 
     // MARK: zsh
@@ -213,6 +224,9 @@ final class CompletionTests: EndToEndTestCase {
         _ = try complete("newsstand subscribe x --auto-download la", until: "zsh> newsstand subscribe x --auto-download latest")
         _ = try complete("newsstand import fee", until: "zsh> newsstand import feeds.opml")
         _ = try complete("newsstand --theme pa", until: "zsh> newsstand --theme paper")
+        _ = try complete("newsstand account re", until: "zsh> newsstand account remove")
+        let subcommands = try complete("newsstand account ", until: "remove")
+        XCTAssertTrue(subcommands.contains("add") && subcommands.contains("list"), subcommands)
         // `help` takes one command: after it, Tab offers no more commands, only the options (-h, --help: it puts
         // their common "-"). The X typed after Tab shows when Tab is done.
         try session.send("C-u", "C-l")

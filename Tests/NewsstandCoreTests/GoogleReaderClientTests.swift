@@ -91,8 +91,8 @@ final class GoogleReaderClientTests: XCTestCase {
     }
 
     func testAContinuationThatComesBackStops() throws {
-        server.setResource(contents + "?output=json&n=1000", data: page([5, 4], continuation: "4"), contentType: "application/json")
-        server.setResource(contents + "?output=json&n=1000&c=4", data: page([3, 2], continuation: "4"), contentType: "application/json")
+        server.setResource(contents + "?output=json&n=1000&r=o", data: page([5, 4], continuation: "4"), contentType: "application/json")
+        server.setResource(contents + "?output=json&n=1000&r=o&c=4", data: page([3, 2], continuation: "4"), contentType: "application/json")
         let batch = try client().items(since: nil)
         XCTAssertEqual(batch.items.map(\.id.value), [5, 4, 3, 2])
         XCTAssertEqual(batch.problems, ["127.0.0.1:\(server.port) repeated a continuation after 2 pages; stopped there"])
@@ -100,8 +100,8 @@ final class GoogleReaderClientTests: XCTestCase {
     }
 
     func testAnItemListThatRepeatsStops() throws {
-        server.setResource(contents + "?output=json&n=1000", data: page([5, 4], continuation: "4"), contentType: "application/json")
-        server.setResource(contents + "?output=json&n=1000&c=4", data: page([5, 4], continuation: "3"), contentType: "application/json")
+        server.setResource(contents + "?output=json&n=1000&r=o", data: page([5, 4], continuation: "4"), contentType: "application/json")
+        server.setResource(contents + "?output=json&n=1000&r=o&c=4", data: page([5, 4], continuation: "3"), contentType: "application/json")
         let batch = try client().items(since: nil)
         XCTAssertEqual(batch.items.map(\.id.value), [5, 4])
         XCTAssertEqual(batch.problems, ["127.0.0.1:\(server.port) listed the same items again on page 2; stopped there"])
@@ -111,7 +111,7 @@ final class GoogleReaderClientTests: XCTestCase {
         for (index, token) in ["", "a", "b", "c", "d", "e"].enumerated() {
             let query = token.isEmpty ? "" : "&c=\(token)"
             let next = ["a", "b", "c", "d", "e", "f"][index]
-            server.setResource(contents + "?output=json&n=1000\(query)", data: page([Int64(100 - index)], continuation: next), contentType: "application/json")
+            server.setResource(contents + "?output=json&n=1000&r=o\(query)", data: page([Int64(100 - index)], continuation: next), contentType: "application/json")
         }
         let client = client()
         client.maxPages = 4
@@ -127,7 +127,7 @@ final class GoogleReaderClientTests: XCTestCase {
         server.setResource("/api/greader.php/reader/api/0/subscription/list",
                            data: Data(#"{"subscriptions":[{"id":"feed/1","title":"Alpha","url":"http://127.0.0.1:1/alpha.xml","categories":[]}]}"#.utf8),
                            contentType: "application/json")
-        server.setResource(contents + "?output=json&n=1000", data: page([5, 4], continuation: nil), contentType: "application/json")
+        server.setResource(contents + "?output=json&n=1000&r=o", data: page([5, 4], continuation: nil), contentType: "application/json")
         server.setResource("/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Freading-list&xt=user%2F-%2Fstate%2Fcom.google%2Fread&n=10000",
                            data: Data(#"{"itemRefs":[{"id":"5"},{"id":"4"}]}"#.utf8), contentType: "application/json")
         server.setResource("/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Fstarred&n=10000",
@@ -143,7 +143,7 @@ final class GoogleReaderClientTests: XCTestCase {
 
         // Now the server answers HTML where the items were: the sync fails, says why, and the library is as it was.
         let synced = try XCTUnwrap(try store.accounts().first)
-        server.setResource(contents + "?output=json&n=1000&ot=0", data: Data("<html>maintenance</html>".utf8), contentType: "text/html")
+        server.setResource(contents + "?output=json&n=1000&r=o&ot=0", data: Data("<html>maintenance</html>".utf8), contentType: "text/html")
         let second = sync.sync(synced)
         XCTAssertEqual(second.problem, "127.0.0.1:\(server.port) did not answer as the Google Reader API (an HTML page instead of JSON); give the API's address, like https://host/api/greader.php")
         XCTAssertEqual(try store.headlines(publicationID: alpha.id).map(\.title), ["Item 5", "Item 4"])

@@ -129,17 +129,26 @@ public struct AccountSync: Sendable {
         try store.recordUnchangedRefreshes(unchanged)
 
         // Every item not unread on the server is read: one list, however many items were read since.
+        // A list cut short says nothing of what is missing from it: the states it would change wait, and the report says so.
+        var problems = batch.problems
         let unread = try client.itemIDs(.unread)
         if unread.isComplete {
             report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
+        } else {
+            problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
         }
 
         let starred = try client.itemIDs(.starred)
-        if starred.isComplete { try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids) }
+        if starred.isComplete {
+            try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+        } else {
+            problems.append("the list of starred items was cut short (\(starred.ids.count) read); stars wait for the next sync")
+        }
 
+        // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
         let newest = batch.items.compactMap(\.crawledMicroseconds).max()
         let syncedTo = [newest, account.syncedToMicroseconds].compactMap { $0 }.max()
-        let problem = batch.problems.isEmpty ? nil : batch.problems.joined(separator: "; ")
+        let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
         report.problem = problem
         try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
     }
@@ -165,7 +174,9 @@ public struct AccountSync: Sendable {
                                           link: item.link, date: date, summary: summary, mediaURL: media?.url,
                                           mediaKind: media.map { ContentKind.of(type: $0.type, link: $0.url.absoluteString) }.flatMap {
                                               if case .other(let description) = $0 { description } else { nil } },
-                                          body: item.content))
+                                          body: item.content, serverItem: item.id))
+                headlines[headlines.count - 1].isRead = item.isRead
+                headlines[headlines.count - 1].isStarred = item.isStarred
             }
         }
         let known = Set(try store.issues(publicationID: publication.id).map(\.name))
@@ -179,8 +190,8 @@ public struct AccountSync: Sendable {
             let arriving = Set(headlines.map(key))
             let kept = try store.headlinesWithBodies(publicationID: publication.id).filter { !arriving.contains(key($0)) }
             let merged = Array((headlines + kept).prefix(maxHeadlines))
-            try store.replaceHeadlines(merged, publicationID: publication.id)
-            headlineCount = merged.count
+            try store.replaceHeadlines(merged, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
+            headlineCount = try store.headlineCount(publicationID: publication.id)
         }
         try store.recordRefresh(publicationID: publication.id, title: nil, error: nil)
         return PublicationRefresher.Outcome(publicationID: publication.id, issueCount: issues.count,

@@ -21,7 +21,8 @@ public protocol FeedServerClient: AnyObject, Sendable {
     /// Requests made so far (for the benchmark's "requests per sync" and tests).
     var requestCount: Int { get }
     func subscriptions() throws -> [ServerSubscription]
-    /// Every item fetched after `microseconds` (nil: all the server keeps), oldest pages first as the server pages them.
+    /// Every item fetched after `microseconds` (nil: all the server keeps), oldest first: when the listing stops early
+    /// (its problems say why), the items left out are all newer than those given.
     func items(since microseconds: Int64?) throws -> ServerItemBatch
     /// The ids of every item in a list (unread, starred).
     func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs

@@ -89,7 +89,8 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         var continuations = Set<String>()
         var continuation: String?
         for page in 1...max(1, maxPages) {
-            var query = [("output", "json"), ("n", String(pageSize))]
+            // Oldest first (`r=o`): a listing cut short leaves out the newest, which the next sync (`ot` from the newest seen) asks for.
+            var query = [("output", "json"), ("n", String(pageSize)), ("r", "o")]
             if let microseconds { query.append(("ot", String(max(0, microseconds / 1_000_000)))) }
             if let continuation { query.append(("c", continuation)) }
             let object = try getJSON("reader/api/0/stream/contents/user/-/state/com.google/reading-list", query)

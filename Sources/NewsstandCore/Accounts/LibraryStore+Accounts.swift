@@ -107,7 +107,8 @@ extension LibraryStore {
     }
 
     /// Marks read the account's issues that are not among the server's unread items (the issue's name is the item's
-    /// long id) and not yet read here; returns how many changed. Never marks one unread: what is read here goes to the
+    /// long id) and not yet read here, and its headlines as the list says (read or unread, unless a change made here
+    /// waits to be sent); returns how many became read. Never marks an issue unread: what is read here goes to the
     /// server instead.
     @discardableResult
     public func markReadFromServer(accountID: Int64, unreadItems: Set<ServerItemID>, at date: Date = Date()) throws -> Int {
@@ -123,21 +124,17 @@ extension LibraryStore {
                     try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(id)])
                     changed += 1
                 }
-                return changed
+                // Headlines both ways: read here or there is read, unread there (and not changed here since) is unread.
+                return changed + (try applyServerStatesToHeadlines(accountID: accountID, unreadItems: unreadItems, starredItems: nil, at: date))
             }
         }
     }
 
-    /// The publication's headlines with their bodies, in order: what an account's sync keeps when new ones come before them.
+    /// The publication's headlines with their bodies and states, in order: what an account's sync keeps when new ones come before them.
     func headlinesWithBodies(publicationID: Int64) throws -> [Headline] {
         try locked {
-            try database.query("""
-                SELECT title, link, date, summary, media_url, media_kind, body FROM headlines WHERE publication_id = ? ORDER BY position
-                """, [.integer(publicationID)]).map { row in
-                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
-                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
-                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string, body: row[6].string ?? "")
-            }
+            try database.query("SELECT \(Self.headlineColumns) FROM headlines h \(Self.stateJoin) WHERE h.publication_id = ? ORDER BY h.position",
+                               [.integer(publicationID)]).map(Self.headline(from:))
         }
     }
 
@@ -151,6 +148,12 @@ extension LibraryStore {
             WHERE issues.id = ? AND publications.account_id IS NOT NULL
             """, [.integer(issueID)]).first,
               let accountID = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init) else { return }
+        try queueAccountMark(accountID: accountID, item: item, state, adding: adding, at: date)
+    }
+
+    /// Queues a change of an item's state for the account's server; the last change of an item's state wins. Call
+    /// inside a transaction, holding the lock.
+    func queueAccountMark(accountID: Int64, item: ServerItemID, _ state: ServerItemState, adding: Bool, at date: Date = Date()) throws {
         try database.query("""
             INSERT INTO account_marks (account_id, item_id, state, adding, queued_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (account_id, item_id, state) DO UPDATE SET adding = excluded.adding, queued_at = excluded.queued_at
@@ -207,8 +210,8 @@ extension LibraryStore {
         try locked { Set(try database.query("SELECT id FROM issues WHERE is_starred = 1").compactMap { $0[0].int64 }) }
     }
 
-    /// Makes the account's issues starred exactly as the server's list says, except those with a change of their own
-    /// still to send; returns how many changed.
+    /// Makes the account's issues and headlines starred exactly as the server's list says, except those with a change
+    /// of their own still to send; returns how many issues changed.
     @discardableResult
     public func applyStarredFromServer(accountID: Int64, starredItems: Set<ServerItemID>) throws -> Int {
         try locked {
@@ -227,6 +230,7 @@ extension LibraryStore {
                     try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(id)])
                     changed += 1
                 }
+                _ = try applyServerStatesToHeadlines(accountID: accountID, unreadItems: nil, starredItems: starredItems, at: Date())
                 return changed
             }
         }

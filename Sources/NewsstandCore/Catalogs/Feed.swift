@@ -30,9 +30,19 @@ public struct Headline: Sendable, Equatable {
     /// The item's text as HTML (its content, else its summary), read as an article; empty when the feed
     /// gave only plain text (then `summary` is the article). Never shown without `XHTMLDocumentParser`.
     public var body: String
+    /// The item's id on its account's server, for a headline from an account (its read and starred states go there).
+    public var serverItem: ServerItemID?
+    /// What the library knows it by across refreshes (``HeadlineKey``); set when read from the library.
+    public var key: String?
+    /// Read here or on its account's server (opening it reads it; `N` toggles it).
+    public var isRead = false
+    /// Starred (`*`): kept whatever `max-headlines` says, until unstarred.
+    public var isStarred = false
+    /// Arrived with a refresh after the publication's first, and not read yet.
+    public var isNew = false
 
     public init(title: String, link: URL? = nil, date: Date? = nil, summary: String = "", mediaURL: URL? = nil, mediaKind: String? = nil,
-                body: String = "") {
+                body: String = "", serverItem: ServerItemID? = nil) {
         self.title = title
         self.link = link
         self.date = date
@@ -40,6 +50,7 @@ public struct Headline: Sendable, Equatable {
         self.mediaURL = mediaURL
         self.mediaKind = mediaKind
         self.body = body
+        self.serverItem = serverItem
     }
 }
 

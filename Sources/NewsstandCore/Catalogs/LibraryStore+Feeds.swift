@@ -1,5 +1,4 @@
 import Foundation
-import NewsstandContent
 
 /// Feed state kept per publication: the HTTP validators of its last good fetch, and its headlines.
 extension LibraryStore {
@@ -28,30 +27,50 @@ extension LibraryStore {
         }
     }
 
-    /// Replaces the publication's headlines with `headlines`, in feed order, in one transaction.
-    public func replaceHeadlines(_ headlines: [Headline], publicationID: Int64) throws {
+    /// Replaces the publication's headlines with `headlines`, in feed order, in one transaction. Their states stay with
+    /// them (``HeadlineKey``); one new to the library starts read or starred as given (an account's server says so), and
+    /// NEW when `markingNewArrivals` and unread. Starred headlines the new list leaves out stay, after it; the states of
+    /// the others that went go too.
+    public func replaceHeadlines(_ headlines: [Headline], publicationID: Int64, markingNewArrivals: Bool = false, at date: Date = Date()) throws {
         try locked {
             try database.transaction {
+                let kept = try database.query("""
+                    SELECT \(Self.headlineColumns) FROM headlines h \(Self.stateJoin)
+                    WHERE h.publication_id = ? AND s.is_starred = 1 ORDER BY h.position
+                    """, [.integer(publicationID)]).map(Self.headline(from:))
+                let known = markingNewArrivals ? Set(try database.query("SELECT \(HeadlineKey.sql("h")) FROM headlines h WHERE h.publication_id = ?",
+                                                                        [.integer(publicationID)]).compactMap { $0.first?.string }) : []
                 try database.query("DELETE FROM headlines WHERE publication_id = ?", [.integer(publicationID)])
                 try database.query("DELETE FROM headline_text WHERE publication_id = ?", [.integer(publicationID)])
                 let articleTexts = try Self.articleTexts(in: database, publicationID: publicationID)
-                for (position, headline) in headlines.enumerated() {
+                var keys = Set<String>()
+                var position = 0
+                for headline in headlines {
+                    let key = try insertHeadline(headline, publicationID: publicationID, position: position,
+                                                 articleText: headline.link.flatMap { articleTexts[$0.absoluteString] })
+                    position += 1
+                    guard let key else { continue }
+                    keys.insert(key)
+                    // A state to record, or one already there whose item id may be new to it.
+                    let isNew = markingNewArrivals && !headline.isRead && !known.contains(key)
+                    guard headline.serverItem != nil || headline.isRead || headline.isStarred || isNew else { continue }
                     try database.query("""
-                        INSERT INTO headlines (publication_id, position, title, link, date, summary, media_url, media_kind, body)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                                       [.integer(publicationID), .integer(Int64(position)), .text(TextSanitizer.singleLine(headline.title)),
-                                        headline.link.map { .text($0.absoluteString) } ?? .null,
-                                        headline.date.map { .real($0.timeIntervalSince1970) } ?? .null,
-                                        .text(TextSanitizer.singleLine(headline.summary)),
-                                        headline.mediaURL.map { .text($0.absoluteString) } ?? .null,
-                                        headline.mediaKind.map { .text(TextSanitizer.singleLine($0)) } ?? .null,
-                                        .text(headline.body)])
-                    try database.query("INSERT INTO headline_text (title, body, publication_id, position) VALUES (?, ?, ?, ?)",
-                                       [.text(Self.searchable(headline.title)),
-                                        .text(Self.indexedText(of: headline, articleText: headline.link.flatMap { articleTexts[$0.absoluteString] })),
-                                        .integer(publicationID), .integer(Int64(position))])
+                        INSERT INTO headline_states (publication_id, key, item_id, read_at, is_starred, arrived_new) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (publication_id, key) DO UPDATE SET item_id = coalesce(excluded.item_id, item_id)
+                        """, [.integer(publicationID), .text(key), headline.serverItem.map { .integer($0.value) } ?? .null,
+                              headline.isRead ? .real(date.timeIntervalSince1970) : .null, .integer(headline.isStarred ? 1 : 0),
+                              .integer(isNew ? 1 : 0)])
                 }
+                for headline in kept where !keys.contains(headline.key ?? "") {
+                    let key = try insertHeadline(headline, publicationID: publicationID, position: position,
+                                                 articleText: headline.link.flatMap { articleTexts[$0.absoluteString] })
+                    position += 1
+                    if let key { keys.insert(key) }
+                }
+                try database.query("""
+                    DELETE FROM headline_states WHERE publication_id = ?1
+                    AND key NOT IN (SELECT \(HeadlineKey.sql("h")) FROM headlines h WHERE h.publication_id = ?1)
+                    """, [.integer(publicationID)])
                 try Self.removeDepartedArticles(in: database, publicationID: publicationID)
             }
         }
@@ -88,28 +107,20 @@ extension LibraryStore {
         }
     }
 
-    /// The publication's headlines, in the order its feed gave them, without their bodies (`headline(publicationID:at:)` has them).
+    /// The publication's headlines with their states, in the order its feed gave them (starred ones it no longer gives
+    /// after), without their bodies (`headline(publicationID:at:)` has them).
     public func headlines(publicationID: Int64) throws -> [Headline] {
         try locked {
-            try database.query("SELECT title, link, date, summary, media_url, media_kind FROM headlines WHERE publication_id = ? ORDER BY position",
-                               [.integer(publicationID)]).map { row in
-                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
-                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
-                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string)
-            }
+            try database.query("SELECT \(Self.headlineColumnsWithoutBody) FROM headlines h \(Self.stateJoin) WHERE h.publication_id = ? ORDER BY h.position",
+                               [.integer(publicationID)]).map(Self.headline(from:))
         }
     }
 
-    /// The headline at `position` (0-based, feed order) with its body, or nil when there is none there.
+    /// The headline at `position` (0-based, feed order) with its body and state, or nil when there is none there.
     public func headline(publicationID: Int64, at position: Int) throws -> Headline? {
         try locked {
-            try database.query("""
-                SELECT title, link, date, summary, media_url, media_kind, body FROM headlines WHERE publication_id = ? AND position = ?
-                """, [.integer(publicationID), .integer(Int64(position))]).first.map { row in
-                Headline(title: row[0].string ?? "", link: row[1].string.flatMap(URL.init(string:)),
-                         date: row[2].double.map(Date.init(timeIntervalSince1970:)), summary: row[3].string ?? "",
-                         mediaURL: row[4].string.flatMap(URL.init(string:)), mediaKind: row[5].string, body: row[6].string ?? "")
-            }
+            try database.query("SELECT \(Self.headlineColumns) FROM headlines h \(Self.stateJoin) WHERE h.publication_id = ? AND h.position = ?",
+                               [.integer(publicationID), .integer(Int64(position))]).first.map(Self.headline(from:))
         }
     }
 }

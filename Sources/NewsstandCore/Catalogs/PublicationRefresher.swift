@@ -207,7 +207,7 @@ public struct PublicationRefresher: Sendable {
         let known = Set(try store.issues(publicationID: publication.id).map(\.name))
         let issues = try store.upsertIssues(feed.entries, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
         let headlines = feed.headlines.count > maxHeadlines ? Array(feed.headlines.prefix(maxHeadlines)) : feed.headlines
-        try store.replaceHeadlines(headlines, publicationID: publication.id)
+        try store.replaceHeadlines(headlines, publicationID: publication.id, markingNewArrivals: markingNewArrivals)
         let problem = feed.problems.isEmpty ? nil
             : "\(publication.title): skipped \(feed.problems.count) of \(feed.problems.count + feed.entries.count) issues: " + feed.problems.joined(separator: "; ")
         // A publication read from a catalog root keeps the root's title, not the chosen feed's.

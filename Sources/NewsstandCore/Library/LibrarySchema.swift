@@ -303,6 +303,22 @@ enum LibrarySchema {
             PRIMARY KEY (publication_id, link)
         );
         """,
+        // 19: headlines' read and starred states (LibraryStore+HeadlineStates), kept beside the headlines, which every
+        // refresh replaces: by publication and the headline's key (its link, else its title and date: `HeadlineKey`), with
+        // the server's item id for a headline from an account (its marks queue in account_marks like issues'). NEW: it
+        // arrived after the publication's first fill and is unread. Self-contained and safe to run again.
+        """
+        CREATE TABLE IF NOT EXISTS headline_states (
+            publication_id INTEGER NOT NULL REFERENCES publications(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            item_id INTEGER,
+            read_at REAL,
+            is_starred INTEGER NOT NULL DEFAULT 0,
+            arrived_new INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (publication_id, key)
+        );
+        CREATE INDEX IF NOT EXISTS headline_states_by_item ON headline_states (item_id) WHERE item_id IS NOT NULL;
+        """,
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

@@ -40,6 +40,17 @@ extension AppUpdate {
             screen = .feedArticle(article)
             return true
         }
+        // Read now: the list under it says so at once (the runner marks it in the library).
+        if case .success = result {
+            state.updateScreen { screen in
+                guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID,
+                      let items = headlines.headlines, items.indices.contains(index) else { return false }
+                headlines.headlines?[index].isRead = true
+                headlines.headlines?[index].isNew = false
+                screen = .headlines(headlines)
+                return true
+            }
+        }
         return feedPictureEffects(&state)
     }
 

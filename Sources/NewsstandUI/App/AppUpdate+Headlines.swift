@@ -2,7 +2,7 @@ import Foundation
 import NewsstandCore
 
 /// The headlines screen's commands: move, read an item (`F`: its whole article), hand its audio or video file to the
-/// player, open its link.
+/// player, open its link, mark it read or unread (`N`), star it (`*`).
 extension AppUpdate {
     static func handleHeadlines(_ command: Command, _ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
         var headlines = headlines
@@ -14,6 +14,20 @@ extension AppUpdate {
             return openFeedArticle(headlines, &state)
         case .fetchWholeArticle:
             return openWholeArticle(headlines, &state)
+        case .toggleRead:
+            guard let selected, let key = selected.key else { return [] }
+            let read = !selected.isRead
+            headlines.update(key) { $0.isRead = read; if read { $0.isNew = false } }
+            state.screens[state.screens.count - 1] = .headlines(headlines)
+            state.message = StatusMessage("Marked “\(selected.title)” \(read ? "read" : "unread").")
+            return [.markHeadlineRead(publicationID: headlines.publicationID, key: key, read: read)]
+        case .toggleStar:
+            guard let selected, let key = selected.key else { return [] }
+            let starred = !selected.isStarred
+            headlines.update(key) { $0.isStarred = starred }
+            state.screens[state.screens.count - 1] = .headlines(headlines)
+            state.message = StatusMessage(starred ? "Starred “\(selected.title)”: it is kept until unstarred." : "Unstarred “\(selected.title)”.")
+            return [.starHeadline(publicationID: headlines.publicationID, key: key, starred: starred)]
         case .playMedia:
             guard let selected else { return [] }
             guard let media = selected.mediaURL else {

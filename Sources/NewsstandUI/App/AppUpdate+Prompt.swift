@@ -9,6 +9,7 @@ extension AppUpdate {
         if case .confirmDeleteDownload(let issueID, _) = prompt.kind { return confirmDeleteDownload(issueID, key: key, &state) }
         if case .confirmProgressSync(let offer) = prompt.kind { return confirmProgressSync(offer, key: key, &state) }
         if case .confirmRemoveAccount(let url, _) = prompt.kind { return confirmRemoveAccount(url, key: key, &state) }
+        if case .chooseSubscriptionAccount(let url, let accounts) = prompt.kind { return chooseSubscriptionAccount(url, accounts, key: key, &state) }
         if case .confirmUnsubscribe(let publicationID, _) = prompt.kind {
             state.prompt = nil
             switch key {
@@ -40,7 +41,7 @@ extension AppUpdate {
             case .bookmarkName, .note, .confirmDeleteMark: return submitMarkPrompt(prompt, &state)
             case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
             case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,
-                 .confirmProgressSync: return []
+                 .confirmProgressSync, .chooseSubscriptionAccount: return []
             }
         }
     }

@@ -290,7 +290,7 @@ extension AppUpdate {
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
              .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark,
-             .accountURL, .accountUser, .accountPassword, .confirmRemoveAccount, .confirmProgressSync:
+             .accountURL, .accountUser, .accountPassword, .confirmRemoveAccount, .confirmProgressSync, .chooseSubscriptionAccount:
             return []
         }
     }

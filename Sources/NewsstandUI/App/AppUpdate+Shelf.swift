@@ -16,7 +16,12 @@ extension AppUpdate {
             state.message = StatusMessage("Up to date.")
         }
         state.isRefreshRequested = false
-        return [.loadLibrary]
+        // A headlines screen open under or over the shelf reads its list again: a sync may have brought headlines or
+        // their read and starred states from an account's server.
+        let headlines: [Effect] = state.screens.compactMap { screen in
+            if case .headlines(let headlines) = screen { .loadHeadlines(publicationID: headlines.publicationID) } else { nil }
+        }
+        return [.loadLibrary] + headlines
     }
 
     // MARK: The library's windows

@@ -136,6 +136,23 @@ extension AppUpdate {
         }
     }
 
+    /// The account chosen for a feed (a digit), a feed of one's own (0), or nothing subscribed (any other key).
+    static func chooseSubscriptionAccount(_ url: String, _ accounts: [Account], key: Key, _ state: inout AppState) -> [Effect] {
+        state.prompt = nil
+        guard case .character(let character) = key, let digit = character.wholeNumberValue, character.isASCII, digit <= min(9, accounts.count) else {
+            state.message = StatusMessage("Nothing was subscribed.")
+            return []
+        }
+        let address = URLCredentials.split(url).address
+        if digit == 0 {
+            state.message = StatusMessage("Checking \(address)…")
+            return [.subscribe(url: url, on: .ownFeed)]
+        }
+        let account = accounts[digit - 1]
+        state.message = StatusMessage("Subscribing to \(address) on \(account.user) at \(AccountChoiceText.server(account.url))…")
+        return [.subscribe(url: url, on: .account(url: account.url.absoluteString))]
+    }
+
     static func subscriptionAdded(_ result: Result<String, ReaderFailure>, _ state: inout AppState) -> [Effect] {
         switch result {
         case .success(let title): state.message = StatusMessage("Subscribed to \(title).")

@@ -70,6 +70,9 @@ public enum AppUpdate {
             return articleLoaded(issueID, articleIndex, result, &state)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
+        case .subscriptionAccountNeeded(let url, let accounts):
+            state.prompt = Prompt(.chooseSubscriptionAccount(url: url, accounts: accounts))
+            return []
         case .feedLoaded(let url, let result):
             return feedLoaded(url, result, &state)
         case .catalogPageLoaded(let url, let result):

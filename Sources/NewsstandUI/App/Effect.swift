@@ -45,8 +45,9 @@ public enum Effect: Equatable, Sendable {
     case saveSetting(key: String, value: String)
     /// Finishes the work that must not be lost (the reading position being saved) and ends the program.
     case quit
-    /// Fetches and checks a feed, then subscribes to it (answered by `.subscriptionAdded`).
-    case subscribe(url: String)
+    /// Fetches and checks a feed, then subscribes to it (answered by `.subscriptionAdded`): on the account `on` says;
+    /// when it says nothing and there are several accounts, the runner asks which (`.subscriptionAccountNeeded`).
+    case subscribe(url: String, on: SubscriptionDestination = .unchosen)
     case unsubscribe(publicationID: Int64, keepDownloads: Bool)
     case renamePublication(publicationID: Int64, title: String)
     case refreshPublication(publicationID: Int64)
@@ -62,6 +63,10 @@ public enum Effect: Equatable, Sendable {
     case removeAccount(url: String)
     /// Stars an issue that is not starred, or unstars it (on its account's server too).
     case toggleStar(issueID: Int64)
+    /// Marks a headline (by its publication and key) read or unread, on its account's server too.
+    case markHeadlineRead(publicationID: Int64, key: String, read: Bool)
+    /// Stars or unstars a headline, on its account's server too.
+    case starHeadline(publicationID: Int64, key: String, starred: Bool)
     /// Fetches a feed to look at, saving nothing (answered by `.feedLoaded`).
     case loadFeed(URL)
     /// Fetches one more page of a catalog being browsed (answered by `.catalogPageLoaded`).
@@ -121,4 +126,12 @@ public enum Effect: Equatable, Sendable {
     case pushProgress(issueID: Int64)
     /// Progress sync was given a login after its server refused one: send the places kept meanwhile.
     case resumeProgressSync
+}
+
+/// Where a web feed is subscribed: on an account's server (by its API's URL), as a feed of one's own, or not chosen yet
+/// (the only account, else none; with several, the user is asked).
+public enum SubscriptionDestination: Equatable, Sendable {
+    case unchosen
+    case account(url: String)
+    case ownFeed
 }

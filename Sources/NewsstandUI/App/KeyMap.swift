@@ -94,6 +94,8 @@ public enum KeyMap {
             KeyBinding(command: .fetchWholeArticle, keys: [.character("F")], hint: "whole", help: "Read the item's whole article: its link's page fetched, the article taken out, kept with the headline", screens: [.headlines], isHinted: true),
             KeyBinding(command: .fetchWholeArticle, keys: [.character("F")], hint: "", help: "A feed's article: fetch the whole article from its link, in place of the summary (kept with the headline)", screens: [.article], isHinted: false),
             KeyBinding(command: .cycleFullText, keys: [.character("w")], hint: "", help: "Whole articles of the feed's headlines: ask (on opening a short item) → always (at each sync too) → never (only F)", screens: [.subscriptions], isHinted: false),
+            KeyBinding(command: .toggleRead, keys: [.character("N")], hint: "", help: "Mark the selected headline read or unread (on its account's server too; reading it marks it read)", screens: [.headlines], isHinted: false),
+            KeyBinding(command: .toggleStar, keys: [.character("*")], hint: "", help: "Star or unstar the selected headline (on its account's server too): starred headlines are kept past max-headlines", screens: [.headlines], isHinted: false),
             KeyBinding(command: .back, keys: [.escape, .character("q"), .backspace], hint: "back", help: "Back to the shelf", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .help, keys: [.character("?")], hint: "help", help: "Show all keys", screens: [.subscriptions, .headlines], isHinted: true),
             KeyBinding(command: .quit, keys: [.control("c")], hint: "", help: "", screens: [.subscriptions, .headlines], isHinted: false),

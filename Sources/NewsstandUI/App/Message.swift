@@ -37,6 +37,8 @@ public enum Message: Sendable {
     case articleLoaded(issueID: Int64, articleIndex: Int, Result<[TextBlock], ReaderFailure>)
     /// A subscription was added (its title) or could not be (why).
     case subscriptionAdded(Result<String, ReaderFailure>)
+    /// A web feed to subscribe to while there are several accounts: which one (or none) is for the user to say.
+    case subscriptionAccountNeeded(url: String, accounts: [Account])
     case storageMeasured(StorageReport)
     /// The accounts, read for the accounts screen.
     case accountsLoaded([AccountSummary])

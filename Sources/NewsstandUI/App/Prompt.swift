@@ -1,3 +1,4 @@
+import Foundation
 import NewsstandCore
 
 /// A question on the bottom line: text to type (a feed URL, a title, a search, a link number, a login) or a
@@ -49,6 +50,8 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case accountPassword(url: String, user: String)
         /// y: remove an account.
         case confirmRemoveAccount(url: String, user: String)
+        /// A web feed typed while there are several accounts: 1…9 subscribes on that account, 0 as a feed of one's own.
+        case chooseSubscriptionAccount(url: String, accounts: [Account])
     }
 
     public var kind: Kind
@@ -89,13 +92,18 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
         case .accountPassword(_, let user): "Password for \(user) (FreshRSS: the API password): "
         case .confirmRemoveAccount(let url, let user):
             "Remove the account \(user) at \(url)? Its subscriptions stay as feeds of your own. y remove · any other key keeps it"
+        case .chooseSubscriptionAccount(let url, let accounts):
+            "Subscribe to \(URLCredentials.split(url).address) on which account? "
+                + accounts.prefix(9).enumerated().map { "\($0.offset + 1) \($0.element.user) at \(AccountChoiceText.server($0.element.url))" }.joined(separator: " · ")
+                + " · 0 a feed of your own · Esc cancel"
         }
     }
 
     /// Whether the prompt takes typed text (otherwise it waits for one key).
     public var takesText: Bool {
         switch kind {
-        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload, .confirmProgressSync, .confirmRemoveAccount: false
+        case .confirmUnsubscribe, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteMark, .confirmDeleteDownload, .confirmProgressSync, .confirmRemoveAccount,
+             .chooseSubscriptionAccount: false
         default: true
         }
     }
@@ -127,5 +135,12 @@ public struct Prompt: Equatable, Sendable, CustomStringConvertible, CustomDebugS
     func accepts(_ character: Character) -> Bool {
         if kind == .link { return character.isASCII && character.isNumber && text.count < 6 }
         return text.count < 500
+    }
+}
+
+/// How the account choice names a server: its host and port.
+enum AccountChoiceText {
+    static func server(_ url: URL) -> String {
+        (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
     }
 }

@@ -72,6 +72,12 @@ public struct HeadlinesState: Equatable, Sendable {
         self.title = title
         self.headlines = headlines
     }
+
+    /// Changes the listed headline known by `key` (a mark shown at once; the library is changed in the background).
+    mutating func update(_ key: String, _ change: (inout Headline) -> Void) {
+        guard let index = headlines?.firstIndex(where: { $0.key == key }) else { return }
+        change(&headlines![index])
+    }
 }
 
 /// The downloads screen's cursor: the selection follows its download when rows move.

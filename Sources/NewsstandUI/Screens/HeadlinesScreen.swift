@@ -2,7 +2,8 @@ import NewsstandContent
 import NewsstandCore
 
 /// A publication's headlines: feed items with nothing to download (news, announcements), newest first as the feed gives
-/// them; those whose whole article is kept say so.
+/// them; NEW and ★ (starred) at the right of a title as on the shelf, a read headline's title dimmed, and those whose
+/// whole article is kept say so.
 public enum HeadlinesScreen {
     /// The heading and a blank line, then four lines per headline (title, date and link, summary, a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
@@ -25,7 +26,15 @@ public enum HeadlinesScreen {
             let highlight = RowHighlight(theme: theme, isSelected: index == headlines.cursor.selection)
             highlight.paint(rect, barColumn: rect.x, barRows: rect.y..<rect.maxY, into: &buffer)
             let style = highlight.style
-            buffer.write(headline.title, x: 2, y: rect.y, style: style(.title), maxWidth: area.width - 4)
+            var markers: [(String, ThemeElement)] = []
+            if headline.isNew { markers.append((" NEW ", .newMarker)) }
+            if headline.isStarred { markers.append((" ★ ", .newMarker)) }
+            let markerWidth = markers.reduce(0) { $0 + $1.0.count + 1 }
+            buffer.write(headline.title, x: 2, y: rect.y, style: style(headline.isRead ? .summary : .title), maxWidth: area.width - 4 - markerWidth)
+            var markerX = area.maxX - 2 - markerWidth
+            for (label, element) in markers {
+                markerX += buffer.write(label, x: markerX + 1, y: rect.y, style: theme[element]) + 1
+            }
             let media = headline.mediaKind.map { "▶ " + $0 + " (p plays)" }
             let kept = headline.link.map(headlines.wholeArticles.contains) == true ? "whole article kept" : nil
             let detail = [headline.date.map(DateText.long), media, kept, headline.link?.absoluteString].compactMap { $0 }.joined(separator: " · ")
