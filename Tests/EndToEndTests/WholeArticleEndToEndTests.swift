@@ -66,7 +66,7 @@ final class WholeArticleEndToEndTests: EndToEndTestCase {
         server.stop()
         let search = try TestEnvironment.run(["search", "zanzibarite"], environment: environment)
         XCTAssertEqual(search.status, 0, search.errors)
-        XCTAssertTrue(search.output.contains("kettle-blog/headline 1  Why kettles sing"), search.output)
+        XCTAssertTrue(search.output.contains("kettle-blog/headline-1  Why kettles sing"), search.output)
         XCTAssertTrue(search.output.contains("[zanzibarite]"), search.output)
         XCTAssertNotEqual(try TestEnvironment.run(["search", "darjeelingish"], environment: environment).status, 0,
                           "the article never fetched is not searched")
