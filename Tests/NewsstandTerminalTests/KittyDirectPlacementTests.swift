@@ -45,7 +45,9 @@ final class KittyDirectPlacementTests: XCTestCase {
 
     func testPlacedDirectlyWithTheKeysEveryKittyKnows() throws {
         let a = PictureOutputTests.picture(id: 7, columns: 3, rows: 2) // 12 × 12 pixels: cells of 4 × 6
-        var placer = KittyDirectPlacer()
+        let encoder = PictureOutputTests.encoder(.kittyDirect)
+        var placer = KittyDirectPlacer(encoder: encoder)
+        PictureOutputTests.encodeAhead(frame([(a, 2, 1)]), encoder)
         let first = placer.update(for: frame([(a, 2, 1)]))
         XCTAssertEqual(first.before, [])
         let expected = try KittyGraphics.transmit(a, forPlaceholders: false)
@@ -71,6 +73,7 @@ final class KittyDirectPlacementTests: XCTestCase {
 
         // A resize or cleared screen (which frees kitty's pictures): each is freed outright, sent and placed again.
         placer.forgetScreen()
+        PictureOutputTests.encodeAhead(frame([(a, 0, 0)]), encoder) // sent bytes are not kept: made again
         let afresh = placer.update(for: frame([(a, 0, 0)]))
         XCTAssertEqual(text(afresh.before), "\u{1B}_Ga=d,d=I,i=7,q=2\u{1B}\\")
         XCTAssertEqual(text(afresh.after), text(try KittyGraphics.transmit(a, forPlaceholders: false) + back.after))
@@ -82,8 +85,11 @@ final class KittyDirectPlacementTests: XCTestCase {
 
     func testPicturesBeyondCapacityAreFreedWhenNotShown() {
         let a = PictureOutputTests.picture(id: 1), b = PictureOutputTests.picture(id: 2)
-        var placer = KittyDirectPlacer(capacity: 1)
+        let encoder = PictureOutputTests.encoder(.kittyDirect)
+        var placer = KittyDirectPlacer(capacity: 1, encoder: encoder)
+        PictureOutputTests.encodeAhead(frame([(a, 0, 0)]), encoder)
         _ = placer.update(for: frame([(a, 0, 0)]))
+        PictureOutputTests.encodeAhead(frame([(b, 4, 0)]), encoder)
         let next = placer.update(for: frame([(b, 4, 0)]))
         XCTAssertEqual(text(next.before), "\u{1B}_Ga=d,d=i,i=1,p=1,q=2\u{1B}\\")
         XCTAssertTrue(text(next.after).hasSuffix("\u{1B}_Ga=d,d=I,i=1,q=2\u{1B}\\"), "over capacity, the picture not shown is freed")
