@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import NewsstandImaging
+import NewsstandPictures
 import NewsstandUI
 
 /// The ncurses backend: starts and restores the terminal, draws changed cells, and decodes keys and mouse clicks.

@@ -2,9 +2,8 @@ import Dispatch
 import Foundation
 import XCTest
 import NewsstandImaging
-import NewsstandPictures
 import NewsstandUI
-@testable import NewsstandTerminal
+@testable import NewsstandPictures
 
 /// Pictures are encoded off the UI thread: while a (slow) encoder runs, keys are handled and frames drawn, and the
 /// picture is written by the first frame after its bytes are ready.

@@ -1,5 +1,4 @@
 import NewsstandImaging
-import NewsstandPictures
 import NewsstandUI
 
 /// Keeps kitty pictures in the terminal: each picture a frame shows is transmitted once its bytes are ready

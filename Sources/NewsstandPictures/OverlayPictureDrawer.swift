@@ -1,5 +1,4 @@
 import NewsstandImaging
-import NewsstandPictures
 import NewsstandUI
 
 /// Draws sixel or iTerm2 pictures over their placeholder cells after each frame, since those protocols have no

@@ -1,4 +1,3 @@
-import NewsstandPictures
 import NewsstandUI
 
 /// Shows kitty pictures where the terminal has no Unicode placeholders (kitty before 0.28, or a terminal not

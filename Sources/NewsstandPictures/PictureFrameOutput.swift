@@ -1,5 +1,4 @@
 import NewsstandImaging
-import NewsstandPictures
 import NewsstandUI
 
 /// What the backend writes for the terminal pictures of each frame, in the way the terminal shows them: none

@@ -1,8 +1,7 @@
 import XCTest
 import NewsstandImaging
-import NewsstandPictures
 import NewsstandUI
-@testable import NewsstandTerminal
+@testable import NewsstandPictures
 
 /// What the backend sends for the pictures of successive frames: kitty pictures once, sixel pictures drawn after
 /// the frame where they are, erased where they were.
