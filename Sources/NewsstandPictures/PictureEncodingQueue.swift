@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import NewsstandImaging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Encodes terminal pictures off the UI thread and keeps the bytes ready for the backend to write.
 ///
@@ -13,8 +16,11 @@ import NewsstandImaging
 /// The encoding itself is a function of the picture and the part (`Encode`), chosen by the protocol
 /// (`PictureEncodingQueue.encoder(for:)`) or injected (tests: a slow stand-in). Ready bytes are kept up to
 /// `capacity` parts, the least recently asked for dropped first; a part that failed to encode is not tried again.
+///
+/// The work runs on a thread of its own at a lower priority (nice 10): on a busy machine the UI thread takes
+/// the CPU from it, so a picture being encoded costs a keypress nothing.
 public final class PictureEncodingQueue: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`; the work runs on `queue`.
+    // @unchecked: every mutable field is guarded by `lock`; the work runs on `worker`'s thread.
 
     /// What to encode: a picture, and the cells of it that show (the whole picture, or the visible part).
     public struct Part: Hashable, Sendable {
@@ -46,7 +52,7 @@ public final class PictureEncodingQueue: @unchecked Sendable {
 
     private let encode: Encode
     private let onReady: @Sendable (Part) -> Void
-    private let queue = DispatchQueue(label: "newsstand.pictures.encode", qos: .userInitiated)
+    private let worker = Worker()
     private let lock = NSLock()
     private let capacity: Int
     private var ready: [Part: [UInt8]] = [:]
@@ -72,7 +78,7 @@ public final class PictureEncodingQueue: @unchecked Sendable {
             pending.insert(part)
             return true
         }
-        if start { queue.async { self.run(part, of: picture) } }
+        if start { worker.add { self.run(part, of: picture) } }
         return lock.withLock { ready[part] }
     }
 
@@ -94,8 +100,12 @@ public final class PictureEncodingQueue: @unchecked Sendable {
 
     /// Waits until the work queued so far is done (tests, benchmarks).
     public func waitUntilIdle() {
-        queue.sync {}
+        let done = DispatchSemaphore(value: 0)
+        worker.add { done.signal() }
+        done.wait()
     }
+
+    deinit { worker.stop() }
 
     private func run(_ part: Part, of picture: TerminalPicture) {
         let bytes = try? encode(picture, part)
@@ -110,6 +120,53 @@ public final class PictureEncodingQueue: @unchecked Sendable {
             while readyOrder.count > capacity { ready[readyOrder.removeFirst()] = nil }
         }
         if bytes != nil { onReady(part) }
+    }
+}
+
+/// One thread that runs jobs in order, at nice 10 (below the UI thread), until stopped.
+private final class Worker: @unchecked Sendable {
+    // @unchecked: `jobs` and `isStopped` are guarded by `condition`.
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var isStopped = false
+
+    init() {
+        let thread = Thread { [self] in run() }
+        thread.name = "newsstand.pictures.encode"
+        thread.start()
+    }
+
+    func add(_ job: @escaping () -> Void) {
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    /// Ends the thread once the jobs already added are done.
+    func stop() {
+        condition.withLock {
+            isStopped = true
+            condition.signal()
+        }
+    }
+
+    private func run() {
+        #if canImport(Glibc)
+        // On Linux the nice value belongs to the thread, and 0 names the calling one.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !isStopped { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
     }
 }
 
