@@ -15,7 +15,9 @@ import Glibc
 ///
 /// The encoding itself is a function of the picture and the part (`Encode`), chosen by the protocol
 /// (`PictureEncodingQueue.encoder(for:)`) or injected (tests: a slow stand-in). Ready bytes are kept up to
-/// `capacity` parts, the least recently asked for dropped first; a part that failed to encode is not tried again.
+/// `capacity` parts (48, as many sixel parts as the overlay kept before), the least recently asked for dropped
+/// first; kitty's are dropped once sent (the terminal keeps the picture). A part that failed to encode is not
+/// tried again.
 ///
 /// The work runs on a thread of its own at a lower priority (nice 10): on a busy machine the UI thread takes
 /// the CPU from it, so a picture being encoded costs a keypress nothing.
@@ -60,7 +62,7 @@ public final class PictureEncodingQueue: @unchecked Sendable {
     private var pending: Set<Part> = []
     private var failed: Set<Part> = []
 
-    public init(capacity: Int = 64, encode: @escaping Encode, onReady: @escaping @Sendable (Part) -> Void = { _ in }) {
+    public init(capacity: Int = 48, encode: @escaping Encode, onReady: @escaping @Sendable (Part) -> Void = { _ in }) {
         self.capacity = max(1, capacity)
         self.encode = encode
         self.onReady = onReady
