@@ -7,7 +7,7 @@ import PackageDescription
 ///   newsstand (CLI) → NewsstandTerminal (ncurses backend, run loop) → NewsstandRuntime (effect runner, reader work, library loading)
 ///   NewsstandRuntime → NewsstandUI (cell buffer, screens, state, update: pure)
 ///   NewsstandUI → NewsstandCore (models, library store, catalogs, downloads, covers)
-///   NewsstandTerminal → NewsstandPictures (terminal picture protocols as bytes; libsixel) → NewsstandImaging
+///   NewsstandTerminal → NewsstandPictures (terminal picture protocols as bytes, encoded off the UI thread; libsixel) → NewsstandUI, NewsstandImaging
 ///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art);
 ///   NewsstandCore's network layer drives libcurl (CCurl) on one thread; it reads XML feeds with libxml2's streaming (SAX2 push) parser
 /// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
@@ -39,8 +39,9 @@ let package = Package(
         .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
         .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl", "CLibXML2"]),
 
-        // Terminal pictures as bytes: kitty graphics, sixel (libsixel) and iTerm2 images from a RasterImage. No terminal I/O.
-        .target(name: "NewsstandPictures", dependencies: ["NewsstandImaging", "CSixel"]),
+        // Terminal pictures as bytes: kitty graphics (and its placeholders), sixel (libsixel) and iTerm2 images, encoded on a
+        // queue of their own, and what a frame's picture cells need written. No terminal I/O.
+        .target(name: "NewsstandPictures", dependencies: ["NewsstandUI", "NewsstandImaging", "CSixel"]),
 
         // Front end: renders state into a cell buffer; no ncurses here.
         .target(name: "NewsstandUI", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
@@ -75,7 +76,7 @@ let package = Package(
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),
         .testTarget(name: "NewsstandUITests", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandRuntimeTests", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandTestSupport", "LocalHTTPServer"]),
-        .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging"]),
+        .testTarget(name: "NewsstandPicturesTests", dependencies: ["NewsstandPictures", "NewsstandImaging", "NewsstandUI"]),
         .testTarget(name: "NewsstandTerminalTests", dependencies: ["NewsstandTerminal", "NewsstandImaging", "NewsstandPictures", "NewsstandUI"]),
         .testTarget(name: "LocalHTTPServerTests", dependencies: ["LocalHTTPServer", "NewsstandTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalHTTPServer", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandUI", "NewsstandTestSupport", "TerminalCamera"]),

@@ -3,10 +3,10 @@ import Foundation
 /// A picture to show with a terminal picture protocol over `columns` × `rows` cells.
 ///
 /// `image` is made at the size shown (at most columns × rows cells of `CellPixelSize`), the picture fitted
-/// inside keeping its aspect and centred on transparent pixels. `id` names it to the terminal: it is unique in
-/// the process (`TerminalPicture.nextID()`), so two pictures are the same when their ids are, and the
-/// backend sends each id once. Kitty's placeholders carry the id as a 256-colour index (its low byte, never 0)
-/// and one more diacritic (its high byte), so ids are `high << 24 | low`.
+/// inside keeping its aspect and centred on transparent pixels. `id` is its number, unique among the pictures
+/// of the process (`TerminalPicture.nextID()`), so two pictures are the same when their ids are, and the
+/// backend sends each id once. How a protocol names it to the terminal is the picture layer's business
+/// (kitty's image ids: `KittyPlaceholder.imageID(for:)`).
 public struct TerminalPicture: Sendable {
     public let id: UInt32
     public let columns: Int
@@ -44,13 +44,17 @@ public struct TerminalPicture: Sendable {
     private static let counterLock = NSLock()
     nonisolated(unsafe) private static var counter: UInt32 = 0
 
-    /// A new id: low byte 1–255, high byte 0–254 (65 025 ids, then they are used again).
+    /// The most pictures named at once: ids go 1…65,025 and then are used again (as many as kitty's
+    /// placeholders can tell apart, 255 colours × 255 diacritics).
+    public static let idCount: UInt32 = 255 * 255
+
+    /// A new id, 1…`idCount`.
     public static func nextID() -> UInt32 {
         counterLock.lock()
         defer { counterLock.unlock() }
         let number = counter
-        counter = (counter + 1) % (255 * 255)
-        return (number / 255) << 24 | (number % 255 + 1)
+        counter = (counter + 1) % idCount
+        return number + 1
     }
 }
 

@@ -9,6 +9,8 @@ import NewsstandImaging
 /// where it was), its placement deleted (`a=d,d=i`) when it moves or goes. Payloads go in base64 chunks of at
 /// most 4096 bytes (`m=1` on every chunk but the last), with `q=2` so the terminal sends no replies into the
 /// keyboard input. Only keys kitty has had since its graphics protocol began are used without placeholders.
+/// Every `id` here is a picture's number (`TerminalPicture.id`); the commands name kitty's image id for it
+/// (`KittyPlaceholder.imageID(for:)`).
 public enum KittyGraphics {
     /// How the pixels travel: raw 8-bit RGBA (`f=32`), or a PNG file (`f=100`, smaller on the wire).
     public enum Payload: Sendable {
@@ -23,7 +25,8 @@ public enum KittyGraphics {
     /// (otherwise it is only stored, for `place` to show).
     public static func transmit(_ picture: TerminalPicture, payload: Payload = .png, forPlaceholders: Bool = true) throws -> [UInt8] {
         let data: Data
-        var keys = forPlaceholders ? "a=T,U=1,i=\(picture.id),c=\(picture.columns),r=\(picture.rows),q=2" : "a=t,i=\(picture.id),q=2"
+        let image = KittyPlaceholder.imageID(for: picture.id)
+        var keys = forPlaceholders ? "a=T,U=1,i=\(image),c=\(picture.columns),r=\(picture.rows),q=2" : "a=t,i=\(image),q=2"
         switch payload {
         case .rgba:
             data = Data(picture.image.pixels)
@@ -50,16 +53,16 @@ public enum KittyGraphics {
     /// The command that shows the part of stored picture `id` from pixel (`x`, `y`), `width` × `height` pixels,
     /// over `columns` × `rows` cells from the cursor, as its one placement (`p=1`: placing it again moves it).
     public static func place(id: UInt32, x: Int, y: Int, width: Int, height: Int, columns: Int, rows: Int) -> [UInt8] {
-        Array("\u{1B}_Ga=p,i=\(id),p=1,x=\(x),y=\(y),w=\(width),h=\(height),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\".utf8)
+        Array("\u{1B}_Ga=p,i=\(KittyPlaceholder.imageID(for: id)),p=1,x=\(x),y=\(y),w=\(width),h=\(height),c=\(columns),r=\(rows),C=1,q=2\u{1B}\\".utf8)
     }
 
     /// The command that takes picture `id` off the screen and keeps its data (`a=d,d=i`).
     public static func deletePlacement(id: UInt32) -> [UInt8] {
-        Array("\u{1B}_Ga=d,d=i,i=\(id),p=1,q=2\u{1B}\\".utf8)
+        Array("\u{1B}_Ga=d,d=i,i=\(KittyPlaceholder.imageID(for: id)),p=1,q=2\u{1B}\\".utf8)
     }
 
     /// The command that deletes the picture `id` and frees its data (`a=d,d=I`).
     public static func delete(id: UInt32) -> [UInt8] {
-        Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
+        Array("\u{1B}_Ga=d,d=I,i=\(KittyPlaceholder.imageID(for: id)),q=2\u{1B}\\".utf8)
     }
 }

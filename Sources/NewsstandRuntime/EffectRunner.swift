@@ -732,7 +732,7 @@ public final class EffectRunner: @unchecked Sendable {
         sendMarks(issueID)
         searchQueue.async {
             guard case .success(let folder) = self.issueFolder(issueID), let book = try? IssueContent.openBook(folder: folder),
-                  (try? HighlightAnchoring.recheckHighlights(issueID: issueID, book: book, store: self.store)) == true else { return }
+                  (try? HighlightRecheck.run(issueID: issueID, book: book, store: self.store)) == true else { return }
             self.sendMarks(issueID)
         }
     }

@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import NewsstandImaging
+import NewsstandPictures
 import NewsstandUI
 
 /// The ncurses backend: starts and restores the terminal, draws changed cells, and decodes keys and mouse clicks.
@@ -11,15 +12,8 @@ final class CursesBackend {
     private var previousFrame: CellBuffer?
     private(set) var isActive = false
     /// How terminal pictures reach the screen: none (text art only), kitty placeholders, kitty placed directly,
-    /// or drawn after the frame.
-    private var pictures = PictureOutput.none
-
-    private enum PictureOutput {
-        case none
-        case kitty(KittyPictureSender)
-        case kittyDirect(KittyDirectPlacer)
-        case overlay(OverlayPictureDrawer)
-    }
+    /// or drawn after the frame; encoded off the UI thread.
+    private var pictures = PictureFrameOutput()
 
     private var isCursorShown = false
     private var lateAnswers = LateAnswerFilter()
@@ -65,29 +59,17 @@ final class CursesBackend {
     /// Shows pictures with `kind` from now on (nil: none). Kitty pictures use Unicode placeholders when
     /// `kittyPlaceholders` (the terminal has them), else are placed directly; `throughTmux` wraps kitty commands for
     /// tmux's passthrough; `background` is what sixel pictures' transparent pixels are composited over.
-    func usePictures(_ kind: PictureProtocol?, kittyPlaceholders: Bool, throughTmux: Bool, background: RGBColor) {
-        switch kind {
-        case nil: pictures = .none
-        case .kitty where kittyPlaceholders || throughTmux: pictures = .kitty(KittyPictureSender(throughTmux: throughTmux))
-        case .kitty: pictures = .kittyDirect(KittyDirectPlacer())
-        case .sixel?, .iterm?: pictures = .overlay(OverlayPictureDrawer(protocolKind: kind!, background: background))
-        }
+    /// `onReady` is called off the main thread when a picture's bytes are ready: the caller draws again.
+    func usePictures(_ kind: PictureProtocol?, kittyPlaceholders: Bool, throughTmux: Bool, background: RGBColor,
+                     onReady: @escaping @Sendable () -> Void) {
+        pictures = PictureFrameOutput(kind, kittyPlaceholders: kittyPlaceholders, throughTmux: throughTmux, background: background,
+                                      onReady: onReady)
     }
 
     /// Gives the terminal back as it was, with no picture left on it. Safe to call more than once.
     func stop() {
         guard isActive else { return }
-        switch pictures {
-        case .none: break
-        case .kitty(var sender):
-            writeRaw(sender.deleteAll())
-            pictures = .kitty(sender)
-        case .kittyDirect(var placer):
-            writeRaw(placer.deleteAll())
-            pictures = .kittyDirect(placer)
-        case .overlay(let drawer):
-            writeRaw(OverlayPictureDrawer.eraseCommands(drawer.shown.map(\.area)))
-        }
+        writeRaw(pictures.deleteAll())
         isActive = false
         curs_set(1)
         endwin()
@@ -107,41 +89,18 @@ final class CursesBackend {
         previousFrame = nil
     }
 
-    /// Draws only the cells that differ from the last frame, and the pictures it shows: kitty pictures are sent
-    /// before (their placeholder cells are drawn as text), or without placeholders their gone placements deleted
-    /// before and new ones placed after, over blank cells; sixel and iTerm2 pictures that went away are erased
-    /// before, and the ones new or moved drawn after, over their cells (drawn blank). Then shows the cursor at
-    /// `cursor` (screen-reader mode) or hides it.
+    /// Draws only the cells that differ from the last frame, and the pictures it shows (`PictureFrameOutput`):
+    /// kitty pictures are sent before (their placeholder cells are drawn as text), or without placeholders their
+    /// gone placements deleted before and new ones placed after, over blank cells; sixel and iTerm2 pictures that
+    /// went away are erased before, and the ones new or moved drawn after, over their cells (drawn blank). The
+    /// pictures' bytes come ready-made: none is encoded here. Then shows the cursor at `cursor` (screen-reader
+    /// mode) or hides it.
     func draw(_ frame: CellBuffer, cursor: (x: Int, y: Int)? = nil) {
-        var after: [UInt8] = []
-        var blanksPictureCells = false
-        switch pictures {
-        case .none: break
-        case .kitty(var sender):
-            writeRaw(sender.commands(for: frame))
-            pictures = .kitty(sender)
-        case .kittyDirect(var placer):
-            if previousFrame == nil { placer.forgetScreen() }
-            let work = placer.update(for: frame)
-            writeRaw(work.before)
-            after = work.after
-            blanksPictureCells = true
-            pictures = .kittyDirect(placer)
-        case .overlay(var drawer):
-            if previousFrame == nil { drawer.forgetScreen() }
-            let work = drawer.update(for: frame)
-            writeRaw(OverlayPictureDrawer.eraseCommands(work.erase))
-            after = work.draw
-            blanksPictureCells = true
-            pictures = .overlay(drawer)
-        }
+        let work = pictures.frame(frame, isFresh: previousFrame == nil)
+        writeRaw(work.before)
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
         for change in BufferDiff.changes(from: previousFrame, to: frame) {
-            if blanksPictureCells && PictureCell(change.cell) != nil {
-                put(Cell(), x: change.x, y: change.y)
-            } else {
-                put(change.cell, x: change.x, y: change.y)
-            }
+            put(change.cell.picture.map(pictures.text(for:)) ?? change.cell, x: change.x, y: change.y)
         }
         previousFrame = frame
         if let cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < frame.width, cursor.y < frame.height {
@@ -153,7 +112,7 @@ final class CursesBackend {
             isCursorShown = false
         }
         refresh()
-        writeRaw(after)
+        writeRaw(work.after)
     }
 
     /// Writes bytes straight to the terminal, between ncurses' own (flushed) output.

@@ -120,7 +120,10 @@ public final class TerminalApp: @unchecked Sendable {
         state.pictureProtocol = choice.picture
         state.cellPixelSize = TerminalQuery.cellPixelSize(answers: answers)
         backend.usePictures(choice.picture, kittyPlaceholders: choice.kittyPlaceholders, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
-                            background: answers.background ?? (theme.isLight ? .white : .black))
+                            background: answers.background ?? (theme.isLight ? .white : .black)) {
+            // A picture's bytes are ready (encoded off this thread): draw again to show it.
+            DispatchQueue.main.async { [weak self] in self?.scheduleRender() }
+        }
         return answers.typed
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandImaging
 import NewsstandPictures
+import NewsstandUI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,10 @@ import Glibc
 /// and iTerm2 (PNG, base64) — at a shelf cover's size and the issue page's, for 10 × 20-pixel cells. The bytes are
 /// written to /dev/null: what the terminal then does with them is not measured. A kitty picture is sent once and
 /// then placed by its cells; sixel and iTerm2 pictures are written again whenever they move.
+///
+/// Then what the UI thread pays when an issue page with such a cover opens: the backend's picture work for the
+/// frame that first shows it (`PictureFrameOutput.frame`, which finds the picture's cells and asks the encoding
+/// queue for its bytes; the encoding runs on that queue), and how long after it the picture's bytes are written.
 ///
 /// `chafa`, when installed, makes the same protocol from the same file at the same cells in the same run (whole
 /// processes), against our decode + fit + encode + send; its standard input is a pseudo-terminal of 10 × 20-pixel
@@ -82,9 +87,14 @@ struct PictureProtocolBenchmark {
                 }
                 table.add("\(size.name): all of it, \(encoder.name)", statistics, format: Format.milliseconds, notes: notes)
             }
+            if size.name == "issue page" { opening(picture, sink: sink, into: &table) }
         }
         table.note("kitty: sent once per picture, then scrolled and redrawn as cells; sixel and iTerm2: sent again each time a picture moves (the encoded bytes are kept).")
         table.note("all of it = decode + fit + encode + send, timed together")
+        table.note("UI thread blocked = the frame that first shows the issue page's cover (120×40 cells), its picture work on the UI thread: "
+            + "finding its cells and asking the encoding queue; the encoding runs on that queue (it ran here, 5–13 ms, before); "
+            + "wall time, with its own CPU time in the notes (on a busy 2-core machine the encoding thread can take the CPU from it); "
+            + "written after = until the next frame writes the ready bytes")
         if let chafa, terminal != nil {
             let (startUp, _) = try toolTime(chafa, ["--version"])
             table.note("chafa start-up alone (chafa --version): \(Format.milliseconds(startUp)); chafa uses every CPU, ours one thread")
@@ -96,6 +106,42 @@ struct PictureProtocolBenchmark {
             table.note(chafa == nil ? "chafa not installed (make bench installs it)" : "no pseudo-terminal for chafa: no comparison")
         }
         table.print()
+    }
+
+    /// Opening an issue page with `picture` as its cover, kitty (placeholders) and sixel: how long the frame that
+    /// first shows it holds the UI thread, and how long until a frame writes its bytes (a new picture each time).
+    private func opening(_ picture: TerminalPicture, sink: FileHandle, into table: inout ResultTable) {
+        for (name, kind, placeholders) in [("kitty", PictureProtocol.kitty, true), ("sixel", .sixel, false)] {
+            var blocked: [Double] = []
+            var working: [Double] = []
+            var written: [Double] = []
+            for _ in 0..<repetitions {
+                var output = PictureFrameOutput(kind, kittyPlaceholders: placeholders, throughTmux: false, background: .black)
+                let cover = TerminalPicture(id: TerminalPicture.nextID(), columns: picture.columns, rows: picture.rows, image: picture.image)
+                var frame = CellBuffer(width: 120, height: 40)
+                frame.placePicture(cover, in: Rect(x: 2, y: 2, width: cover.columns, height: cover.rows))
+                let start = DispatchTime.now().uptimeNanoseconds
+                let startCPU = Self.threadCPUSeconds()
+                let first = output.frame(frame, isFresh: false)
+                blocked.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                working.append(Self.threadCPUSeconds() - startCPU)
+                sink.write(Data(first.before + first.after))
+                output.encoder?.waitUntilIdle()
+                let next = output.frame(frame, isFresh: false)
+                sink.write(Data(next.before + next.after))
+                written.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            }
+            table.add("issue page: UI thread blocked on opening, \(name)", Statistics(blocked), format: Format.milliseconds,
+                      notes: "its own CPU time \(Format.milliseconds(Statistics(working).median)); "
+                        + "written \(Format.milliseconds(Statistics(written).median)) after, off the UI thread")
+        }
+    }
+
+    /// CPU time the calling thread has used (what it did itself, without the time other threads had the CPU).
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Median wall time of running an external tool, and its output; throws if it fails.

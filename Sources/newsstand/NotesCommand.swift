@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandRuntime
 import NewsstandUI
 
 /// `newsstand notes ISSUE|--all [--format markdown|json]`: an issue's highlights and notes (every issue's with
@@ -91,7 +92,7 @@ enum NotesCommand {
         var book: EPUBBook?
         if issue.state == .available, let publication {
             book = try? IssueContent.openBook(folder: context.paths.folder(for: issue, of: publication))
-            if let book { try HighlightAnchoring.recheckHighlights(issueID: issue.id, book: book, store: context.store) }
+            if let book { try HighlightRecheck.run(issueID: issue.id, book: book, store: context.store) }
         }
         var passages: [Int: ArticlePassages] = [:]
         let formatter = ISO8601DateFormatter()

@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import NewsstandRuntime
 import NewsstandUI
 
 /// `newsstand notes ISSUE --format webannotation|koreader` and `newsstand notes --import FILE ISSUE`: an issue's
@@ -9,7 +10,7 @@ import NewsstandUI
 enum NotesExchange {
     static func export(_ issue: Issue, format: AnnotationExchange.Format, _ context: LibraryContext) throws -> Data {
         let book = try? ProgressSyncCommands.service(context).book(of: issue)
-        if let book { try HighlightAnchoring.recheckHighlights(issueID: issue.id, book: book, store: context.store) }
+        if let book { try HighlightRecheck.run(issueID: issue.id, book: book, store: context.store) }
         let highlights = try context.store.highlights(issueID: issue.id).filter { !$0.isLost }.map { highlight in
             ExchangedAnnotation(text: highlight.text, prefix: highlight.before, suffix: highlight.after, note: highlight.note,
                                 chapter: highlight.articleTitle, created: highlight.created, start: highlight.start, end: highlight.end)
@@ -70,7 +71,7 @@ enum NotesExchange {
         }
         // Found again by their text, as any highlight is; one that lands on a passage already highlighted (with the
         // same note) was there already.
-        try HighlightAnchoring.recheckHighlights(issueID: issue.id, book: book, store: context.store)
+        try HighlightRecheck.run(issueID: issue.id, book: book, store: context.store)
         var kept = try context.store.highlights(issueID: issue.id).filter { !added.contains($0.id) }
         for highlight in try context.store.highlights(issueID: issue.id) where added.contains(highlight.id) {
             if kept.contains(where: { !$0.isLost && !highlight.isLost && $0.start == highlight.start && $0.end == highlight.end && $0.note == highlight.note }) {

@@ -2,6 +2,7 @@ import Foundation
 import LocalHTTPServer
 import NewsstandCore
 import NewsstandImaging
+import NewsstandRuntime
 import NewsstandTerminal
 import NewsstandUI
 

@@ -490,8 +490,8 @@ extension DownloadQueueTests {
         XCTAssertEqual(policy.backoff(afterFailures: 10, retryAfter: nil, random: 1), 60)
         XCTAssertEqual(policy.backoff(afterFailures: 3, retryAfter: nil, random: 0.5), 2)
         XCTAssertEqual(policy.backoff(afterFailures: 1, retryAfter: 7, random: 0.1), 7, "Retry-After wins over a shorter backoff")
-        XCTAssertEqual(AssetTransfer.retryAfter("120"), 120)
-        let date = AssetTransfer.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: Date(timeIntervalSince1970: 1_445_412_470))
+        XCTAssertEqual(TransferFailure.retryAfter("120"), 120)
+        let date = TransferFailure.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: Date(timeIntervalSince1970: 1_445_412_470))
         XCTAssertEqual(date ?? -1, 10, accuracy: 0.5, "an HTTP-date counts from now")
     }
 
@@ -646,7 +646,7 @@ extension DownloadQueueTests {
         harness.queue.setRateLimit(bytesPerSecond: Self.sliceTestLimit)
         harness.queue.enqueue(issueID: issue.id)
         XCTAssertEqual(harness.outcome(of: issue.id), .installed(issueID: issue.id), "\(harness.events(of: issue.id))")
-        return (harness, issue, harness.requests("/" + name), Int(facts.size), Int(AssetTransfer.sliceLength(bytesPerSecond: Self.sliceTestLimit)))
+        return (harness, issue, harness.requests("/" + name), Int(facts.size), Int(ResumePlan.sliceLength(bytesPerSecond: Self.sliceTestLimit)))
     }
 
     /// Under a rate limit the network itself is held back: the file is asked for in slices, each asked for

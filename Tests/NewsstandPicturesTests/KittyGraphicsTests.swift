@@ -27,7 +27,7 @@ final class KittyGraphicsTests: XCTestCase {
     func testLargePicturesAreChunked() throws {
         // 40×40 RGBA = 6400 bytes = 8536 base64 bytes: chunks of 4096, 4096 and 344.
         let image = RasterImage(width: 40, height: 40, red: 10, green: 20, blue: 30, alpha: 255)
-        let picture = TerminalPicture(id: 0x0100_0002, columns: 5, rows: 3, image: image)
+        let picture = TerminalPicture(id: 257, columns: 5, rows: 3, image: image) // kitty image 0x0100_0002
         let text = String(decoding: try KittyGraphics.transmit(picture, payload: .rgba), as: UTF8.self)
         let commands = text.components(separatedBy: "\u{1B}\\").dropLast()
         XCTAssertEqual(commands.count, 3)

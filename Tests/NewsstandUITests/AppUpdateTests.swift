@@ -8,7 +8,7 @@ final class AppUpdateTests: XCTestCase {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         let effects = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(effects, [.download(issueID: 7)])
-        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        XCTAssertEqual(state.selectedShownState, .downloading)
     }
 
     func testAnIssueWithNothingToDownloadSaysSoInsteadOfDownloading() {
@@ -57,45 +57,80 @@ final class AppUpdateTests: XCTestCase {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000, bytesPerSecond: 100)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        XCTAssertEqual(state.selectedShownState, .downloading)
         XCTAssertEqual(state.downloads.entries[7]?.fraction, 0.42)
         XCTAssertEqual(state.downloads.entries[7]?.received, 420)
         XCTAssertEqual(state.downloads.entries[7]?.total, 1000)
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 7, reason: "the disk is full")))
-        XCTAssertEqual(state.selectedIssueValue?.state, .failed(reason: "the disk is full"))
+        XCTAssertEqual(state.selectedShownState, .failed(reason: "the disk is full"))
         XCTAssertEqual(state.message, StatusMessage("“Spring” failed: the disk is full", isError: true))
         _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 7)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .available)
+        XCTAssertEqual(state.selectedShownState, .available)
         XCTAssertNil(state.downloads.entries[7], "the downloads model forgets an installed issue")
+    }
+
+    /// The downloads model owns the live figures: the issue's row keeps what the library recorded until the
+    /// download ends, and the shelf draws the model's phase and fraction.
+    func testIssueRowsHoldWhatTheLibraryRecordsWhileTheDownloadsModelHasTheFigures() {
+        var state = Fixtures.state(width: 72, height: 22, issues: [Fixtures.issue(7, "Spring")])
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.download(issueID: 7)])
+        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded, "the row is not a mirror of the transfer")
+        XCTAssertEqual(state.selectedShownState, .downloading, "the shelf shows the download asked for")
+        XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [], "a second Enter does not ask again")
+        _ = AppUpdate.update(&state, .downloadReported(.started(issueID: 7, resumedAt: nil)))
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.42, receivedBytes: 420, totalBytes: 1000, bytesPerSecond: 100)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertEqual(state.selectedIssueValue?.progress, 0)
+        XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("42%") })
+        _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 7)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("42%") && $0.contains("PAUSED") })
+        _ = AppUpdate.update(&state, .keyPressed(.enter))
+        _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 7)))
+        XCTAssertEqual(state.selectedIssueValue?.state, .available, "the end is recorded: the issue is on disk")
+        XCTAssertEqual(state.selectedIssueValue?.progress, 1)
+        XCTAssertNil(state.downloads.entries[7])
+    }
+
+    /// A row read from the library while a download runs carries the library's last figure; the bar shows the
+    /// downloads model's.
+    func testTheShelfBarReadsTheDownloadsModelOverTheLibrarysFigure() {
+        var state = Fixtures.state(width: 72, height: 22, issues: [Fixtures.issue(7, "Spring", state: .downloading, progress: 0.9)])
+        XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("90%") },
+                      "without a live figure the library's record shows")
+        _ = AppUpdate.update(&state, .downloadReported(.progressed(issueID: 7, fraction: 0.3, receivedBytes: 300, totalBytes: 1000, bytesPerSecond: 100)))
+        let screen = AppView.render(state, theme: Theme.fallback).lines()
+        XCTAssertTrue(screen.contains { $0.contains("30%") })
+        XCTAssertFalse(screen.contains { $0.contains("90%") })
     }
 
     func testCancelledDownloadGoesBackToNotDownloadedQuietly() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .downloading)])
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)])
         _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 7)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertEqual(state.selectedShownState, .notDownloaded)
         XCTAssertNil(state.message)
     }
 
     func testPausedResumedAndRetryingDownloadsAreShown() {
         var state = Fixtures.state(width: 72, height: 22, issues: [Fixtures.issue(7, "Spring", state: .downloading, progress: 0.63)])
         _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 7)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .paused)
-        XCTAssertEqual(state.selectedIssueValue?.progress, 0.63, "a paused issue keeps its progress")
+        XCTAssertEqual(state.selectedShownState, .paused)
+        XCTAssertEqual(state.downloads.fraction(of: 7), 0.63, "a paused issue keeps its progress")
         XCTAssertTrue(AppView.render(state, theme: Theme.fallback).lines().contains { $0.contains("63%") && $0.contains("PAUSED") })
 
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.download(issueID: 7)], "Enter resumes")
-        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        XCTAssertEqual(state.selectedShownState, .downloading)
         _ = AppUpdate.update(&state, .downloadReported(.started(issueID: 7, resumedAt: 0.63)))
         XCTAssertEqual(state.message, StatusMessage("Resumed “Spring” at 63%"))
         _ = AppUpdate.update(&state, .downloadReported(.retrying(issueID: 7, attempt: 2, delay: 3.2, reason: "127.0.0.1 answered 503 Service Unavailable")))
         XCTAssertEqual(state.message, StatusMessage("Retrying “Spring” in 4 s (attempt 2 of 5): 127.0.0.1 answered 503 Service Unavailable"))
-        XCTAssertEqual(state.selectedIssueValue?.state, .downloading)
+        XCTAssertEqual(state.selectedShownState, .downloading)
 
         _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 7)))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("x"))), [.cancelDownload(issueID: 7)], "a paused download can be cancelled")
         _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 7)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .notDownloaded)
+        XCTAssertEqual(state.selectedShownState, .notDownloaded)
         XCTAssertEqual(state.selectedIssueValue?.progress, 0)
     }
 

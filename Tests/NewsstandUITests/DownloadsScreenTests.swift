@@ -72,7 +72,7 @@ final class DownloadsScreenTests: XCTestCase {
         var state = Fixtures.state(width: 80, height: 12, issues: [Fixtures.issue(1, "Maps & Margins")])
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 1, position: 1)))
         _ = AppUpdate.update(&state, .downloadReported(.waiting(issueID: 1, reason: DownloadQueue.lockedElsewhereReason)))
-        XCTAssertEqual(state.selectedIssueValue?.state, .downloading, "the shelf shows it as downloading")
+        XCTAssertEqual(state.selectedShownState, .downloading, "the shelf shows it as downloading")
         XCTAssertEqual(state.message?.text, "“Maps & Margins” is being downloaded by another Newsstand process; it continues when that one stops.")
         _ = key(&state, "D")
         let screen = lines(state)
@@ -130,12 +130,12 @@ final class DownloadsScreenTests: XCTestCase {
         _ = AppUpdate.update(&state, .downloadReported(.paused(issueID: 1)))
         XCTAssertEqual(state.downloads.entries[1]?.phase, .paused)
         XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 1, "the selection follows the issue to its new place")
-        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .paused)
+        XCTAssertEqual(state.shownState(ofIssue: 1), .paused)
         XCTAssertTrue(lines(state).contains { $0.hasPrefix("▌ Maps & Margins") && $0.hasSuffix("PAUSED") })
 
         XCTAssertEqual(key(&state, "p"), [.download(issueID: 1)])
         XCTAssertEqual(state.message?.text, "Resuming “Maps & Margins”…")
-        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .downloading)
+        XCTAssertEqual(state.shownState(ofIssue: 1), .downloading)
 
         selectDownload(3, &state) // retrying: pausing stops the countdown too
         XCTAssertEqual(key(&state, "p"), [.pauseDownload(issueID: 3)])
@@ -156,7 +156,7 @@ final class DownloadsScreenTests: XCTestCase {
         _ = AppUpdate.update(&state, .downloadReported(.cancelled(issueID: 1)))
         XCTAssertNil(state.downloads.entries[1])
         XCTAssertEqual(state.downloadsCursor?.selectedIssueID, 3, "the next row is selected")
-        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .notDownloaded)
+        XCTAssertEqual(state.shownState(ofIssue: 1), .notDownloaded)
         XCTAssertEqual(state.message?.text, "Cancelled “Maps & Margins”; what it had fetched was removed.", "the message stays")
     }
 
@@ -166,7 +166,7 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertEqual(state.message?.text, "Only a failed download can be retried.")
         _ = key(&state, "G")
         XCTAssertEqual(key(&state, "r"), [.download(issueID: 5)])
-        XCTAssertEqual(state.loadedIssue(id: 5)?.state, .downloading)
+        XCTAssertEqual(state.shownState(ofIssue: 5), .downloading)
         _ = AppUpdate.update(&state, .downloadReported(.queued(issueID: 5, position: 2)))
         XCTAssertEqual(state.downloads.entries[5]?.phase, .queued(position: 2))
         XCTAssertNil(state.downloads.entries[5]?.lastError)
@@ -248,7 +248,7 @@ final class DownloadsScreenTests: XCTestCase {
         XCTAssertTrue(lines(state)[3].hasSuffix("INSTALLING"))
         _ = AppUpdate.update(&state, .downloadReported(.installed(issueID: 1)))
         XCTAssertNil(state.downloads.entries[1])
-        XCTAssertEqual(state.loadedIssue(id: 1)?.state, .available)
+        XCTAssertEqual(state.shownState(ofIssue: 1), .available)
         _ = AppUpdate.update(&state, .downloadReported(.failed(issueID: 2, reason: "the disk is full")))
         XCTAssertEqual(state.downloads.entries[2]?.phase, .failed)
         XCTAssertEqual(state.downloads.entries[2]?.lastError, "the disk is full")

@@ -30,10 +30,9 @@ final class ThemeContrastTests: XCTestCase {
     static let articleLines: [ThemeElement] = [.text, .heading, .quote, .link]
 
     static func bundledThemes() throws -> [Theme] {
-        let loader = ThemeLoader(searchDirectories: [ThemeTests.themesDirectory])
-        let names = loader.availableThemes()
+        let names = try ThemeTests.bundledNames()
         XCTAssertTrue(Set(names).isSuperset(of: ["dark", "paper", "mono"]), "\(names)")
-        return try names.map { try loader.load($0) }
+        return try names.map { try ThemeTests.bundled($0) }
     }
 
     /// The colour xterm shows for `color`, `fallback` for the terminal's default.

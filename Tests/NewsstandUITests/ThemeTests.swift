@@ -5,6 +5,17 @@ import XCTest
 final class ThemeTests: XCTestCase {
     static let themesDirectory = TestFiles.packageRoot.appendingPathComponent("Themes")
 
+    /// The bundled themes' names (the files are read here; the app reads them in the runtime).
+    static func bundledNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: themesDirectory.path).filter { $0.hasSuffix(".theme") }
+            .map { String($0.dropLast(6)) }.sorted()
+    }
+
+    /// A bundled theme, parsed.
+    static func bundled(_ name: String) throws -> Theme {
+        try ThemeParser.parse(String(contentsOf: themesDirectory.appendingPathComponent(name + ".theme"), encoding: .utf8), name: name)
+    }
+
     func testParsesColoursAndAttributes() throws {
         let theme = try ThemeParser.parse("""
             # comment
@@ -21,7 +32,7 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(try ThemeParser.parse("cover-mode ascii-color", name: "t").coverMode, .asciiColor)
         XCTAssertNil(try ThemeParser.parse("background dark", name: "t").coverMode)
         XCTAssertThrowsError(try ThemeParser.parse("cover-mode sixel", name: "t")) { XCTAssertTrue("\($0)".contains("cover-mode")) }
-        XCTAssertEqual(try ThemeLoader(searchDirectories: [Self.themesDirectory]).load("mono").coverMode, .ascii, "the colourless theme keeps covers colourless")
+        XCTAssertEqual(try Self.bundled("mono").coverMode, .ascii, "the colourless theme keeps covers colourless")
         XCTAssertEqual(Theme(name: "x", styles: [:]).withoutColors().coverMode, .ascii)
     }
 
@@ -35,31 +46,19 @@ final class ThemeTests: XCTestCase {
     }
 
     func testBundledThemesParseAndStyleEveryElement() throws {
-        let loader = ThemeLoader(searchDirectories: [Self.themesDirectory])
-        XCTAssertEqual(Set(loader.availableThemes()).isSuperset(of: ["dark", "paper", "mono"]), true)
+        XCTAssertEqual(Set(try Self.bundledNames()).isSuperset(of: ["dark", "paper", "mono"]), true)
         for name in ["dark", "paper", "mono"] {
-            let theme = try loader.load(name)
+            let theme = try Self.bundled(name)
             let missing = ThemeElement.allCases.filter { theme.styles[$0] == nil }
             XCTAssertEqual(missing, [], "\(name) leaves elements unstyled")
         }
-        XCTAssertTrue(try loader.load("paper").isLight)
-        let mono = try loader.load("mono")
+        XCTAssertTrue(try Self.bundled("paper").isLight)
+        let mono = try Self.bundled("mono")
         XCTAssertTrue(mono.styles.values.allSatisfy { $0.foreground == .default && $0.background == .default }, "mono must use no colours")
     }
 
-    func testUserThemesWinAndMissingThemesSayWhereTheyLooked() throws {
-        let user = FileManager.default.temporaryDirectory.appendingPathComponent("themes-\(UUID())")
-        try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: user) }
-        try "background light\n".write(to: user.appendingPathComponent("dark.theme"), atomically: true, encoding: .utf8)
-        let loader = ThemeLoader(searchDirectories: [user, Self.themesDirectory])
-        XCTAssertTrue(try loader.load("dark").isLight)
-        XCTAssertThrowsError(try loader.load("nope")) { XCTAssertTrue("\($0)".contains("not found (looked in \(user.path)")) }
-        XCTAssertThrowsError(try loader.load("../../etc/passwd"))
-    }
-
     func testNoColorKeepsStructureWithoutColours() throws {
-        let dark = try ThemeLoader(searchDirectories: [Self.themesDirectory]).load("dark")
+        let dark = try Self.bundled("dark")
         let plain = dark.withoutColors()
         XCTAssertTrue(plain.styles.values.allSatisfy { $0.foreground == .default && $0.background == .default })
         XCTAssertTrue(plain[.selection].attributes.contains(.reverse), "the selection must stay visible without colours")

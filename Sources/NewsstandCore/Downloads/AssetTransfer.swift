@@ -1,31 +1,5 @@
 import Foundation
 
-/// Why a transfer stopped, and whether trying again could help.
-struct TransferFailure: Error, Equatable {
-    enum Kind: Equatable {
-        /// Worth another attempt (timeouts, stalls, dropped connections, 5xx, 408, 429), after at least `retryAfter` seconds if given.
-        case transient(retryAfter: TimeInterval?)
-        /// Trying again will not help (refused, gone, not an issue, too large, disk full).
-        case permanent
-        /// Stopped on request (pause or cancel).
-        case cancelled
-    }
-
-    let reason: String
-    let kind: Kind
-    /// A permanent failure whose partial file is worth keeping: the disk's free space reached the reserve, and
-    /// once space is freed the download continues from what it holds.
-    var keepsPartial = false
-
-    static func permanent(_ reason: String) -> TransferFailure { TransferFailure(reason: reason, kind: .permanent) }
-    static func transient(_ reason: String, retryAfter: TimeInterval? = nil) -> TransferFailure {
-        TransferFailure(reason: reason, kind: .transient(retryAfter: retryAfter))
-    }
-    /// Permanent, keeping the partial file for a later attempt.
-    static func stopped(_ reason: String) -> TransferFailure { TransferFailure(reason: reason, kind: .permanent, keepsPartial: true) }
-    static let cancelled = TransferFailure(reason: "cancelled", kind: .cancelled)
-}
-
 /// Fetches one asset (one URL) of an issue into its partial file, streaming, resuming what an earlier
 /// attempt left there when that is provably the same representation, and reports bytes as they land.
 ///
@@ -35,7 +9,10 @@ struct TransferFailure: Error, Equatable {
 /// whose total and validator agree); a 200, a changed validator or a range that does not fit start the
 /// file over from zero (at most twice); a 416 for a partial that is already complete finishes it, and a
 /// 416 naming the total completes a partial whose length was unknown. file URLs resume by offset when
-/// the source's size and modification time are unchanged.
+/// the source's size and modification time are unchanged. Those decisions are `ResumePlan`'s (pure
+/// values); this class reads the disk, asks, and carries them out. Its parts live beside it: the blocks
+/// held in memory (`TransferBuffers`), pacing under a rate limit (`TransferPacing`), the disk's free-space
+/// checks (`DiskRoom`), and what a failure means (`TransferFailure.classifying`).
 ///
 /// http and https go through ``HTTPClient`` (libcurl on the client's network thread), asking for
 /// `Accept-Encoding: identity` so byte offsets are file offsets. The transfer is its own body sink: it
@@ -100,11 +77,8 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     /// One request and what its response decided; guarded by `state`.
     private final class Attempt: @unchecked Sendable {
-        /// Bytes already in the partial file the request continues from (0: from the start), and its sidecar.
-        let offset: Int64
-        let stored: PartialMetadata?
-        /// The last byte asked for when the request asks for a slice, else nil.
-        let requestedSliceLast: Int64?
+        /// What the request asks for, from the partial file it continues.
+        let plan: ResumePlan
         var transfer: HTTPTransfer?
         /// Cancelled before `transfer` was known: cancel it as soon as it is.
         var isCancelRequested = false
@@ -116,36 +90,8 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         /// The client reported the end (`.finished` or `.failed`).
         var hasEnded = false
 
-        init(offset: Int64, stored: PartialMetadata?, requestedSliceLast: Int64?) {
-            self.offset = offset
-            self.stored = stored
-            self.requestedSliceLast = requestedSliceLast
-        }
-
-        var asksForSlice: Bool { requestedSliceLast != nil }
-    }
-
-    /// Body bytes held in memory on their way to the partial file.
-    private final class HeldBlock: @unchecked Sendable {
-        let capacity: Int
-        let storage: UnsafeMutableRawPointer
-        var count = 0
-
-        init(capacity: Int) {
-            self.capacity = max(1, capacity)
-            storage = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
-        }
-
-        deinit { storage.deallocate() }
-
-        var room: Int { capacity - count }
-        var isFull: Bool { count == capacity }
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
-
-        func append(_ bytes: UnsafeRawBufferPointer) {
-            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            (storage + count).copyMemory(from: base, byteCount: bytes.count)
-            count += bytes.count
+        init(plan: ResumePlan) {
+            self.plan = plan
         }
     }
 
@@ -182,19 +128,12 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     private var current: Attempt?
     /// Bytes of the asset taken so far: in the partial file or held in memory.
     private var received: Int64 = 0
-    /// The block the sink fills, the full ones handed to `work` (oldest first, the first being written), and
-    /// written ones kept for reuse.
-    private var filling: HeldBlock?
-    private var queued: [HeldBlock] = []
-    private var spares: [HeldBlock] = []
-    /// The transfer the sink paused (`.full`) until the block being written is done.
+    /// The blocks body bytes are held in on their way to the disk.
+    private var buffers: TransferBuffers
+    /// The transfer the sink paused (`.full`) until the block being written is done, or the rate limit allows.
     private var pausedTransfer: HTTPTransfer?
-    private var peakHeld = 0
     private var pauses = 0
-    /// Under a rate limit: no more bytes are taken before this moment (the queue's token bucket is in debt),
-    /// and a resume of the paused transfer is scheduled for it.
-    private var pacedUntil: DispatchTime?
-    private var isPacingResumeScheduled = false
+    private var pacing = TransferPacing()
     /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
     /// way, so reporting every network chunk only cost a hop to its queue per chunk.
     private var progressThrottle = ProgressThrottle()
@@ -220,6 +159,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         self.sizeBound = sizeBound
         self.onProgress = onProgress
         self.onCompletion = onCompletion
+        buffers = TransferBuffers(blockSize: environment.blockSize, queuedBlocks: environment.queuedBlocks)
     }
 
     func start() {
@@ -246,7 +186,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         // Once this returns the sink is not called again.
         transfer?.cancel()
         lock.withLock {
-            let (held, failed) = state.withLock { (takeHeldBlocks(), failure != nil) }
+            let (held, failed) = state.withLock { (buffers.takeHeld(), failure != nil) }
             if let writer {
                 if !failed {
                     do {
@@ -257,7 +197,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 writer.close()
                 self.writer = nil
             }
-            state.withLock { recycle(held) }
+            state.withLock { buffers.recycle(held) }
         }
     }
 
@@ -267,7 +207,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// that ignores them the rest would start over from zero (and the client's socket limit slows it anyway).
     func rateLimitWasSet() {
         let transfer: HTTPTransfer? = state.withLock {
-            guard !isCancelled, !isFinished, let current, !current.hasEnded, !current.asksForSlice else { return nil }
+            guard !isCancelled, !isFinished, let current, !current.hasEnded, !current.plan.asksForSlice else { return nil }
             if let head = current.head, head.status != 206,
                head.header("Accept-Ranges")?.lowercased().contains("bytes") != true { return nil }
             resliceRequested = true
@@ -278,11 +218,13 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     }
 
     /// The most body bytes held in memory at once, and how many times the sink paused the transfer (tests).
-    var peakHeldBytes: Int { state.withLock { peakHeld } }
+    var peakHeldBytes: Int { state.withLock { buffers.peakHeld } }
     var timesPaused: Int { state.withLock { pauses } }
 
     private var host: String { url.host ?? "the server" }
-    private var folder: URL { destination.deletingLastPathComponent() }
+    private var disk: DiskRoom {
+        DiskRoom(freeSpace: environment.freeSpace, reserve: environment.diskReserve, folder: destination.deletingLastPathComponent())
+    }
 
     // MARK: file URLs
 
@@ -301,10 +243,10 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             let current = PartialMetadata(url: url.absoluteString, validator: "\(size)-\(modified)", length: size)
             let offset: Int64 = try lock.withLock {
                 guard !isCancelledNow else { throw TransferFailure.cancelled }
-                let onDisk = PartialDownload.size(of: destination)
-                let resume = onDisk > 0 && onDisk <= size && PartialDownload.metadata(of: destination) == current
-                let offset = resume ? onDisk : 0
-                try checkFreeSpace(needed: size - offset)
+                let offset = ResumePlan.fileOffset(onDisk: PartialDownload.size(of: destination),
+                                                   stored: PartialDownload.metadata(of: destination), source: current)
+                let resume = offset > 0
+                try disk.checkBeforeBody(needed: size - offset)
                 if !resume {
                     PartialDownload.remove(destination)
                     try PartialDownload.write(current, of: destination)
@@ -320,7 +262,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             try input.seek(toOffset: UInt64(offset))
             var copied = offset
             while let chunk = try input.read(upToCount: 64 << 10), !chunk.isEmpty {
-                pace(chunk.count)
+                TransferPacing.paceFileCopy(chunk.count, limiter: environment.limiter) { isCancelledNow }
                 let report: Int64? = try lock.withLock {
                     guard !isCancelledNow, let writer else { throw TransferFailure.cancelled }
                     try writer.write(chunk)
@@ -342,18 +284,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             }
             finish(.success(()))
         } catch {
-            finish(.failure(Self.failure(from: error)))
-        }
-    }
-
-    /// Waits as long as the shared rate limit asks, in short slices so a cancel is not held up (file copies
-    /// only, on their own queue: http is held to the limit at the socket).
-    private func pace(_ bytes: Int) {
-        var remaining = environment.limiter.reserve(bytes)
-        while remaining > 0 && !isCancelledNow {
-            let slice = min(remaining, 0.05)
-            Thread.sleep(forTimeInterval: slice)
-            remaining -= slice
+            finish(.failure(TransferFailure.from(error)))
         }
     }
 
@@ -369,27 +300,14 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             // meanwhile either is read here or finds the attempt (`rateLimitWasSet`).
             return state.withLock { () -> (Attempt, HTTPRequest)? in
                 guard !isCancelled else { return nil }
-                var headers = ["Accept-Encoding": "identity"]
-                let offset: Int64
-                if let stored, stored.url == url.absoluteString, onDisk > 0, stored.length.map({ onDisk <= $0 }) ?? true {
-                    offset = onDisk
-                    metadata = stored
-                    if let validator = stored.validator { headers["If-Range"] = validator }
-                } else {
-                    offset = 0
-                    metadata = nil
-                }
-                let sliceLast = environment.limiter.bytesPerSecond.map { offset + Self.sliceLength(bytesPerSecond: $0) - 1 }
-                if let sliceLast {
-                    headers["Range"] = "bytes=\(offset)-\(sliceLast)"
-                } else if offset > 0 {
-                    headers["Range"] = "bytes=\(offset)-"
-                }
-                received = offset
+                let plan = ResumePlan(url: url.absoluteString, onDisk: onDisk, stored: stored,
+                                      bytesPerSecond: environment.limiter.bytesPerSecond)
+                metadata = plan.stored
+                received = plan.offset
                 resliceRequested = false
-                let attempt = Attempt(offset: offset, stored: metadata, requestedSliceLast: sliceLast)
+                let attempt = Attempt(plan: plan)
                 current = attempt
-                let request = HTTPRequest(url: url, headers: headers, limits: requestLimits, isRateLimited: true, decodesContent: false)
+                let request = HTTPRequest(url: url, headers: plan.headers, limits: requestLimits, isRateLimited: true, decodesContent: false)
                 return (attempt, request)
             }
         }
@@ -411,11 +329,6 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                           subject: "the issue", sizeLimitName: "size limit")
     }
 
-    /// About one second's worth at the limit, between 64 KiB and 4 MiB.
-    static func sliceLength(bytesPerSecond: Int) -> Int64 {
-        Int64(min(max(bytesPerSecond, 64 << 10), 4 << 20))
-    }
-
     /// On the network thread: decides at once from the head, and leaves file work to `work`.
     private func handle(_ event: HTTPEvent, of attempt: Attempt) {
         switch event {
@@ -430,84 +343,40 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         }
     }
 
-    /// What a response means for the partial file.
-    private enum Verdict {
-        case accept(PartialMetadata, append: Bool, remaining: Int64?)
-        case restart(String)
-        case fail(TransferFailure)
-    }
-
     private func responded(_ head: HTTPResponseHead, _ attempt: Attempt) {
-        let verdict = state.withLock { () -> Verdict? in
+        let answer = state.withLock { () -> ResumePlan.Answer? in
             guard attempt === current, !isCancelled else { return nil }
             attempt.head = head
-            return judge(head, attempt)
+            return attempt.plan.answer(head)
         }
-        switch verdict {
+        switch answer {
         case nil:
             return
-        case .accept(let metadata, let append, let remaining)?:
+        case .accept(let metadata, let append, let remaining, let sliceLast)?:
             let accepted = state.withLock { () -> Bool in
                 guard !isCancelled, failure == nil else { return false }
                 attempt.isAccepted = true
+                attempt.sliceLast = sliceLast
                 self.metadata = metadata
-                received = append ? attempt.offset : 0
+                received = append ? attempt.plan.offset : 0
                 progressThrottle = ProgressThrottle()
-                if filling == nil { filling = takeSpare() }
+                buffers.startFilling()
                 return true
             }
             if accepted { work.async { self.prepare(attempt, metadata: metadata, append: append, remaining: remaining) } }
-        case .restart(let reason)?:
+        case .startOver?:
             let allowed = state.withLock { () -> Bool in
                 guard restarts < 2 else { return false }
                 restarts += 1
                 restartRequested = true
                 return true
             }
-            if allowed { cancel(attempt) } else { stop(attempt, .transient(reason)) }
-        case .fail(let failure)?:
-            stop(attempt, failure)
+            if allowed { cancel(attempt) } else { stop(attempt, .transient("\(host) sent a part of the issue that does not fit the download")) }
+        case .notAnIssue(let problem)?:
+            stop(attempt, .permanent(problem))
+        case .unusable(let status)?:
+            stop(attempt, .permanent("\(host) answered \(status) \(TransferFailure.reasonPhrase(status))"))
         }
-    }
-
-    /// The resume protocol, from the response's head and what the request continued from. Called with `state` held.
-    private func judge(_ head: HTTPResponseHead, _ attempt: Attempt) -> Verdict {
-        let offset = attempt.offset
-        let stored = attempt.stored
-        let validator = Self.validator(etag: head.header("ETag"), lastModified: head.header("Last-Modified"))
-        let sameRepresentation = validator == nil || stored?.validator == nil || validator == stored?.validator
-        let contentRange = head.header("Content-Range").flatMap(ContentRange.init)
-        let misfit = "\(host) sent a part of the issue that does not fit the download"
-        switch head.status {
-        case 206 where offset == 0 && stored == nil && attempt.asksForSlice:
-            // The first slice of a rate-limited download: a fresh start, like a 200, told the total by Content-Range.
-            guard let contentRange, contentRange.first == 0 else { return .restart(misfit) }
-            if let problem = Self.webPageProblem(head) { return .fail(.permanent(problem)) }
-            let length = contentRange.total ?? Self.lengthIfLastSlice(contentRange, asked: attempt.requestedSliceLast)
-            attempt.sliceLast = contentRange.last
-            return .accept(PartialMetadata(url: url.absoluteString, validator: validator, length: length), append: false, remaining: length)
-        case 206:
-            guard offset > 0, let stored, let contentRange, contentRange.first == offset, sameRepresentation,
-                  contentRange.total == nil || stored.length == nil || contentRange.total == stored.length else { return .restart(misfit) }
-            if let problem = Self.webPageProblem(head) { return .fail(.permanent(problem)) }
-            var updated = stored
-            updated.length = contentRange.total ?? stored.length
-                ?? (attempt.asksForSlice ? Self.lengthIfLastSlice(contentRange, asked: attempt.requestedSliceLast) : nil)
-            if attempt.asksForSlice { attempt.sliceLast = contentRange.last }
-            return .accept(updated, append: true, remaining: (updated.length ?? contentRange.last + 1) - contentRange.first)
-        case 200..<300:
-            if let problem = Self.webPageProblem(head) { return .fail(.permanent(problem)) }
-            let length = head.contentLength
-            return .accept(PartialMetadata(url: url.absoluteString, validator: validator, length: length), append: false, remaining: length)
-        default:
-            return .fail(.permanent("\(host) answered \(head.status) \(Self.reasonPhrase(head.status))"))
-        }
-    }
-
-    /// The whole length, when a slice's reply of unknown total (`bytes N-M/*`) ends before the slice
-    /// asked for: then it is the last one.
-    private static func lengthIfLastSlice(_ range: ContentRange, asked last: Int64?) -> Int64? {
-        last.flatMap { range.last < $0 ? range.last + 1 : nil }
     }
 
     /// Prepares the partial file for the body: sidecar first (fsynced), then the data file, appended or emptied.
@@ -516,7 +385,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         do {
             try lock.withLock {
                 guard state.withLock({ !isCancelled && failure == nil && attempt === current }) else { return }
-                try checkFreeSpace(needed: remaining ?? 0)
+                try disk.checkBeforeBody(needed: remaining ?? 0)
                 if !append { PartialDownload.remove(destination) }
                 if !append || PartialDownload.metadata(of: destination) != metadata {
                     try PartialDownload.write(metadata, of: destination)
@@ -524,7 +393,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 writer = try PartialWriter(url: destination, truncate: !append)
             }
         } catch {
-            stop(attempt, Self.failure(from: error))
+            stop(attempt, TransferFailure.from(error))
         }
     }
 
@@ -553,70 +422,53 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         var handedOff = false
         var resumeAt: DispatchTime?
         let verdict = state.withLock { () -> HTTPSinkVerdict in
-            guard !isCancelled, failure == nil, let attempt = current, attempt.isAccepted, var block = filling else {
+            guard !isCancelled, failure == nil, let attempt = current, attempt.isAccepted, buffers.filling != nil else {
                 return .failed("the download was stopped")
             }
-            if let until = pacedUntil {
-                if DispatchTime.now() < until {
-                    pausedTransfer = transfer
-                    if !isPacingResumeScheduled {
-                        isPacingResumeScheduled = true
-                        resumeAt = until
-                    }
-                    return .full
-                }
-                pacedUntil = nil
+            let paced = pacing.check()
+            if paced.pause {
+                pausedTransfer = transfer
+                resumeAt = paced.resumeAt
+                return .full
             }
             let count = bytes.count
             if received + Int64(count) > sizeBound.bytes {
                 failure = .permanent(sizeBound.message)
                 return .failed(sizeBound.message)
             }
-            let depth = max(1, environment.queuedBlocks)
-            if count > block.room {
-                guard queued.count < depth else {
-                    if pausedTransfer == nil { pauses += 1 }
-                    pausedTransfer = transfer
-                    return .full
-                }
-                let room = block.room
-                block.append(UnsafeRawBufferPointer(rebasing: bytes[..<room]))
-                queued.append(block)
-                block = takeSpare()
-                filling = block
-                block.append(UnsafeRawBufferPointer(rebasing: bytes[room...]))
-                handedOff = true
-            } else {
-                block.append(bytes)
+            guard let overflowed = buffers.take(bytes) else {
+                if pausedTransfer == nil { pauses += 1 }
+                pausedTransfer = transfer
+                return .full
             }
+            handedOff = overflowed
             received += Int64(count)
-            let wait = environment.limiter.reserve(count)
-            if wait > 0 { pacedUntil = .now() + wait }
+            pacing.charge(wait: environment.limiter.reserve(count))
             let expected = metadata?.length
+            let filled = buffers.filling?.count ?? 0
             if handedOff {
                 // Once the block is written, everything but what fills the next one is in the file.
-                let onDisk = received - Int64(block.count)
+                let onDisk = received - Int64(filled)
                 if shouldReport(onDisk, of: expected) { report = (onDisk, expected) }
-            } else if block.count > 0 {
+            } else if filled > 0 {
                 // A full block goes as soon as there is room in the queue; a partial one only when the disk is
                 // idle and progress is due, so every byte count reported is in the file.
                 let goes: Bool
-                if block.isFull && queued.count < depth {
+                if buffers.filling?.isFull == true && buffers.canQueue {
                     goes = true
                     if shouldReport(received, of: expected) { report = (received, expected) }
-                } else if queued.isEmpty, shouldReport(received, of: expected) {
+                } else if buffers.queued.isEmpty, shouldReport(received, of: expected) {
                     goes = true
                     report = (received, expected)
                 } else {
                     goes = false
                 }
                 if goes {
-                    queued.append(block)
-                    filling = takeSpare()
+                    buffers.handOffFilling()
                     handedOff = true
                 }
             }
-            peakHeld = max(peakHeld, (filling?.count ?? 0) + queued.reduce(0) { $0 + $1.count })
+            buffers.notePeak()
             return .accepted
         }
         if handedOff {
@@ -631,7 +483,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// written, the sink pauses it again and the write resumes it).
     private func resumeAfterPacing() {
         let paused: HTTPTransfer? = state.withLock {
-            isPacingResumeScheduled = false
+            pacing.resumed()
             defer { pausedTransfer = nil }
             return pausedTransfer
         }
@@ -644,7 +496,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         var failed: TransferFailure?
         var wrote = false
         let paused: HTTPTransfer? = lock.withLock {
-            let (block, cancelled, failedBefore) = state.withLock { (queued.first, isCancelled, failure != nil) }
+            let (block, cancelled, failedBefore) = state.withLock { (buffers.nextToWrite, isCancelled, failure != nil) }
             // After a cancel, `cancel()` has written what was held.
             guard let block, !cancelled else { return nil }
             if !failedBefore, let writer {
@@ -652,12 +504,11 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                     try write(block, to: writer)
                     wrote = true
                 } catch {
-                    failed = Self.failure(from: error)
+                    failed = TransferFailure.from(error)
                 }
             }
             return state.withLock { () -> HTTPTransfer? in
-                queued.removeFirst()
-                recycle([block])
+                buffers.written()
                 if let failed, failure == nil { failure = failed }
                 let paused = pausedTransfer
                 pausedTransfer = nil
@@ -673,41 +524,9 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// Called with `lock` held.
     private func write(_ block: HeldBlock, to writer: PartialWriter) throws {
         guard block.count > 0 else { return }
-        if let free = environment.freeSpace(folder), free - Int64(block.count) < environment.diskReserve {
-            throw TransferFailure.stopped("stopped with \(FreeSpace.megabytes(free)) MB free on the disk: downloads keep "
-                + "\(HTTPError.size(environment.diskReserve)) free (disk-reserve); free some space or lower disk-reserve "
-                + "in the config file, then download again to continue")
-        }
+        try disk.checkBeforeWriting(block.count)
         environment.beforeWrite(block.count)
         try writer.write(block.bytes)
-    }
-
-    /// The blocks still held, oldest first. Called with `state` held.
-    private func takeHeldBlocks() -> [HeldBlock] {
-        var held = queued
-        queued = []
-        if let filling, filling.count > 0 {
-            held.append(filling)
-            self.filling = nil
-        }
-        return held
-    }
-
-    /// Keeps written blocks for reuse (no more than a full queue's worth). Called with `state` held.
-    private func recycle(_ blocks: [HeldBlock]) {
-        for block in blocks {
-            block.count = 0
-            if filling == nil {
-                filling = block
-            } else if spares.count < max(1, environment.queuedBlocks) {
-                spares.append(block)
-            }
-        }
-    }
-
-    /// A block to fill: a written one, else a new one. Called with `state` held.
-    private func takeSpare() -> HeldBlock {
-        spares.popLast() ?? HeldBlock(capacity: environment.blockSize)
     }
 
     // MARK: http and https: the end of a request
@@ -731,7 +550,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         var report: (received: Int64, expected: Int64?)?
         let next: Next = lock.withLock {
             let (held, cancelled, failedBefore, restart) = state.withLock {
-                (takeHeldBlocks(), isCancelled, failure != nil, restartRequested)
+                (buffers.takeHeld(), isCancelled, failure != nil, restartRequested)
             }
             if let writer {
                 if !cancelled, !failedBefore, !restart {
@@ -744,7 +563,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                             }
                         }
                     } catch {
-                        let failed = Self.failure(from: error)
+                        let failed = TransferFailure.from(error)
                         state.withLock { if failure == nil { failure = failed } }
                     }
                 }
@@ -752,7 +571,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                 self.writer = nil
             }
             state.withLock {
-                recycle(held)
+                buffers.recycle(held)
                 if current === attempt { current = nil }
             }
             return decideAfter(attempt, error: error)
@@ -782,73 +601,33 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         if reslice { return .again }  // continues from the partial, in slices
         if let error {
             if case .status(let head) = error, head.status == 416 { return rangeNotSatisfiable(head, attempt) }
-            return .done(.failure(classify(error)))
+            return .done(.failure(.classifying(error, host: host, tooLarge: sizeBound.message)))
         }
-        let onDisk = PartialDownload.size(of: destination)
-        if let sliceLast = attempt.sliceLast, onDisk == sliceLast + 1, metadata?.length.map({ onDisk < $0 }) ?? true {
-            return .again  // a whole slice arrived: ask for the next one
-        }
-        if let length = metadata?.length, onDisk != length {
+        switch ResumePlan.afterBody(onDisk: PartialDownload.size(of: destination), sliceLast: attempt.sliceLast, length: metadata?.length) {
+        case .nextSlice: return .again
+        case .complete: return .done(.success(()))
+        case .stoppedEarly(let onDisk, let length):
             return .done(.failure(.transient("the download stopped early: \(onDisk) of \(length) bytes arrived")))
         }
-        return .done(.success(()))
     }
 
     /// A 416: the partial is complete (finish it), or the download starts over (at most twice). Called with `lock` held.
     private func rangeNotSatisfiable(_ head: HTTPResponseHead, _ attempt: Attempt) -> Next {
-        let offset = attempt.offset
-        let validator = Self.validator(etag: head.header("ETag"), lastModified: head.header("Last-Modified"))
-        let sameRepresentation = validator == nil || attempt.stored?.validator == nil || validator == attempt.stored?.validator
-        let total = head.header("Content-Range").flatMap(ContentRange.init)?.total
-        var complete: PartialMetadata?
-        if offset > 0, let stored = attempt.stored, let length = stored.length, offset == length, sameRepresentation,
-           total == nil || total == length {
-            complete = stored
-        } else if offset > 0, var stored = attempt.stored, stored.length == nil, sameRepresentation, total == offset {
-            // The server would not say the length before; now it does, and the partial has all of it.
-            stored.length = offset
-            try? PartialDownload.write(stored, of: destination)
-            complete = stored
-        }
-        if let complete {
+        switch attempt.plan.rangeNotSatisfiable(head) {
+        case .complete(let complete, let learnedLength):
+            if learnedLength { try? PartialDownload.write(complete, of: destination) }
             state.withLock { metadata = complete }
             return .done(PartialDownload.size(of: destination) == complete.length
                          ? .success(()) : .failure(.transient("the partial download does not match the server's")))
-        }
-        let allowed = state.withLock { () -> Bool in
-            guard restarts < 2 else { return false }
-            restarts += 1
-            return true
-        }
-        guard allowed else { return .done(.failure(.transient("\(host) could not continue the download (416 Range Not Satisfiable)"))) }
-        PartialDownload.remove(destination)
-        return .again
-    }
-
-    /// What a failed request means for the download, in the words the issue's row shows.
-    private func classify(_ error: HTTPError) -> TransferFailure {
-        switch error {
-        case .status(let head):
-            let status = head.status
-            let phrase = Self.reasonPhrase(status)
-            switch status {
-            case 401, 403:
-                return .permanent("the server refused access (\(status) \(phrase))")
-            case 404, 410:
-                return .permanent("the issue is no longer on the server (\(status) \(phrase))")
-            case 408, 429, 500...599:
-                return .transient("\(host) answered \(status) \(phrase)", retryAfter: Self.retryAfter(head.header("Retry-After")))
-            default:
-                return .permanent("\(host) answered \(status) \(phrase)")
+        case .startOver:
+            let allowed = state.withLock { () -> Bool in
+                guard restarts < 2 else { return false }
+                restarts += 1
+                return true
             }
-        case .tooLarge:
-            return .permanent(sizeBound.message)
-        case .sink(let reason):
-            return .permanent(reason)
-        case .cancelled:
-            return .transient("the transfer from \(host) stopped")
-        default:
-            return error.isTransient ? .transient(error.description) : .permanent(error.description)
+            guard allowed else { return .done(.failure(.transient("\(host) could not continue the download (416 Range Not Satisfiable)"))) }
+            PartialDownload.remove(destination)
+            return .again
         }
     }
 
@@ -865,20 +644,6 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         return progressThrottle.shouldReport(fraction)
     }
 
-    /// Checks, before a body is written, that it fits and leaves the reserve free. Called with `lock` held.
-    private func checkFreeSpace(needed: Int64) throws {
-        guard let free = environment.freeSpace(folder) else { return }
-        let needed = max(0, needed)
-        if needed > 0, free < needed {
-            throw TransferFailure.stopped("not enough free space: need \(FreeSpace.megabytes(needed)) MB, have \(FreeSpace.megabytes(free)) MB")
-        }
-        if free - needed < environment.diskReserve {
-            throw TransferFailure.stopped("not enough free space: need \(FreeSpace.megabytes(needed)) MB and downloads keep "
-                + "\(HTTPError.size(environment.diskReserve)) free (disk-reserve), have \(FreeSpace.megabytes(free)) MB; "
-                + "free some space or lower disk-reserve in the config file")
-        }
-    }
-
     /// Forces the finished partial to disk unless it will be checked before it is installed: a zip (an
     /// EPUB) is checked entry by entry as it is unpacked, and an asset with the catalog's SHA-256 is
     /// hashed. Anything else (a PDF without a digest) could come back from a power cut with zeros where
@@ -891,86 +656,12 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     private func finish(_ result: Result<Void, TransferFailure>) {
         var result = result
         if case .success = result, !state.withLock({ isFinished }) {
-            do { try syncUnlessChecked() } catch { result = .failure(Self.failure(from: error)) }
+            do { try syncUnlessChecked() } catch { result = .failure(TransferFailure.from(error)) }
         }
         let first = state.withLock { () -> Bool in
             defer { isFinished = true }
             return !isFinished
         }
         if first { onCompletion(result) }
-    }
-
-    static func failure(from error: Error) -> TransferFailure {
-        switch error {
-        case let failure as TransferFailure: failure
-        case let error as DownloadError: .permanent(error.description)
-        default: .permanent("cannot write the download: \(error.localizedDescription)")
-        }
-    }
-
-    /// A text reply where an issue was expected (a captive portal, an error page sent with 200), or audio
-    /// or video (a podcast's file): found at the response's head, so no byte of the body is written.
-    static func webPageProblem(_ head: HTTPResponseHead) -> String? {
-        let type = (head.header("Content-Type") ?? "").lowercased()
-        if ContentKind.isStreamedMedia(contentType: type), case .other(let kind) = ContentKind.of(type: type) {
-            return "the server sent \(kind), not a readable issue (EPUB, PDF or comic)"
-        }
-        guard type.hasPrefix("text/html") || type.hasPrefix("text/plain") else { return nil }
-        return "the server sent a web page (\(type)) instead of the issue"
-    }
-
-    /// The validator stored with a partial: a strong ETag, else Last-Modified.
-    static func validator(etag: String?, lastModified: String?) -> String? {
-        if let etag, !etag.isEmpty, !etag.hasPrefix("W/") { return etag }
-        if let lastModified, !lastModified.isEmpty { return lastModified }
-        return nil
-    }
-
-    /// Retry-After as seconds from now: delta-seconds or an HTTP-date.
-    static func retryAfter(_ value: String?, now: Date = Date()) -> TimeInterval? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return TimeInterval(max(0, seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value) { return max(0, date.timeIntervalSince(now)) }
-        }
-        return nil
-    }
-
-    static func reasonPhrase(_ status: Int) -> String {
-        let phrases: [Int: String] = [
-            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-            408: "Request Timeout", 410: "Gone", 416: "Range Not Satisfiable", 429: "Too Many Requests",
-            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
-        ]
-        return phrases[status] ?? HTTPResponseHead.standardReasons[status] ?? "(status \(status))"
-    }
-}
-
-/// A `Content-Range: bytes FIRST-LAST/TOTAL` header (TOTAL may be `*`), or `bytes */TOTAL` for a 416.
-struct ContentRange: Equatable {
-    var first: Int64
-    var last: Int64
-    var total: Int64?
-
-    init?(_ header: String) {
-        let text = header.trimmingCharacters(in: .whitespaces)
-        guard text.lowercased().hasPrefix("bytes") else { return nil }
-        let spec = text.dropFirst(5).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return nil }
-        total = Int64(parts[1])
-        if parts[0] == "*" {
-            first = -1
-            last = -1
-            return
-        }
-        let bounds = parts[0].split(separator: "-", maxSplits: 1).map { Int64($0) }
-        guard bounds.count == 2, let first = bounds[0], let last = bounds[1], first <= last else { return nil }
-        self.first = first
-        self.last = last
     }
 }

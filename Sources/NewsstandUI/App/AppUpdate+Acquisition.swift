@@ -43,7 +43,7 @@ extension AppUpdate {
         guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
             return askToDeleteDownload(issue, &state)
         }
-        if issue.state == .downloading || issue.state == .paused {
+        if [.downloading, .paused].contains(state.downloads.state(of: issue)) {
             state.message = StatusMessage("\(issue.title) is downloading: cancel it first (x), then remove it.")
             return []
         }

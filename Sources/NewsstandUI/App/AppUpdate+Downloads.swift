@@ -5,8 +5,10 @@ import NewsstandCore
 /// Download events: each issue's state, progress and transfer sizes, the downloads screen's model, and
 /// what the status line says; and the downloads screen's keys.
 extension AppUpdate {
-    /// The one switch over download events: the downloads model's figures, the issue's state in the windows
-    /// that hold it, and what the status line says. Issues no window holds are named once looked up.
+    /// The one switch over download events: the downloads model's figures and what the status line says.
+    /// The issue's row in the windows that hold it changes only when the download ends (installed, failed,
+    /// cancelled), to what the library now records; until then the shelf reads the downloads model. Issues
+    /// no window holds are named once looked up.
     static func handleDownload(_ event: DownloadEvent, _ state: inout AppState) -> [Effect] {
         let issueID = event.issueID
         let isNew = state.downloads.entries[issueID] == nil
@@ -20,7 +22,9 @@ extension AppUpdate {
                 change(&entry)
             }
         }
-        func setIssueState(_ issueState: IssueState) { state.library.updateIssue(issueID) { $0.state = issueState } }
+        func recordEnd(_ issueState: IssueState, progress: Double) {
+            state.library.updateIssue(issueID) { $0.state = issueState; $0.progress = progress }
+        }
         let title = known?.title ?? state.downloads.entries[issueID]?.title
         func say(_ text: (String) -> String, isError: Bool = false) {
             if let title { state.message = StatusMessage(text(title), isError: isError) }
@@ -28,7 +32,6 @@ extension AppUpdate {
         switch event {
         case .queued(_, let position):
             entry { $0.phase = .queued(position: position); $0.bytesPerSecond = 0 }
-            setIssueState(.downloading)
         case .started(_, let resumedAt):
             entry {
                 $0.phase = .transferring
@@ -36,7 +39,6 @@ extension AppUpdate {
                 $0.bytesPerSecond = 0
                 if resumedAt == nil { $0.received = nil }
             }
-            setIssueState(.downloading)
             if let resumedAt { say { "Resumed “\($0)” at \(Int(resumedAt * 100))%" } } else if state.screenReader { say { "Downloading “\($0)”." } }
         case .progressed(_, let fraction, let received, let total, let bytesPerSecond):
             entry {
@@ -47,10 +49,8 @@ extension AppUpdate {
                 $0.bytesPerSecond = $0.bytesPerSecond <= 0 ? bytesPerSecond
                     : $0.bytesPerSecond + DownloadEntry.smoothing * (bytesPerSecond - $0.bytesPerSecond)
             }
-            if known?.state != .downloading { setIssueState(.downloading) }
         case .paused:
             entry { $0.phase = .paused; $0.bytesPerSecond = 0 }
-            setIssueState(.paused)
             if state.screenReader { say { "“\($0)” is paused." } }
         case .retrying(_, let attempt, let delay, let reason):
             let seconds = max(1, Int(delay.rounded(.up)))
@@ -65,7 +65,7 @@ extension AppUpdate {
             entry { $0.phase = .installing; $0.bytesPerSecond = 0 }
         case .installed:
             removeDownload(issueID, &state)
-            state.library.updateIssue(issueID) { $0.state = .available; $0.progress = 1 }
+            recordEnd(.available, progress: 1)
             say { "“\($0)” is ready to read." }
             // Its cover may come from its own files now (a comic book's first page): ask again.
             state.requestedCovers = state.requestedCovers.filter { $0.issueID != issueID }
@@ -73,15 +73,14 @@ extension AppUpdate {
             return [.loadLibrary] + coverEffects(&state)
         case .failed(_, let reason):
             entry { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }
-            state.library.updateIssue(issueID) { $0.state = .failed(reason: reason); $0.progress = 0 }
+            recordEnd(.failed(reason: reason), progress: 0)
             say({ "“\($0)” failed: \(reason)" }, isError: true)
         case .cancelled:
             removeDownload(issueID, &state)
-            state.library.updateIssue(issueID) { $0.state = .notDownloaded; $0.progress = 0 }
+            recordEnd(.notDownloaded, progress: 0)
             if state.screenReader { say { "The download of “\($0)” was cancelled." } }
         case .waiting(_, let reason):
             entry { $0.phase = .waiting; $0.lastError = reason; $0.bytesPerSecond = 0 }
-            setIssueState(.downloading)
             say { "“\($0)” is \(reason); it continues when that one stops." }
         }
         keepDownloadsInView(&state)
@@ -183,7 +182,7 @@ extension AppUpdate {
             switch selected.phase {
             case .paused:
                 state.message = StatusMessage("Resuming “\(title)”…")
-                state.library.updateIssue(selected.issueID) { $0.state = .downloading }
+                state.downloads.requested(selected.issueID)
                 return [.download(issueID: selected.issueID)]
             case .failed:
                 state.message = StatusMessage("“\(title)” failed; r retries it.")
@@ -204,8 +203,7 @@ extension AppUpdate {
                 return []
             }
             state.message = StatusMessage("Retrying “\(title)”…")
-            state.library.updateIssue(selected.issueID) { $0.state = .downloading }
-            state.downloads.entries[selected.issueID]?.lastError = nil
+            state.downloads.requested(selected.issueID)
             return [.download(issueID: selected.issueID)]
         case .moveDownloadUp, .moveDownloadDown:
             guard let selected else { return nothingSelected(&state) }

@@ -218,7 +218,7 @@ extension AppUpdate {
         case .cycleFilter:
             return changeView(ShelfView(sort: state.library.view.sort, filter: state.library.view.filter.next), &state)
         case .cancelDownload:
-            guard let issue = state.selectedIssueValue, issue.state == .downloading || issue.state == .paused else {
+            guard let issue = state.selectedIssueValue, [.downloading, .paused].contains(state.downloads.state(of: issue)) else {
                 state.message = StatusMessage("Nothing is downloading here.")
                 return []
             }
@@ -301,16 +301,16 @@ extension AppUpdate {
 
     static func tap(_ state: inout AppState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
-        switch issue.state {
+        switch state.downloads.state(of: issue) {
         case .notDownloaded where !issue.isDownloadable:
             state.message = StatusMessage("The feed lists “\(issue.title)” without anything to download.")
             return []
         case .notDownloaded, .failed:
-            state.library.updateIssue(issue.id) { $0.state = .downloading }
+            state.downloads.requested(issue.id, title: issue.title)
             state.message = StatusMessage("Downloading “\(issue.title)”…")
             return [.download(issueID: issue.id)]
         case .paused:
-            state.library.updateIssue(issue.id) { $0.state = .downloading }
+            state.downloads.requested(issue.id, title: issue.title, recorded: issue.progress)
             state.message = StatusMessage("Resuming “\(issue.title)”…")
             return [.download(issueID: issue.id)]
         case .downloading:

@@ -19,7 +19,7 @@ extension AppUpdate {
 
     /// `X` on a subscribed publication's shelf: asks before deleting the selected issue's downloaded file.
     static func askToDeleteDownload(_ issue: Issue, _ state: inout AppState) -> [Effect] {
-        switch issue.state {
+        switch state.downloads.state(of: issue) {
         case .available:
             state.prompt = Prompt(.confirmDeleteDownload(issueID: issue.id, title: issue.title))
         case .downloading, .paused:

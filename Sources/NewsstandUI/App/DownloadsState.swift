@@ -4,7 +4,8 @@ import NewsstandCore
 /// The one owner of download figures: every download this run knows of (and unfinished ones from the
 /// library) with its phase, sizes, speed and attempts, the transfers allowed at once and the rate limit.
 /// Updated from `DownloadEvent` messages by one switch (`AppUpdate.handleDownload`); the shelf's progress
-/// bars and the downloads screen both read it.
+/// bars and states (`state(of:)`, `fraction(of:)`) and the downloads screen all read it. Issue rows are
+/// not a mirror of it: they hold what the library records, and change only when a download ends.
 public struct DownloadsState: Equatable, Sendable {
     public var entries: [Int64: DownloadEntry] = [:]
     /// Transfers at once, as the queue was last told.
@@ -38,6 +39,37 @@ public struct DownloadsState: Equatable, Sendable {
 
     /// How far an issue's download has come (0 when this run knows nothing of it).
     public func fraction(of issueID: Int64) -> Double { entries[issueID]?.fraction ?? 0 }
+
+    /// An issue's download as the shelf shows it and acts on it: the live phase while this model has the
+    /// download, else what the library recorded on the issue's row (available, not downloaded, or a download
+    /// left by an earlier run or another process).
+    public func state(of issue: Issue) -> IssueState {
+        guard let entry = entries[issue.id] else { return issue.state }
+        switch entry.phase {
+        case .queued, .transferring, .installing, .retrying, .waiting: return .downloading
+        case .paused: return .paused
+        case .failed: return .failed(reason: entry.lastError ?? "the download failed")
+        }
+    }
+
+    /// How far an issue's download has come, for its bar: the live figure, else what the library recorded.
+    public func fraction(of issue: Issue) -> Double { entries[issue.id]?.fraction ?? issue.progress }
+
+    /// The user asked for an issue's download (Enter, resume, retry): it stands at the end of the line until
+    /// the queue reports. A new row starts from what the library recorded (`recorded`, a paused partial's fraction).
+    mutating func requested(_ issueID: Int64, title: String? = nil, recorded fraction: Double = 0) {
+        let isNew = entries[issueID] == nil
+        let position = entries.values.filter { if case .queued = $0.phase { $0.issueID != issueID } else { false } }.count + 1
+        entry(issueID) { entry in
+            if isNew {
+                entry.fraction = fraction
+                entry.title = title
+            }
+            entry.phase = .queued(position: position)
+            entry.lastError = nil
+            entry.bytesPerSecond = 0
+        }
+    }
 
     /// Some row counts down to a retry (the front end then sends `.clockTicked` every second).
     public var hasCountdown: Bool {

@@ -2,7 +2,8 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// Makes highlights from the words chosen, and finds them again in an issue that may have changed.
+/// Makes highlights from the words chosen, and finds them again in an issue that may have changed. Pure: the
+/// runtime reads the issue and the stored highlights and stores what changed (`HighlightRecheck`).
 public enum HighlightAnchoring {
     /// A highlight of the words `range` of an article, with its text and context.
     public static func highlight(issueID: Int64, words range: ClosedRange<Int>, of passages: ArticlePassages, articleTitle: String,
@@ -68,18 +69,5 @@ public enum HighlightAnchoring {
             }
         }
         return changed
-    }
-
-    /// Checks the issue's highlights against `book` (see `recheck`) and stores the changes;
-    /// returns whether there were any.
-    @discardableResult
-    public static func recheckHighlights(issueID: Int64, book: EPUBBook, store: LibraryStore) throws -> Bool {
-        let highlights = try store.highlights(issueID: issueID)
-        guard !highlights.isEmpty else { return false }
-        let changed = recheck(highlights, titles: book.articles.map(\.title)) { index in
-            (try? IssueContent.blocks(of: book, article: index)).map { passages(of: $0, articleIndex: index) }
-        }
-        for highlight in changed { try store.updateHighlightAnchor(highlight) }
-        return !changed.isEmpty
     }
 }

@@ -1,11 +1,11 @@
 import NewsstandImaging
 
 extension CellBuffer {
-    /// Writes row `row` of `picture` at (x, y) as placeholder cells (`PictureCell`), clipped to `maxWidth`
+    /// Writes row `row` of `picture` at (x, y) as picture cells (`PictureCell`), clipped to `maxWidth`
     /// columns and the buffer, and records the picture so the backend can send it.
     public mutating func placePictureRow(_ picture: TerminalPicture, row: Int, x: Int, y: Int, maxWidth: Int? = nil) {
-        guard y >= 0, y < height, row >= 0, row < min(picture.rows, PictureCell.maximumSpan) else { return }
-        let columns = min(picture.columns, PictureCell.maximumSpan, maxWidth ?? picture.columns)
+        guard y >= 0, y < height, row >= 0, row < picture.rows else { return }
+        let columns = min(picture.columns, maxWidth ?? picture.columns)
         var placed = false
         for column in 0..<columns where x + column >= 0 && x + column < width {
             set(x + column, y, PictureCell(id: picture.id, row: row, column: column).cell)

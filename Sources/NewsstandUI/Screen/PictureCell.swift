@@ -1,10 +1,8 @@
-/// A cell showing one cell's worth of a terminal picture, written as kitty's Unicode placeholder.
-///
-/// The symbol is U+10EEEE followed by three diacritics from kitty's row/column list (row, column, and the
-/// id's high byte); the id's low byte is the foreground colour (a 256-colour index). With kitty the terminal draws
-/// the picture there itself, so the cell buffer and its diff carry pictures like text; with sixel and iTerm2 the
-/// backend finds these cells, blanks them, and draws the picture over them after the frame.
-public struct PictureCell: Equatable, Sendable {
+/// One cell's worth of a terminal picture: which picture (`TerminalPicture.id`) and which of its cells. A cell
+/// of the buffer that carries one is blank text; the terminal backend decides how the picture reaches the screen
+/// (kitty's placeholders, a placement over the cells, a sixel drawn after the frame), so the interface never
+/// writes a protocol's bytes or symbols.
+public struct PictureCell: Hashable, Sendable {
     public let id: UInt32
     public let row: Int
     public let column: Int
@@ -15,51 +13,12 @@ public struct PictureCell: Equatable, Sendable {
         self.column = column
     }
 
-    /// The base character of every placeholder.
-    public static let placeholder: Unicode.Scalar = "\u{10EEEE}"
+    /// The buffer cell that shows it.
+    public var cell: Cell { Cell(picture: self) }
 
-    /// Rows and columns a picture may span (one diacritic per number).
-    public static var maximumSpan: Int { diacritics.count }
-
-    /// The cell to write: the placeholder with its diacritics, the id's low byte as the foreground.
-    public var cell: Cell {
-        var symbol = String.UnicodeScalarView()
-        symbol.append(Self.placeholder)
-        for number in [row, column, Int(id >> 24)] { symbol.append(Unicode.Scalar(Self.diacritics[number])!) }
-        return Cell(symbol: String(symbol), style: TextStyle(foreground: .indexed(UInt8(id & 0xFF))))
-    }
-
-    /// Reads a placeholder cell back; nil for any other cell.
+    /// The picture cell a buffer cell shows; nil for a cell of text.
     public init?(_ cell: Cell) {
-        let scalars = Array(cell.symbol.unicodeScalars)
-        guard scalars.count == 4, scalars[0] == Self.placeholder, case .indexed(let low) = cell.style.foreground,
-              let row = Self.numbers[scalars[1].value], let column = Self.numbers[scalars[2].value],
-              let high = Self.numbers[scalars[3].value] else { return nil }
-        self.init(id: UInt32(high) << 24 | UInt32(low), row: row, column: column)
+        guard let picture = cell.picture else { return nil }
+        self = picture
     }
-
-    /// Kitty's row/column diacritics (its `rowcolumn-diacritics.txt`): the combining marks of class 230 in
-    /// Unicode 6.0 without decompositions, less a few that normalisation may fuse. The n-th stands for n.
-    static let diacritics: [UInt32] = {
-        let ranges: [ClosedRange<UInt32>] = [
-            0x0305...0x0305, 0x030D...0x030E, 0x0310...0x0310, 0x0312...0x0312, 0x033D...0x033F, 0x0346...0x0346,
-            0x034A...0x034C, 0x0350...0x0352, 0x0357...0x0357, 0x035B...0x035B, 0x0363...0x036F, 0x0483...0x0487,
-            0x0592...0x0595, 0x0597...0x0599, 0x059C...0x05A1, 0x05A8...0x05A9, 0x05AB...0x05AC, 0x05AF...0x05AF,
-            0x05C4...0x05C4, 0x0610...0x0617, 0x0657...0x065B, 0x065D...0x065E, 0x06D6...0x06DC, 0x06DF...0x06E2,
-            0x06E4...0x06E4, 0x06E7...0x06E8, 0x06EB...0x06EC, 0x0730...0x0730, 0x0732...0x0733, 0x0735...0x0736,
-            0x073A...0x073A, 0x073D...0x073D, 0x073F...0x0741, 0x0743...0x0743, 0x0745...0x0745, 0x0747...0x0747,
-            0x0749...0x074A, 0x07EB...0x07F1, 0x07F3...0x07F3, 0x0816...0x0819, 0x081B...0x0823, 0x0825...0x0827,
-            0x0829...0x082D, 0x0951...0x0951, 0x0953...0x0954, 0x0F82...0x0F83, 0x0F86...0x0F87, 0x135D...0x135F,
-            0x17DD...0x17DD, 0x193A...0x193A, 0x1A17...0x1A17, 0x1A75...0x1A7C, 0x1B6B...0x1B6B, 0x1B6D...0x1B73,
-            0x1CD0...0x1CD2, 0x1CDA...0x1CDB, 0x1CE0...0x1CE0, 0x1DC0...0x1DC1, 0x1DC3...0x1DC9, 0x1DCB...0x1DCC,
-            0x1DD1...0x1DE6, 0x1DFE...0x1DFE, 0x20D0...0x20D1, 0x20D4...0x20D7, 0x20DB...0x20DC, 0x20E1...0x20E1,
-            0x20E7...0x20E7, 0x20E9...0x20E9, 0x20F0...0x20F0, 0x2CEF...0x2CF1, 0x2DE0...0x2DFF, 0xA66F...0xA66F,
-            0xA67C...0xA67D, 0xA6F0...0xA6F1, 0xA8E0...0xA8F1, 0xAAB0...0xAAB0, 0xAAB2...0xAAB3, 0xAAB7...0xAAB8,
-            0xAABE...0xAABF, 0xAAC1...0xAAC1, 0xFE20...0xFE26, 0x10A0F...0x10A0F, 0x10A38...0x10A38,
-            0x1D185...0x1D189, 0x1D1AA...0x1D1AD, 0x1D242...0x1D244,
-        ]
-        return ranges.flatMap { Array($0) }
-    }()
-
-    private static let numbers: [UInt32: Int] = Dictionary(uniqueKeysWithValues: diacritics.enumerated().map { ($1, $0) })
 }

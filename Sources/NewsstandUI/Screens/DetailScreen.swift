@@ -35,7 +35,7 @@ public enum DetailScreen {
         }
         y += 1
         if y < text.maxY {
-            ShelfScreen.renderState(issue, in: text.row(y - text.y), download: state.downloads.entries[issue.id], showsBytes: true,
+            ShelfScreen.renderState(issue, in: text.row(y - text.y), downloads: state.downloads, showsBytes: true,
                                     style: { theme[$0] }, theme: theme, into: &buffer)
             y += 2
         }

@@ -76,7 +76,7 @@ public enum ShelfScreen {
         if let (label, element) = marker { buffer.write(label, x: lines.maxX - label.count, y: lines.y, style: theme[element]) }
         if lines.height > 1 { buffer.write(DateText.long(issue.date), x: lines.x, y: lines.y + 1, style: style(.date), maxWidth: lines.width) }
         if lines.height > 2 {
-            renderState(issue, in: lines.row(2), download: state.downloads.entries[issue.id], showsBytes: false, style: style, theme: theme, into: &buffer)
+            renderState(issue, in: lines.row(2), downloads: state.downloads, showsBytes: false, style: style, theme: theme, into: &buffer)
         }
     }
 
@@ -118,14 +118,17 @@ public enum ShelfScreen {
         }
         let stateArea = Rect(x: rest.x, y: max(y, stateY), width: rest.width, height: 1)
         if stateArea.y < rest.maxY {
-            renderState(issue, in: stateArea, download: state.downloads.entries[issue.id], showsBytes: true, style: style, theme: theme, into: &buffer)
+            renderState(issue, in: stateArea, downloads: state.downloads, showsBytes: true, style: style, theme: theme, into: &buffer)
         }
     }
 
     /// The state line: TAP TO DOWNLOAD, a progress bar (with bytes when `showsBytes`), TAP TO READ, or the failure.
-    static func renderState(_ issue: Issue, in area: Rect, download: DownloadEntry?, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
+    /// The state and the figures are the downloads model's (`DownloadsState.state(of:)`).
+    static func renderState(_ issue: Issue, in area: Rect, downloads: DownloadsState, showsBytes: Bool, style: (ThemeElement) -> TextStyle,
                             theme: Theme, into buffer: inout CellBuffer) {
-        switch issue.state {
+        let shown = downloads.state(of: issue)
+        let download = downloads.entries[issue.id]
+        switch shown {
         case .notDownloaded where !issue.isDownloadable:
             buffer.write("NOTHING TO DOWNLOAD", x: area.x, y: area.y, style: style(.summary), maxWidth: area.width)
         case .notDownloaded:
@@ -133,10 +136,10 @@ public enum ShelfScreen {
         case .available:
             buffer.write("TAP TO READ", x: area.x, y: area.y, style: style(.stateRead), maxWidth: area.width)
         case .downloading, .paused:
-            let sizeText = (issue.state == .paused ? " PAUSED" : "")
+            let sizeText = (shown == .paused ? " PAUSED" : "")
                 + (showsBytes ? download.flatMap { entry in entry.received.map { " " + ByteCountText.progress(received: $0, total: entry.total) } } ?? "" : "")
             let barWidth = min(40, max(min(10, area.width), area.width - sizeText.count - 1))
-            ProgressBar(fraction: download?.fraction ?? issue.progress, doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
+            ProgressBar(fraction: downloads.fraction(of: issue), doneStyle: style(.progressDone), remainingStyle: style(.progressRemaining))
                 .render(in: Rect(x: area.x, y: area.y, width: min(barWidth, area.width), height: 1), into: &buffer)
             buffer.write(sizeText, x: area.x + barWidth, y: area.y, style: style(.summary), maxWidth: area.width - barWidth)
         case .failed(let reason):

@@ -3,6 +3,10 @@ import NewsstandImaging
 /// A theme file that could not be read, with the line at fault.
 public struct ThemeError: Error, Equatable, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Reads theme files: plain text, one directive per line; a word starting with `#` (other than a colour) starts a comment.

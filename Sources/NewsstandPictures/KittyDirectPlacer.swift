@@ -1,4 +1,3 @@
-import NewsstandPictures
 import NewsstandUI
 
 /// Shows kitty pictures where the terminal has no Unicode placeholders (kitty before 0.28, or a terminal not
@@ -8,15 +7,19 @@ import NewsstandUI
 /// The screen is cleared when it is resized or drawn afresh (`forgetScreen`), and a clear frees kitty's pictures
 /// with their placements (kitty 0.26 under Xvfb): then every picture is freed outright and sent and placed again.
 /// Pictures not shown are freed once more than `capacity` are kept, and all of them when the program ends.
+/// A picture is transmitted once `encoder` has its bytes ready (made off the UI thread); until then its cells
+/// stay blank and it is placed by a later frame.
 struct KittyDirectPlacer {
     var capacity: Int
+    let encoder: PictureEncodingQueue
     private(set) var shown: Set<PicturePlacement> = []
     /// Ids in the terminal, least recently shown first.
     private(set) var sent: [UInt32] = []
     private var placesEverything = false
 
-    init(capacity: Int = 64) {
+    init(capacity: Int = 64, encoder: PictureEncodingQueue) {
         self.capacity = max(1, capacity)
+        self.encoder = encoder
     }
 
     /// What to write for `frame`: deletions before it is drawn, and transmissions and placements after.
@@ -33,15 +36,18 @@ struct KittyDirectPlacer {
             before += KittyGraphics.deletePlacement(id: placement.id)
         }
         var after: [UInt8] = []
+        var placed = current.intersection(shown)
         for placement in current.sorted(by: order) where !shown.contains(placement) {
             guard let picture = frame.pictures[placement.id] else { continue }
             if let index = sent.firstIndex(of: placement.id) {
                 sent.remove(at: index)
-            } else if let bytes = try? KittyGraphics.transmit(picture, forPlaceholders: false) {
+            } else if let bytes = encoder.bytes(.whole(picture), of: picture) {
                 after += bytes
+                encoder.forget(id: placement.id)
             } else {
                 continue
             }
+            placed.insert(placement)
             sent.append(placement.id)
             let cellWidth = picture.image.width / max(1, picture.columns), cellHeight = picture.image.height / max(1, picture.rows)
             after += Array("\u{1B}7\u{1B}[\(placement.y + 1);\(placement.x + 1)H".utf8)
@@ -51,7 +57,7 @@ struct KittyDirectPlacer {
             after += Array("\u{1B}8".utf8)
         }
         placesEverything = false
-        shown = current
+        shown = placed
         var index = 0
         while sent.count > capacity && index < sent.count {
             if frame.pictures[sent[index]] == nil {

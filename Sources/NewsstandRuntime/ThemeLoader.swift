@@ -1,6 +1,8 @@
 import Foundation
+import NewsstandUI
 
 /// Finds theme files by name: `NAME.theme` in the user's themes folder first, then the bundled `Themes/`.
+/// The files are read here, in the runtime; the interface receives the parsed `Theme` (`ThemeParser` is pure).
 public struct ThemeLoader: Sendable {
     public let searchDirectories: [URL]
 
