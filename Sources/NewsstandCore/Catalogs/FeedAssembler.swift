@@ -53,7 +53,8 @@ final class FeedAssembler {
     /// `atomFamily` (the root is `feed` or `entry`) and `sawNewsstand` are the document's so far. `markup`,
     /// valid during the call, is the item's `markup` as bytes when the reader kept it so (made into a String
     /// only if the item is held or becomes a headline).
-    func add(_ item: consuming FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool) {
+    /// The item is read in place (`inout` so that it is not copied on the way) and left as it was.
+    func add(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool) {
         let format = settledFormat(atomFamily: atomFamily, sawNewsstand: sawNewsstand)
         if !held.isEmpty {
             guard let format else {
@@ -70,9 +71,10 @@ final class FeedAssembler {
         place(item, markup: markup, format: format)
     }
 
-    private func hold(_ item: consuming FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?) {
-        if let markup { item.markup = String(decoding: markup, as: UTF8.self) }
-        held.append(item)
+    private func hold(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?) {
+        var kept = item
+        if let markup { kept.markup = String(decoding: markup, as: UTF8.self) }
+        held.append(kept)
     }
 
     /// Maps the held items now that `format` is certain.

@@ -69,5 +69,19 @@ struct FeedDocument {
         var pageStream: CatalogPageStream?
         /// `news:cover_art_icon`: size and URL.
         var coverIcons: [(size: String, url: LazyURL)] = []
+
+        /// Empties the item for the next one, as `Item()` but keeping its arrays' storage (a feed's items
+        /// carry the same few links, enclosures and thumbnails each).
+        mutating func clear() {
+            id = nil; about = nil; title = nil; alternateTitle = nil; link = nil; guidLink = nil
+            published = nil; updated = nil; created = nil; issued = nil; expired = nil; endDate = nil
+            summary = nil; alternateSummary = nil; content = nil; markup = nil
+            links.removeAll(keepingCapacity: true)
+            enclosures.removeAll(keepingCapacity: true)
+            mediaContents.removeAll(keepingCapacity: true)
+            thumbnails.removeAll(keepingCapacity: true)
+            itunesImage = nil; pageStream = nil
+            coverIcons.removeAll(keepingCapacity: true)
+        }
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// characters only. Anything else (a scheme, `//host`, characters to encode, an empty link) gives nil, and the
 /// caller resolves it with Foundation as before. The text is what `URL(string:relativeTo:)`'s absolute string
 /// would be (LazyURLTests compares the two), without making a URL: resolving was the dearest step of reading a
-/// feed with relative links. The result is written once, into the String it becomes: the merged path has its
-/// dot segments removed in place, so a link costs one allocation.
+/// feed with relative links. The result is written once, in a buffer on the stack where the merged path has its
+/// dot segments removed in place, then copied into the String it becomes: a link costs one allocation.
 enum RelativeWebReference {
     /// `reference` resolved against `base` (the base's absolute string), or nil outside the plain case.
     static func resolve(_ reference: String, against base: String) -> String? {
@@ -65,14 +65,14 @@ enum RelativeWebReference {
         var refPathEnd = 0
         while refPathEnd < ref.count, ref[refPathEnd] != UInt8(ascii: "?") && ref[refPathEnd] != UInt8(ascii: "#") { refPathEnd += 1 }
 
-        var certain = false
-        // At most the whole base and the whole reference, and a '/' that a base without a path gains.
-        let result = String(unsafeUninitializedCapacity: base.count + ref.count + 1) { output in
+        // At most the whole base and the whole reference, and a '/' that a base without a path gains. Made on the
+        // stack and copied into the String once (a String's own uninitialized storage was dearer to fill).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: base.count + ref.count + 1) { output -> String? in
             let out = output.baseAddress!
             var count = 0
             func append(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
                 guard length > 0 else { return }
-                (out + count).update(from: bytes, count: length)
+                (out + count).initialize(from: bytes, count: length)
                 count += length
             }
             if refPathEnd == 0 {
@@ -97,10 +97,9 @@ enum RelativeWebReference {
                 count = pathStart + removeDotSegments(out + pathStart, count: count - pathStart)
             }
             append(refBytes + refPathEnd, ref.count - refPathEnd)
-            certain = CatalogParser.isCertainWebURL(UnsafeBufferPointer(start: out, count: count))
-            return certain ? count : 0
+            let result = UnsafeBufferPointer(start: out, count: count)
+            return CatalogParser.isCertainWebURL(result) ? String(decoding: result, as: UTF8.self) : nil
         }
-        return certain ? result : nil
     }
 
     /// RFC 3986 5.2.4 on the absolute path `path[0..<count]`, in place; returns the new length. Segments are

@@ -465,13 +465,16 @@ final class XMLFeedReader: XMLPushParserDelegate {
         switch frame.info.role {
         case .item:
             if readingItem {
-                var finished = FeedDocument.Item()
-                swap(&finished, &item)
                 readingItem = false
                 document.itemCount += 1
                 if let assembler {
-                    assembler.add(finished, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                    // Read where it is, then emptied for the next item with its arrays' storage kept: an item
+                    // handed over by value was copied and destroyed twice.
+                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                    item.clear()
                 } else {
+                    var finished = FeedDocument.Item()
+                    swap(&finished, &item)
                     if hasMarkup { finished.markup = String(decoding: markup.bytes, as: UTF8.self) }
                     document.items.append(finished)
                 }
