@@ -76,12 +76,13 @@ struct FeedDocument {
             id = nil; about = nil; title = nil; alternateTitle = nil; link = nil; guidLink = nil
             published = nil; updated = nil; created = nil; issued = nil; expired = nil; endDate = nil
             summary = nil; alternateSummary = nil; content = nil; markup = nil
-            links.removeAll(keepingCapacity: true)
-            enclosures.removeAll(keepingCapacity: true)
-            mediaContents.removeAll(keepingCapacity: true)
-            thumbnails.removeAll(keepingCapacity: true)
+            // An empty array is left alone: emptying one "keeping its capacity" gave it storage.
+            if !links.isEmpty { links.removeAll(keepingCapacity: true) }
+            if !enclosures.isEmpty { enclosures.removeAll(keepingCapacity: true) }
+            if !mediaContents.isEmpty { mediaContents.removeAll(keepingCapacity: true) }
+            if !thumbnails.isEmpty { thumbnails.removeAll(keepingCapacity: true) }
             itunesImage = nil; pageStream = nil
-            coverIcons.removeAll(keepingCapacity: true)
+            if !coverIcons.isEmpty { coverIcons.removeAll(keepingCapacity: true) }
         }
     }
 }

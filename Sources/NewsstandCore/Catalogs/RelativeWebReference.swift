@@ -30,16 +30,22 @@ enum RelativeWebReference {
     }
 
     /// Path, query and fragment characters only, escapes well formed, no scheme (a ':' before any '/', '?', '#'),
-    /// not empty and not `//` (a network-path reference).
+    /// one '#' at most, not empty and not `//` (a network-path reference). Resolved against a certain web URL,
+    /// such a reference gives one: the scheme, authority, path and query come whole from the base, and every
+    /// byte from the reference is one a certain web URL may hold there.
     private static func isPlainReference(_ ref: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return false }
-        var index = 0, sawDelimiter = false
+        var index = 0, sawDelimiter = false, sawHash = false
         while index < ref.count {
             let byte = ref[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < ref.count, isHexDigit(ref[index + 1]), isHexDigit(ref[index + 2]) else { return false }
                 index += 3
                 continue
+            }
+            if byte == UInt8(ascii: "#") {
+                guard !sawHash else { return false }
+                sawHash = true
             }
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { sawDelimiter = true }
             if byte == UInt8(ascii: ":") && !sawDelimiter { return false }
@@ -49,8 +55,8 @@ enum RelativeWebReference {
         return true
     }
 
-    /// The resolution of a plain reference `ref` against the certain web URL `base`, or nil when the result is
-    /// not a certain web URL itself.
+    /// The resolution of a plain reference `ref` against the certain web URL `base`: a certain web URL itself
+    /// (`isPlainReference`; checked again in debug builds, which the tests run).
     private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, against base: UnsafeBufferPointer<UInt8>) -> String? {
         let baseBytes = base.baseAddress!, refBytes = ref.baseAddress!
         // The base: scheme and authority, path, and where its query and fragment start.
@@ -98,7 +104,8 @@ enum RelativeWebReference {
             }
             append(refBytes + refPathEnd, ref.count - refPathEnd)
             let result = UnsafeBufferPointer(start: out, count: count)
-            return CatalogParser.isCertainWebURL(result) ? String(decoding: result, as: UTF8.self) : nil
+            assert(CatalogParser.isCertainWebURL(result), "a plain reference against a certain base gives a certain URL")
+            return String(decoding: result, as: UTF8.self)
         }
     }
 
