@@ -101,6 +101,33 @@ final class LazyURLTests: XCTestCase {
         XCTAssertGreaterThan(resolvedAsText, 250, "most references take the text path")
     }
 
+    /// A link read from the parser's bytes (`init(utf8:…)`, one String made) is the link read from its text, over
+    /// the same bases and references, padded with white space, with ends that are not ASCII, and with no
+    /// certain base given.
+    func testLinksReadFromBytesAreLinksReadFromText() {
+        let bases = ["https://example.com/feeds/feed.xml", "https://example.com", "http://e.com:8080/a/b/c?q=1#f", "https://example.com/a/b/",
+                     "https://example.com/a//b/feed", "file:///srv/feeds/feed.xml"]
+        let references = ["x.epub", "/root/x.epub", "../up.epub", "../../../../x", "./a/./b/../c", ".", "..", "./", "../", "?page=2", "#frag",
+                          "a/..", "a/.", "a//b", "a//..", "//cdn.example.net/x", "a b", "é.epub", "https://e.com/a.epub", "", "   ",
+                          " \tx.epub\n", "\u{A0}x.epub", "x.epub\u{2028}", "mailto:x@e.com", "x#a#b", "https://e.com/a#b#c"]
+        var deferred = 0
+        for baseText in bases {
+            let base = URL(string: baseText)!
+            let certain = CatalogParser.isCertainWebURL(base.absoluteString) ? base.absoluteString : nil
+            for reference in references {
+                let fromText = LazyURL(reference, base: base, certainBaseText: certain)
+                let fromBytes = Array(reference.utf8).withUnsafeBufferPointer { LazyURL(utf8: $0, base: base, certainBaseText: certain) }
+                XCTAssertEqual(fromBytes?.absoluteString, fromText?.absoluteString, "\(reference.debugDescription) against \(baseText)")
+                XCTAssertEqual(fromBytes?.isDeferred, fromText?.isDeferred, "\(reference.debugDescription) against \(baseText)")
+                XCTAssertEqual(fromBytes, fromText, "\(reference.debugDescription) against \(baseText)")
+                if fromBytes?.isDeferred == true { deferred += 1 }
+            }
+        }
+        XCTAssertGreaterThan(deferred, 60, "most take the text path")
+        XCTAssertEqual(RelativeWebReference.resolve("a/b/../../../c/./d/..", against: "https://e.com/x/y/z"), "https://e.com/x/c/")
+        XCTAssertEqual(RelativeWebReference.resolve("../covers/5.jpg", against: "https://example.com/issues/"), "https://example.com/covers/5.jpg")
+    }
+
     func testWhatIsNotCertainIsResolvedAtOnceAsBefore() {
         let samples = ["issues/1.epub", "/root/x.epub", "../up.epub", "?page=2", "#f", "//cdn.example.net/x.jpg", "HTTPS://EXAMPLE.COM/",
                        " https://e.com/a b ", "https://example.com/a|b", "https://example.com/%41%zz", "https://user@example.com/x",

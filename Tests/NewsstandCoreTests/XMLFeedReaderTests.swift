@@ -384,6 +384,34 @@ final class XMLFeedReaderTests: XCTestCase {
         }
     }
 
+    /// The reader empties one item for the next (`Item.clear`): every field of a full item is empty again, so
+    /// nothing of one item leaks into the next, whatever fields the item gains.
+    func testAClearedItemHasNothingLeft() throws {
+        let link = try XCTUnwrap(LazyURL("https://example.com/a", base: base))
+        var item = FeedDocument.Item()
+        item.id = "i"; item.about = "a"; item.title = "t"; item.alternateTitle = "t2"; item.link = link; item.guidLink = link
+        item.published = Date(); item.updated = Date(); item.created = Date(); item.issued = Date(); item.expired = Date(); item.endDate = Date()
+        item.summary = "s"; item.alternateSummary = "s2"; item.content = "c"; item.markup = "<p>m</p>"
+        item.links = [FeedDocument.Link(url: link, rel: "alternate")]
+        item.enclosures = [FeedDocument.MediaContent(url: link)]
+        item.mediaContents = [FeedDocument.MediaContent(url: link)]
+        item.thumbnails = [link]; item.itunesImage = link
+        item.pageStream = CatalogPageStream(template: "https://example.com/p/{pageNumber}", pageCount: 3)
+        item.coverIcons = [(size: "SOURCE", url: link)]
+        let filled = Mirror(reflecting: item).children.filter { !Self.isEmpty($0.value) }.compactMap(\.label)
+        XCTAssertEqual(filled.count, Mirror(reflecting: item).children.count, "the test fills every field")
+        item.clear()
+        XCTAssertEqual(Mirror(reflecting: item).children.filter { !Self.isEmpty($0.value) }.compactMap(\.label), [])
+        XCTAssertEqual("\(item)", "\(FeedDocument.Item())")
+    }
+
+    private static func isEmpty(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional { return mirror.children.isEmpty }
+        if mirror.displayStyle == .collection { return mirror.children.isEmpty }
+        return false
+    }
+
     func testBillionLaughsIsRefusedInPlainWords() throws {
         var declarations = "<!ENTITY lol0 \"lol\">"
         for level in 1...10 {

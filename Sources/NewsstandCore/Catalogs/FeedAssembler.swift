@@ -50,22 +50,31 @@ final class FeedAssembler {
     }
 
     /// Maps `item`, just read, or holds it when its kind depends on what is still to come.
-    /// `atomFamily` (the root is `feed` or `entry`) and `sawNewsstand` are the document's so far.
-    func add(_ item: consuming FeedDocument.Item, atomFamily: Bool, sawNewsstand: Bool) {
+    /// `atomFamily` (the root is `feed` or `entry`) and `sawNewsstand` are the document's so far. `markup`,
+    /// valid during the call, is the item's `markup` as bytes when the reader kept it so (made into a String
+    /// only if the item is held or becomes a headline).
+    /// The item is read in place (`inout` so that it is not copied on the way) and left as it was.
+    func add(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool) {
         let format = settledFormat(atomFamily: atomFamily, sawNewsstand: sawNewsstand)
         if !held.isEmpty {
             guard let format else {
-                held.append(item)
+                hold(item, markup: markup)
                 return
             }
             release(format: format)
         }
         FeedParser.contentAssets(item, into: &assets)
         if assets.isEmpty && format == nil {
-            held.append(item)
+            hold(item, markup: markup)
             return
         }
-        place(item, format: format)
+        place(item, markup: markup, format: format)
+    }
+
+    private func hold(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?) {
+        var kept = item
+        if let markup { kept.markup = String(decoding: markup, as: UTF8.self) }
+        held.append(kept)
     }
 
     /// Maps the held items now that `format` is certain.
@@ -92,7 +101,7 @@ final class FeedAssembler {
     }
 
     /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
-    private func place(_ item: FeedDocument.Item, format: FeedFormat?) {
+    private func place(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?) {
         defer { position += 1 }
         let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
         let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
@@ -157,10 +166,10 @@ final class FeedAssembler {
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
                 headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary,
-                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? markup.map { String(decoding: $0, as: UTF8.self) } ?? ""))
             } else if !summary.isEmpty {
                 headlines.append(Headline(title: String(summary.prefix(80)), link: nil, date: date, summary: summary,
-                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? ""))
+                                          mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? markup.map { String(decoding: $0, as: UTF8.self) } ?? ""))
             }
         }
     }

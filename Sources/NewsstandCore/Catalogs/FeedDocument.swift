@@ -69,5 +69,20 @@ struct FeedDocument {
         var pageStream: CatalogPageStream?
         /// `news:cover_art_icon`: size and URL.
         var coverIcons: [(size: String, url: LazyURL)] = []
+
+        /// Empties the item for the next one, as `Item()` but keeping its arrays' storage (a feed's items
+        /// carry the same few links, enclosures and thumbnails each).
+        mutating func clear() {
+            id = nil; about = nil; title = nil; alternateTitle = nil; link = nil; guidLink = nil
+            published = nil; updated = nil; created = nil; issued = nil; expired = nil; endDate = nil
+            summary = nil; alternateSummary = nil; content = nil; markup = nil
+            // An empty array is left alone: emptying one "keeping its capacity" gave it storage.
+            if !links.isEmpty { links.removeAll(keepingCapacity: true) }
+            if !enclosures.isEmpty { enclosures.removeAll(keepingCapacity: true) }
+            if !mediaContents.isEmpty { mediaContents.removeAll(keepingCapacity: true) }
+            if !thumbnails.isEmpty { thumbnails.removeAll(keepingCapacity: true) }
+            itunesImage = nil; pageStream = nil
+            if !coverIcons.isEmpty { coverIcons.removeAll(keepingCapacity: true) }
+        }
     }
 }

@@ -201,7 +201,7 @@ public enum FeedParser {
     static func build(_ document: FeedDocument, detected: FeedFormat) -> Feed {
         let assembler = FeedAssembler(detected: detected)
         let atomFamily = document.rootName == "feed" || document.rootName == "entry"
-        for item in document.items { assembler.add(item, atomFamily: atomFamily, sawNewsstand: document.sawNewsstand) }
+        for var item in document.items { assembler.add(&item, atomFamily: atomFamily, sawNewsstand: document.sawNewsstand) }
         return assembler.finish(document)
     }
 

@@ -90,12 +90,22 @@ enum FeedText {
 
     /// `html(utf8:)` with the bytes between steps kept in two buffers the caller keeps for the next
     /// text (a feed reader turns thousands of texts), so that only the result is allocated.
+    /// Both steps shrink the text (a tag is at least three bytes, a block tag becomes one space; a reference is
+    /// never longer decoded than written), so they work in one buffer of the text's size: stripped into it,
+    /// then decoded in place. (`decoded` is no longer needed; kept so callers need not change.)
     static func html(utf8 bytes: UnsafeBufferPointer<UInt8>, scratch stripped: inout [UInt8], _ decoded: inout [UInt8]) -> String {
-        guard bytes.contains(UInt8(ascii: "<")) || bytes.contains(UInt8(ascii: "&")) else { return TextSanitizer.singleLine(utf8: bytes) }
-        stripTags(bytes, into: &stripped)
-        guard stripped.contains(UInt8(ascii: "&")) else { return stripped.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:)) }
-        stripped.withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
-        return decoded.withUnsafeBufferPointer(TextSanitizer.singleLine(utf8:))
+        guard let base = bytes.baseAddress,
+              memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil || memchr(base, Int32(UInt8(ascii: "&")), bytes.count) != nil
+        else { return TextSanitizer.singleLine(utf8: bytes) }
+        if stripped.count < bytes.count { stripped = [UInt8](repeating: 0, count: max(bytes.count, 256)) }
+        return stripped.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress!
+            var count = stripTags(bytes, into: out)
+            if count > 0, memchr(out, Int32(UInt8(ascii: "&")), count) != nil {
+                count = decodeEntities(UnsafeBufferPointer(start: out, count: count), into: out)
+            }
+            return TextSanitizer.singleLine(utf8: UnsafeBufferPointer(start: out, count: count))
+        }
     }
 
     /// Tags and comments out, `script`/`style` bodies out, block tags as spaces, then character
@@ -104,24 +114,25 @@ enum FeedText {
     static func stripTags(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "<")) || utf8.contains(UInt8(ascii: "&")) else { return text }
-        var stripped: [UInt8] = []
-        if utf8.withContiguousStorageIfAvailable({ stripTags($0, into: &stripped) }) == nil {
-            Array(utf8).withUnsafeBufferPointer { stripTags($0, into: &stripped) }
+        let source = Array(utf8)
+        var buffer = [UInt8](repeating: 0, count: source.count)
+        let count = source.withUnsafeBufferPointer { bytes in
+            buffer.withUnsafeMutableBufferPointer { out in
+                let stripped = stripTags(bytes, into: out.baseAddress!)
+                guard out[..<stripped].contains(UInt8(ascii: "&")) else { return stripped }
+                return decodeEntities(UnsafeBufferPointer(start: out.baseAddress!, count: stripped), into: out.baseAddress!)
+            }
         }
-        guard stripped.contains(UInt8(ascii: "&")) else { return String(decoding: stripped, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        stripped.withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
-        return String(decoding: decoded, as: UTF8.self)
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     private enum TagKind { case script, style, block, other }
 
-    /// `s` with tags out into `output` (emptied first).
-    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    /// `s` with tags out, written to `output` (room for `s.count` bytes); returns the bytes written.
+    private static func stripTags(_ s: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
         let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), dash = UInt8(ascii: "-")
         let count = s.count
-        output.removeAll(keepingCapacity: true)
-        output.reserveCapacity(count)
+        var written = 0
         var index = 0
         var skipUntilClosing: TagKind? = nil
         while index < count {
@@ -156,14 +167,28 @@ enum FeedText {
                 } else if !closing && (kind == .script || kind == .style) {
                     skipUntilClosing = kind
                 } else if kind == .block {
-                    output.append(0x20)
+                    output[written] = 0x20
+                    written += 1
                 }
                 index = end + 1
                 continue
             }
-            if skipUntilClosing == nil { output.append(byte) }
+            if skipUntilClosing == nil {
+                // Up to the next '<' at once: text between tags is copied whole.
+                var next = index + 1
+                if let found = memchr(s.baseAddress! + next, Int32(lt), count - next) {
+                    next = s.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    next = count
+                }
+                (output + written).update(from: s.baseAddress! + index, count: next - index)
+                written += next - index
+                index = next
+                continue
+            }
             index += 1
         }
+        return written
     }
 
     private static func isTagStart(_ byte: UInt8) -> Bool {
@@ -234,22 +259,31 @@ enum FeedText {
     static func decodeEntities(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "&")) else { return text }
-        var decoded: [UInt8] = []
-        if utf8.withContiguousStorageIfAvailable({ decodeEntities($0, into: &decoded) }) == nil {
-            Array(utf8).withUnsafeBufferPointer { decodeEntities($0, into: &decoded) }
+        let source = Array(utf8)
+        var buffer = [UInt8](repeating: 0, count: source.count)
+        let count = source.withUnsafeBufferPointer { bytes in
+            buffer.withUnsafeMutableBufferPointer { decodeEntities(bytes, into: $0.baseAddress!) }
         }
-        return String(decoding: decoded, as: UTF8.self)
+        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
-    /// `s` with references decoded into `output` (emptied first).
-    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        output.removeAll(keepingCapacity: true)
-        output.reserveCapacity(s.count)
+    /// `s` with references decoded, written to `output` (room for `s.count` bytes; it may be `s` itself: a
+    /// reference is read whole before what it stands for, never longer, is written); returns the bytes written.
+    private static func decodeEntities(_ s: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var written = 0
         var index = 0
+        let base = s.baseAddress!
         while index < s.count {
             guard s[index] == UInt8(ascii: "&") else {
-                output.append(s[index])
-                index += 1
+                // Up to the next '&' at once.
+                let next = memchr(base + index, Int32(UInt8(ascii: "&")), s.count - index).map {
+                    base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? s.count
+                if output + written != UnsafeMutablePointer(mutating: base + index) {
+                    memmove(output + written, base + index, next - index)
+                }
+                written += next - index
+                index = next
                 continue
             }
             let nameStart = index + 1
@@ -257,19 +291,25 @@ enum FeedText {
             if let semicolon = s[nameStart..<limit].firstIndex(of: UInt8(ascii: ";")) {
                 let name = UnsafeBufferPointer(rebasing: s[nameStart..<semicolon])
                 if let character = xmlReference(name) {
-                    output.append(character)
+                    output[written] = character
+                    written += 1
                     index = semicolon + 1
                     continue
                 }
                 if let decoded = decodeReference(String(decoding: name, as: UTF8.self)) {
-                    output.append(contentsOf: decoded.utf8)
+                    for byte in decoded.utf8 {
+                        output[written] = byte
+                        written += 1
+                    }
                     index = semicolon + 1
                     continue
                 }
             }
-            output.append(UInt8(ascii: "&"))
+            output[written] = UInt8(ascii: "&")
+            written += 1
             index += 1
         }
+        return written
     }
 
     /// The character XML's five predefined references stand for (`amp`, `lt`, `gt`, `quot`,

@@ -23,6 +23,10 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
         storage = .resolved(url)
     }
 
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
     /// `text` (trimmed) resolved against `base` as `CatalogParser.resolve` resolves it, or nil when
     /// that gives no URL. `base` is evaluated only for a link that is not kept as text.
     init?(_ text: String, base: @autoclosure () -> URL) {
@@ -42,6 +46,25 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
             storage = .resolved(url)
         } else {
             return nil
+        }
+    }
+
+    /// `init(_:base:certainBaseText:)` of a link's UTF-8 as the parser gives it (an attribute's value, an
+    /// element's text): the plain cases make one String, the link's, and no other on the way.
+    init?(utf8 bytes: UnsafeBufferPointer<UInt8>, base: @autoclosure () -> URL, certainBaseText: String?) {
+        var start = 0, end = bytes.count
+        while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
+        while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        // An end that is not ASCII may be other white space: trimmed as text.
+        let asciiEnds = start == end || (bytes[start] < 0x80 && bytes[end - 1] < 0x80)
+        if asciiEnds && CatalogParser.isCertainWebURL(trimmed) {
+            self.init(storage: .plain(String(decoding: trimmed, as: UTF8.self)))
+        } else if asciiEnds, let certainBaseText,
+                  let resolved = RelativeWebReference.resolve(utf8: trimmed, againstCertainBase: certainBaseText) {
+            self.init(storage: .plain(resolved))
+        } else {
+            self.init(String(decoding: bytes, as: UTF8.self), base: base(), certainBaseText: certainBaseText)
         }
     }
 

@@ -6,7 +6,8 @@ import Foundation
 /// characters only. Anything else (a scheme, `//host`, characters to encode, an empty link) gives nil, and the
 /// caller resolves it with Foundation as before. The text is what `URL(string:relativeTo:)`'s absolute string
 /// would be (LazyURLTests compares the two), without making a URL: resolving was the dearest step of reading a
-/// feed with relative links.
+/// feed with relative links. The result is written once, in a buffer on the stack where the merged path has its
+/// dot segments removed in place, then copied into the String it becomes: a link costs one allocation.
 enum RelativeWebReference {
     /// `reference` resolved against `base` (the base's absolute string), or nil outside the plain case.
     static func resolve(_ reference: String, against base: String) -> String? {
@@ -18,86 +19,134 @@ enum RelativeWebReference {
     /// `resolve(_:against:)` for a base known to be a certain web URL.
     static func resolve(_ reference: String, againstCertainBase base: String) -> String? {
         var reference = reference
-        var base = base
-        return reference.withUTF8 { ref in base.withUTF8 { resolve(ref, against: $0) } }
+        return reference.withUTF8 { resolve(utf8: $0, againstCertainBase: base) }
     }
 
-    private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, against base: UnsafeBufferPointer<UInt8>) -> String? {
-        guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return nil }
-        // Path, query and fragment characters only, escapes well formed, and no scheme (a ':' before any '/', '?', '#').
-        var index = 0, sawDelimiter = false
+    /// `resolve(_:againstCertainBase:)` of a reference's UTF-8 (an attribute's bytes as the parser gives them).
+    static func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, againstCertainBase base: String) -> String? {
+        guard isPlainReference(reference) else { return nil }
+        var base = base
+        return base.withUTF8 { resolve(reference, against: $0) }
+    }
+
+    /// Path, query and fragment characters only, escapes well formed, no scheme (a ':' before any '/', '?', '#'),
+    /// one '#' at most, not empty and not `//` (a network-path reference). Resolved against a certain web URL,
+    /// such a reference gives one: the scheme, authority, path and query come whole from the base, and every
+    /// byte from the reference is one a certain web URL may hold there.
+    private static func isPlainReference(_ ref: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return false }
+        var index = 0, sawDelimiter = false, sawHash = false
         while index < ref.count {
             let byte = ref[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < ref.count, isHexDigit(ref[index + 1]), isHexDigit(ref[index + 2]) else { return nil }
+                guard index + 2 < ref.count, isHexDigit(ref[index + 1]), isHexDigit(ref[index + 2]) else { return false }
                 index += 3
                 continue
             }
+            if byte == UInt8(ascii: "#") {
+                guard !sawHash else { return false }
+                sawHash = true
+            }
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { sawDelimiter = true }
-            if byte == UInt8(ascii: ":") && !sawDelimiter { return nil }
-            guard byte == UInt8(ascii: "#") || CatalogParser.isPathCharacter(byte) else { return nil }
+            if byte == UInt8(ascii: ":") && !sawDelimiter { return false }
+            guard byte == UInt8(ascii: "#") || CatalogParser.isPathCharacter(byte) else { return false }
             index += 1
         }
-        // The base: scheme and authority, path, and where its query and fragment start.
-        let authorityEnd = (base.firstIndex(of: UInt8(ascii: ":"))! + 3 ..< base.count).first {
-            base[$0] == UInt8(ascii: "/") || base[$0] == UInt8(ascii: "?") || base[$0] == UInt8(ascii: "#")
-        } ?? base.count
-        let pathEnd = (authorityEnd ..< base.count).first { base[$0] == UInt8(ascii: "?") || base[$0] == UInt8(ascii: "#") } ?? base.count
-        let queryEnd = (pathEnd ..< base.count).first { base[$0] == UInt8(ascii: "#") } ?? base.count
-        let refPathEnd = ref.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? ref.count
-
-        var result = Array(base[..<authorityEnd])
-        var path: [UInt8]
-        var tail = Array(ref[refPathEnd...])
-        if refPathEnd == 0 {
-            // Only a query or a fragment: the base's path (and, for a fragment alone, its query).
-            path = Array(base[authorityEnd..<pathEnd])
-            if ref[0] == UInt8(ascii: "#") { tail = Array(base[pathEnd..<queryEnd]) + tail }
-        } else if ref[0] == UInt8(ascii: "/") {
-            path = Array(ref[..<refPathEnd])
-        } else {
-            // Merged: the base's path up to its last '/' ("/" when it has none), then the reference's.
-            let basePath = base[authorityEnd..<pathEnd]
-            if let slash = basePath.lastIndex(of: UInt8(ascii: "/")) {
-                path = Array(base[authorityEnd...slash])
-            } else {
-                path = [UInt8(ascii: "/")]
-            }
-            path += ref[..<refPathEnd]
-        }
-        // A reference with a path has its dot segments removed (RFC 3986 5.2.2); the base's path taken whole is kept as it is.
-        result += refPathEnd == 0 ? path : removingDotSegments(path)
-        result += tail
-        let text = String(decoding: result, as: UTF8.self)
-        return CatalogParser.isCertainWebURL(text) ? text : nil
+        return true
     }
 
-    /// RFC 3986 5.2.4 on an absolute path.
-    private static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
-        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        guard segments.contains(where: { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) }) else {
-            return path
+    /// The resolution of a plain reference `ref` against the certain web URL `base`: a certain web URL itself
+    /// (`isPlainReference`; checked again in debug builds, which the tests run).
+    private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, against base: UnsafeBufferPointer<UInt8>) -> String? {
+        let baseBytes = base.baseAddress!, refBytes = ref.baseAddress!
+        // The base: scheme and authority, path, and where its query and fragment start.
+        var authorityEnd = 0
+        while authorityEnd < base.count, base[authorityEnd] != UInt8(ascii: ":") { authorityEnd += 1 }
+        authorityEnd += 3
+        while authorityEnd < base.count, !isDelimiter(base[authorityEnd]) { authorityEnd += 1 }
+        var pathEnd = authorityEnd
+        while pathEnd < base.count, base[pathEnd] != UInt8(ascii: "?") && base[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        var queryEnd = pathEnd
+        while queryEnd < base.count, base[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
+        var refPathEnd = 0
+        while refPathEnd < ref.count, ref[refPathEnd] != UInt8(ascii: "?") && ref[refPathEnd] != UInt8(ascii: "#") { refPathEnd += 1 }
+
+        // At most the whole base and the whole reference, and a '/' that a base without a path gains. Made on the
+        // stack and copied into the String once (a String's own uninitialized storage was dearer to fill).
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: base.count + ref.count + 1) { output -> String? in
+            let out = output.baseAddress!
+            var count = 0
+            func append(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
+                guard length > 0 else { return }
+                (out + count).initialize(from: bytes, count: length)
+                count += length
+            }
+            if refPathEnd == 0 {
+                // Only a query or a fragment: the base's path as it is (and, for a fragment alone, its query).
+                append(baseBytes, ref[0] == UInt8(ascii: "#") ? queryEnd : pathEnd)
+            } else {
+                append(baseBytes, authorityEnd)
+                let pathStart = count
+                if ref[0] != UInt8(ascii: "/") {
+                    // Merged: the base's path up to its last '/' ("/" when it has none), then the reference's.
+                    var slash = pathEnd
+                    while slash > authorityEnd, base[slash - 1] != UInt8(ascii: "/") { slash -= 1 }
+                    if slash > authorityEnd {
+                        append(baseBytes + authorityEnd, slash - authorityEnd)
+                    } else {
+                        out[count] = UInt8(ascii: "/")
+                        count += 1
+                    }
+                }
+                append(refBytes, refPathEnd)
+                // A reference with a path has its dot segments removed (RFC 3986 5.2.2).
+                count = pathStart + removeDotSegments(out + pathStart, count: count - pathStart)
+            }
+            append(refBytes + refPathEnd, ref.count - refPathEnd)
+            let result = UnsafeBufferPointer(start: out, count: count)
+            assert(CatalogParser.isCertainWebURL(result), "a plain reference against a certain base gives a certain URL")
+            return String(decoding: result, as: UTF8.self)
         }
-        var output: [ArraySlice<UInt8>] = []
+    }
+
+    /// RFC 3986 5.2.4 on the absolute path `path[0..<count]`, in place; returns the new length. Segments are
+    /// written back no further right than they were read, so the path is its own buffer.
+    private static func removeDotSegments(_ path: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var written = 0
+        var read = 1
         var endsWithSlash = false
-        for segment in segments {
+        while read <= count {
+            var end = read
+            while end < count, path[end] != slash { end += 1 }
+            let length = end - read
             endsWithSlash = false
-            if segment.elementsEqual([UInt8(ascii: ".")]) {
+            if length == 1 && path[read] == dot {
                 endsWithSlash = true
-            } else if segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-                if !output.isEmpty { output.removeLast() }
+            } else if length == 2 && path[read] == dot && path[read + 1] == dot {
+                // The last segment written goes: back to its '/'.
+                if written > 0 {
+                    written -= 1
+                    while written > 0, path[written] != slash { written -= 1 }
+                }
                 endsWithSlash = true
             } else {
-                output.append(segment)
+                path[written] = slash
+                if length > 0 { memmove(path + written + 1, path + read, length) }
+                written += 1 + length
             }
+            read = end + 1
         }
-        var result: [UInt8] = []
-        for segment in output {
-            result.append(UInt8(ascii: "/"))
-            result += segment
+        if endsWithSlash || written == 0 {
+            path[written] = slash
+            written += 1
         }
-        if endsWithSlash || result.isEmpty { result.append(UInt8(ascii: "/")) }
-        return result
+        return written
+    }
+
+    @inline(__always)
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -92,6 +92,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// of an optional struct through `item?.` copied the whole item).
     @exclusivity(unchecked) private var item = FeedDocument.Item()
     @exclusivity(unchecked) private var readingItem = false
+    /// The item's markup (`FeedDocument.Item.markup`) as bytes, valid while `hasMarkup`: made into a String only
+    /// for an item that needs it (a headline's article), not for every issue of a feed whose texts are HTML.
+    private let markup = TextBytes()
+    @exclusivity(unchecked) private var hasMarkup = false
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
@@ -308,9 +312,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if info.marksOPDS { document.sawOPDS = true }
 
         var frame = Frame(info: info, baseIndex: baseIndex, kind: .html)
-        let href = info.role == .link ? tag.attribute(.href) : nil
+        let href = info.role == .link ? tag.attributeBytes(.href) : nil
         frame.hasHref = href != nil
-        if info.isTextConstruct && !(info.role == .link && href != nil) {
+        if info.isTextConstruct && !frame.hasHref {
             frame.kind = textKind(tag, info: info)
             captureDepth = 1
             text.removeAll(keepingCapacityUpTo: 64 << 10)
@@ -323,25 +327,28 @@ final class XMLFeedReader: XMLPushParserDelegate {
             // After an item ends its fields are already fresh; only an item opened inside an open one starts again.
             if readingItem { item = FeedDocument.Item() }
             readingItem = true
+            hasMarkup = false
             item.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
             // A search template's braces are no URL: it is read as text, before links are resolved.
-            if let href, !readingItem, parent == .channel, document.search == nil, href.contains("{"), interned(tag, .rel) == "search" {
-                if let template = SearchTemplate.normalize(href, base: bases[baseIndex]) { document.search = .template(template) }
+            guard let href else { break }
+            if !readingItem, parent == .channel, document.search == nil, href.contains(UInt8(ascii: "{")), interned(tag, .rel) == "search" {
+                if let template = SearchTemplate.normalize(XMLBytes.attributeValue(href), base: bases[baseIndex]) { document.search = .template(template) }
                 break
             }
             // An OPDS-PSE page stream: a template too. (Its rel is looked at first: a search of every
             // item link's text through Foundation was an eighth of reading an Atom feed.)
-            if let href, readingItem, parent == .item, interned(tag, .rel) == CatalogPageStream.rel, href.contains("{pageNumber}") {
-                if let template = CatalogPageStream.template(href, base: bases[baseIndex]),
+            if readingItem, parent == .item, interned(tag, .rel) == CatalogPageStream.rel,
+               case let pageHref = XMLBytes.attributeValue(href), pageHref.contains("{pageNumber}") {
+                if let template = CatalogPageStream.template(pageHref, base: bases[baseIndex]),
                    let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
                     let lastRead = tag.attribute("lastRead", namespace: "http://vaemendis.net/opds-pse/ns").flatMap { Int(FeedText.trimmed($0)) }
                     item.pageStream = CatalogPageStream(template: template, pageCount: count, type: interned(tag, .type), lastRead: lastRead)
                 }
                 break
             }
-            guard let href, let url = resolve(href, base: baseIndex) else { break }
+            guard let url = resolve(attribute: href, base: baseIndex) else { break }
             let rel = FeedText.trimmed(interned(tag, .rel) ?? "alternate", newlines: false)
             let type = interned(tag, .type)
             let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
@@ -354,34 +361,34 @@ final class XMLFeedReader: XMLPushParserDelegate {
             } else if !readingItem, parent == .channel {
                 if rel == "next", document.nextPage == nil { document.nextPage = url.url }
                 if rel == "alternate", document.link == nil { document.link = url.url }
-                if rel.utf8.first != UInt8(ascii: "a") { catalogLink(rel: rel, type: type, href: href, url: url, tag: tag, base: baseIndex) }
+                if rel.utf8.first != UInt8(ascii: "a") { catalogLink(rel: rel, type: type, url: url, tag: tag) }
             }
         case .indirectAcquisition:
             if let index = acquisitionIndex, let type = tag.attribute(.type), readingItem {
                 item.links[index].indirectTypes.append(type)
             }
         case .enclosure:
-            if readingItem, let href = tag.attribute(.url) ?? tag.attribute(.href), let url = resolve(href, base: baseIndex) {
+            if readingItem, let url = resolve(attribute: tag.attributeBytes(.url) ?? tag.attributeBytes(.href), base: baseIndex) {
                 item.enclosures.append(.init(url: url, type: interned(tag, .type), medium: nil, length: tag.attribute(.length)))
             }
         case .mediaContent:
-            if readingItem, let href = tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+            if readingItem, let url = resolve(attribute: tag.attributeBytes(.url), base: baseIndex) {
                 item.mediaContents.append(.init(url: url, type: interned(tag, .type), medium: interned(tag, .medium), length: tag.attribute(.fileSize)))
             }
         case .mediaThumbnail:
-            if let href = tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+            if let url = resolve(attribute: tag.attributeBytes(.url), base: baseIndex) {
                 if readingItem { item.thumbnails.append(url) } else if document.image == nil { document.image = url.url }
             }
         case .itunesLink where tag.attribute(.rel)?.lowercased() == "image":
-            if let href = tag.attribute(.href), let url = resolve(href, base: baseIndex) {
+            if let url = resolve(attribute: tag.attributeBytes(.href), base: baseIndex) {
                 if readingItem { if item.itunesImage == nil { item.itunesImage = url } } else { document.image = url.url }
             }
         case .itunesImage:
-            if let href = tag.attribute(.href) ?? tag.attribute(.url), let url = resolve(href, base: baseIndex) {
+            if let url = resolve(attribute: tag.attributeBytes(.href) ?? tag.attributeBytes(.url), base: baseIndex) {
                 if readingItem { if item.itunesImage == nil { item.itunesImage = url } } else { document.image = url.url }
             }
         case .coverArtIcon:
-            if readingItem, let href = tag.attribute(.src), let url = resolve(href, base: baseIndex) {
+            if readingItem, let url = resolve(attribute: tag.attributeBytes(.src), base: baseIndex) {
                 item.coverIcons.append((size: (tag.attribute(.size) ?? "").uppercased(), url: url))
             }
         default:
@@ -458,15 +465,20 @@ final class XMLFeedReader: XMLPushParserDelegate {
         switch frame.info.role {
         case .item:
             if readingItem {
-                var finished = FeedDocument.Item()
-                swap(&finished, &item)
                 readingItem = false
                 document.itemCount += 1
                 if let assembler {
-                    assembler.add(finished, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                    // Read where it is, then emptied for the next item with its arrays' storage kept: an item
+                    // handed over by value was copied and destroyed twice.
+                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                    item.clear()
                 } else {
+                    var finished = FeedDocument.Item()
+                    swap(&finished, &item)
+                    if hasMarkup { finished.markup = String(decoding: markup.bytes, as: UTF8.self) }
                     document.items.append(finished)
                 }
+                hasMarkup = false
             }
             acquisitionIndex = nil
         case .title:
@@ -475,7 +487,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem, item.alternateTitle == nil { item.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
-            guard !frame.hasHref, let url = resolve(rawText, base: frame.baseIndex) else { break }
+            guard !frame.hasHref, let url = resolve(text: frame.baseIndex) else { break }
             if inItem { if item.link == nil { item.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
@@ -513,10 +525,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if inItem {
                 if item.summary == nil {
                     item.summary = readText(frame)
-                    if item.markup == nil { item.markup = readMarkup(frame) }
+                    if !hasMarkup { keepMarkup(frame) }
                 } else if item.content == nil {
                     item.content = readText(frame)
-                    item.markup = readMarkup(frame) ?? item.markup
+                    keepMarkup(frame)
                 }
             }
         case .alternateSummary:
@@ -524,10 +536,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .content:
             if inItem, item.content == nil {
                 item.content = readText(frame)
-                item.markup = readMarkup(frame) ?? item.markup
+                keepMarkup(frame)
             }
         case .url:
-            if parent == .image, !readingItem, document.image == nil { document.image = resolve(rawText, base: frame.baseIndex)?.url }
+            if parent == .image, !readingItem, document.image == nil { document.image = resolve(text: frame.baseIndex)?.url }
         default:
             break
         }
@@ -555,11 +567,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The most bytes of an item's HTML kept for reading it as an article.
     static let markupLimit = 512 << 10
 
-    /// The collected text as HTML, for a headline's article: only when the feed marked it as HTML (Atom
-    /// `type="html"`, RSS description and `content:encoded`), at most `markupLimit` bytes.
-    private func readMarkup(_ frame: Frame) -> String? {
-        guard case .html = frame.kind, !text.isEmpty, text.count <= Self.markupLimit else { return nil }
-        return rawText
+    /// Keeps the collected text as the item's markup, for a headline's article: only when the feed marked it as
+    /// HTML (Atom `type="html"`, RSS description and `content:encoded`), at most `markupLimit` bytes; otherwise
+    /// the markup kept before stays.
+    private func keepMarkup(_ frame: Frame) {
+        guard case .html = frame.kind, !text.isEmpty, text.count <= Self.markupLimit else { return }
+        markup.removeAll(keepingCapacityUpTo: 64 << 10)
+        markup.append(text.bytes)
+        hasMarkup = true
     }
 
     private func readText(_ frame: Frame) -> String {
@@ -584,7 +599,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
     /// is read only for a link that needs it.
     /// A feed-level OPDS link: search (template or OpenSearch description), facet, start.
-    private func catalogLink(rel: String, type: String?, href: String, url: LazyURL, tag: XMLStartTag, base: Int) {
+    private func catalogLink(rel: String, type: String?, url: LazyURL, tag: XMLStartTag) {
         switch rel {
         case "search" where document.search == nil:
             if (type ?? "").lowercased().contains("opensearchdescription") {
@@ -605,6 +620,19 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     private func resolve(_ text: String, base: Int) -> LazyURL? {
         LazyURL(text, base: bases[base], certainBaseText: baseTexts[base])
+    }
+
+    /// `resolve` of an attribute's value, read from its bytes (one String made, the link's) unless it
+    /// holds an ampersand (which libxml2 hands over as a reference).
+    private func resolve(attribute bytes: UnsafeBufferPointer<UInt8>?, base: Int) -> LazyURL? {
+        guard let bytes else { return nil }
+        if XMLBytes.hasAmpersand(bytes) { return resolve(XMLBytes.attributeValue(bytes), base: base) }
+        return LazyURL(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
+    }
+
+    /// `resolve` of the collected text.
+    private func resolve(text base: Int) -> LazyURL? {
+        LazyURL(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     private static func certainText(_ url: URL) -> String? {
