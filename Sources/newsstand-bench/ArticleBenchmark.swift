@@ -1,3 +1,4 @@
+import CLibXML2
 import Foundation
 import NewsstandContent
 
@@ -6,10 +7,16 @@ import NewsstandContent
 /// megabytes of HTML a second, the peak resident memory, and the word F1 of each page's text against the
 /// article Readability gives (mean and median). When a python3 with `readability-lxml` and `trafilatura`
 /// is found (`.build/bench-venv`, made by `make bench`, or any on PATH), they run on the same pages in the
-/// same run, timed inside Python (start-up excluded), and are scored the same way.
+/// same run, timed inside Python (start-up excluded), and are scored the same way; the table says how many
+/// times faster than the faster peer the extractor is (medians and means) and whether that meets the
+/// 10× target. A row times libxml2's HTML parse alone (the floor under the extractor's own work).
+/// `NEWSSTAND_ARTICLE_DUMP=folder` writes each page's whole `ExtractedArticle` there (to compare
+/// the output of two builds).
 struct ArticleBenchmark {
     var repetitions = 5
     var peerRepetitions = 3
+    /// How many times faster than the faster peer the extractor should be.
+    static let targetRatio = 10.0
 
     struct PageScore {
         var seconds: Double
@@ -35,24 +42,39 @@ struct ArticleBenchmark {
         let peakReset = ProcessMemory.resetPeakResident()
         let residentBefore = ProcessMemory.residentBytes()
         var ours: [PageScore] = []
+        var articles: [ExtractedArticle] = []
         for (index, source) in sources.enumerated() {
             var times: [Double] = []
-            var text = ""
+            var extracted = ExtractedArticle()
             for _ in 0..<repetitions {
                 let (article, seconds) = MonotonicClock.measure { ArticleExtractor.extract(from: source, url: pageURL) }
                 times.append(seconds)
-                text = article.text
+                extracted = article
             }
-            ours.append(PageScore(seconds: Statistics(times).median, f1: ArticleWordScore(extracted: text, expected: expected[index]).f1))
+            articles.append(extracted)
+            ours.append(PageScore(seconds: Statistics(times).median, f1: ArticleWordScore(extracted: extracted.text, expected: expected[index]).f1))
+        }
+        let peak = ProcessMemory.peakResidentBytes()
+        if let folder = ProcessInfo.processInfo.environment["NEWSSTAND_ARTICLE_DUMP"], !folder.isEmpty {
+            try Self.dump(articles, pages: pages, into: URL(fileURLWithPath: folder, isDirectory: true))
+        }
+        let parseTimes = sources.map { source in
+            Statistics((0..<repetitions).map { _ in MonotonicClock.measure { Self.parseOnly(source) }.1 }).median
         }
         var table = ResultTable(title: "Article extraction: \(pages.count) pages of Readability's tests (\(Format.megabytes(Double(totalBytes))) of HTML)")
         let ourStatistics = Statistics(ours.map(\.seconds))
         var notes = Self.summary(ours, bytes: totalBytes)
-        if let peak = ProcessMemory.peakResidentBytes() {
+        if let peak {
             notes += "; peak RSS \(Format.megabytes(Double(peak)))"
             if peakReset, let residentBefore { notes += " (+\(Format.megabytes(Double(max(0, peak - residentBefore)))) while extracting)" }
         }
-        table.add("ArticleExtractor", ourStatistics, notes: notes)
+        table.add("ArticleExtractor", ourStatistics, showP99: true, notes: notes)
+        let parseStatistics = Statistics(parseTimes)
+        table.add("  libxml2 parse only", parseStatistics, showP99: true,
+                  notes: String(format: "mean %@; %.0f%% of the extractor's total time; %.1f MB/s",
+                                Format.duration(parseStatistics.mean), 100 * parseTimes.reduce(0, +) / ours.reduce(0) { $0 + $1.seconds },
+                                Double(totalBytes) / 1_048_576 / parseTimes.reduce(0, +)))
+        var fasterPeer: (name: String, statistics: Statistics)?
         if let peers {
             for peer in ["readability-lxml", "trafilatura"] {
                 guard let results = try Self.timePeer(peer, python: peers, pages: pages, repetitions: peerRepetitions) else {
@@ -61,14 +83,45 @@ struct ArticleBenchmark {
                 }
                 let scores = results.enumerated().map { PageScore(seconds: $0.element.seconds, f1: ArticleWordScore(extracted: $0.element.text, expected: expected[$0.offset]).f1) }
                 let statistics = Statistics(scores.map(\.seconds))
-                table.add("  \(peer)", statistics, notes: Self.summary(scores, bytes: totalBytes)
-                          + "; ArticleExtractor is \(Format.ratio(statistics.median / ourStatistics.median)) as fast (medians)")
+                table.add("  \(peer)", statistics, showP99: true, notes: Self.summary(scores, bytes: totalBytes)
+                          + "; ArticleExtractor is \(Format.ratio(statistics.median / ourStatistics.median)) as fast (medians), "
+                          + "\(Format.ratio(statistics.mean / ourStatistics.mean)) (means)")
+                if fasterPeer == nil || statistics.median < fasterPeer!.statistics.median { fasterPeer = (peer, statistics) }
             }
         } else {
             table.note("readability-lxml and trafilatura not found (make bench installs them in .build/bench-venv): no comparison")
         }
         table.note("time: each page's median of \(repetitions) extractions (peers: \(peerRepetitions)); p99 and max over pages; F1: words of the text against expected.html's")
+        table.note("ArticleExtractor: mean \(Format.duration(ourStatistics.mean)) a page")
+        if let (name, statistics) = fasterPeer {
+            let medianRatio = statistics.median / ourStatistics.median
+            let meanRatio = statistics.mean / ourStatistics.mean
+            let met = min(medianRatio, meanRatio) >= Self.targetRatio
+            table.note("against the faster peer (\(name)): \(Format.ratio(medianRatio)) as fast by medians, \(Format.ratio(meanRatio)) by means; "
+                       + "the \(Format.ratio(Self.targetRatio)) target is \(met ? "met" : "not met")")
+        }
         table.print()
+    }
+
+    /// libxml2's HTML parse of a page alone, with the options the extractor uses; the document is freed.
+    static func parseOnly(_ data: Data) {
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                  let document = htmlReadMemory(base, Int32(buffer.count), nil, nil, options) else { return }
+            xmlFreeDoc(document)
+        }
+    }
+
+    /// Each page's extracted article, whole, in `folder/PAGE.txt`.
+    static func dump(_ articles: [ExtractedArticle], pages: [URL], into folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (article, page) in zip(articles, pages) {
+            var text = ""
+            Swift.dump(article, to: &text)
+            try Data(text.utf8).write(to: folder.appendingPathComponent(page.lastPathComponent + ".txt"))
+        }
     }
 
     private static func summary(_ scores: [PageScore], bytes: Int) -> String {

@@ -38,7 +38,7 @@ enum LazyImages {
         while true {
             if current.name == "img" { return current }
             let children = current.elementChildren
-            guard children.count == 1, !current.textContent.contains(where: { !$0.isWhitespace }) else { return nil }
+            guard children.count == 1, !current.hasVisibleText else { return nil }
             current = children[0]
         }
     }

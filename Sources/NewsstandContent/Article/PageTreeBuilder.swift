@@ -18,6 +18,7 @@ enum PageTreeBuilder {
 
     private static func copy(from first: xmlNodePtr?, into root: PageNode, limits: ArticleLimits) {
         var count = 0
+        var names = NameCache()
         // (libxml2 node to read next at this level, the PageNode it goes into, its depth)
         var stack: [(xmlNodePtr?, PageNode, Int)] = [(first, root, 1)]
         while let (next, parent, depth) = stack.popLast() {
@@ -30,7 +31,7 @@ enum PageTreeBuilder {
                 if depth > limits.maxDepth {
                     appendText(of: node, to: parent)
                 } else {
-                    let element = PageNode(name: HTMLTreeParser.elementName(node), attributes: HTMLTreeParser.attributes(of: node))
+                    let element = PageNode(name: names.elementName(node), attributes: names.attributes(of: node))
                     parent.append(element)
                     if let child = node.pointee.children { stack.append((child, element, depth + 1)) }
                 }
@@ -39,6 +40,57 @@ enum PageTreeBuilder {
             default:
                 break
             }
+        }
+    }
+
+    /// Element and attribute names as `HTMLTreeParser` reads them, each read once a page: libxml2
+    /// keeps one copy of each name in the document's dictionary, so its address finds it again.
+    private struct NameCache {
+        var elements: [UnsafePointer<xmlChar>: String] = [:]
+        var attributes: [UnsafePointer<xmlChar>: String] = [:]
+
+        mutating func elementName(_ node: xmlNodePtr) -> String {
+            guard let raw = node.pointee.name else { return "" }
+            if let known = elements[raw] { return known }
+            let name = HTMLTreeParser.elementName(node)
+            elements[raw] = name
+            return name
+        }
+
+        /// `HTMLTreeParser.attributes(of:)`, with names from the cache and one-part values read directly.
+        mutating func attributes(of node: xmlNodePtr) -> [String: String] {
+            var result: [String: String] = [:]
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                attribute = current.pointee.next
+                guard let raw = current.pointee.name else { continue }
+                var name: String
+                if let known = attributes[raw] {
+                    name = known
+                } else {
+                    name = String(cString: raw).lowercased()
+                    attributes[raw] = name
+                }
+                if let prefix = current.pointee.ns?.pointee.prefix {
+                    name = String(cString: prefix).lowercased() + ":" + name
+                }
+                if result[name] == nil {
+                    result[name] = value(of: current)
+                }
+            }
+            return result
+        }
+
+        private func value(of attribute: xmlAttrPtr) -> String {
+            guard let first = attribute.pointee.children else { return "" }
+            if first.pointee.next == nil { return first.pointee.content.map { String(cString: $0) } ?? "" }
+            var text = ""
+            var child: xmlNodePtr? = first
+            while let current = child {
+                if let content = current.pointee.content { text += String(cString: content) }
+                child = current.pointee.next
+            }
+            return text
         }
     }
 

@@ -11,7 +11,7 @@ enum ReaderableCheck {
         var nodes: [PageNode] = []
         var seen = Set<ObjectIdentifier>()
         root.forEachDescendant { node in
-            if ["p", "pre", "article"].contains(node.name) {
+            if node.name == "p" || node.name == "pre" || node.name == "article" {
                 if seen.insert(ObjectIdentifier(node)).inserted { nodes.append(node) }
             } else if node.name == "br", let parent = node.parent, parent.name == "div" {
                 if seen.insert(ObjectIdentifier(parent)).inserted { nodes.append(parent) }
@@ -20,10 +20,9 @@ enum ReaderableCheck {
         var score = 0.0
         for node in nodes {
             guard ArticleVisibility.isProbablyVisible(node) else { continue }
-            let names = node.matchString
-            if ArticleNamePattern.unlikely.matches(names) && !ArticleNamePattern.maybeCandidate.matches(names) { continue }
+            if ArticleNamePattern.unlikely.matches(classOrIDOf: node) && !ArticleNamePattern.maybeCandidate.matches(classOrIDOf: node) { continue }
             if node.name == "p", node.hasAncestor(named: "li", maxDepth: 0) { continue }
-            let length = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines).utf16.count
+            let length = node.trimmedTextLength
             if length < minContentLength { continue }
             score += (Double(length - minContentLength)).squareRoot()
             if score > minScore { return true }
