@@ -255,7 +255,12 @@ struct ArticleCandidateSearch {
         var count = 0
         node.forEachDescendant { descendant in
             guard descendant.isText else { return }
-            for scalar in descendant.text.unicodeScalars where commas.contains(scalar.value) { count += 1 }
+            for scalar in descendant.text.unicodeScalars {
+                switch scalar.value {
+                case 0x2C, 0x060C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: count += 1 // `commas`
+                default: break
+                }
+            }
         }
         return count
     }

@@ -435,8 +435,21 @@ final class PageNode {
         return String(result)
     }
 
-    /// Whether the text is only white space.
-    var isBlankText: Bool { isText && text.allSatisfy(\.isWhitespace) }
+    /// Whether the text is only white space (as `Character.isWhitespace` sees it; ASCII text is
+    /// answered from its bytes, where each byte is a character or part of CR LF).
+    var isBlankText: Bool {
+        guard isText else { return false }
+        var allASCII = true
+        var blank = true
+        for byte in text.utf8 {
+            if byte >= 0x80 {
+                allASCII = false
+                break
+            }
+            if !(byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) { blank = false }
+        }
+        return allASCII ? blank : text.allSatisfy(\.isWhitespace)
+    }
 
     /// A deep copy (no parent), summaries kept.
     func copy() -> PageNode {
