@@ -35,12 +35,23 @@ enum ReaderableCheck {
 /// `visibility: hidden` in its own style.
 enum ArticleVisibility {
     static func isProbablyVisible(_ node: PageNode) -> Bool {
-        if let style = node["style"] {
-            let compact = style.lowercased().filter { !$0.isWhitespace }
-            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
-        }
+        if let style = node["style"], isHidingStyle(style) { return false }
         if node["hidden"] != nil { return false }
         if node["aria-hidden"]?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
         return true
+    }
+
+    private static let hidingStyles = ArticleNamePattern(fragments: ["display:none", "visibility:hidden"])
+
+    /// Whether a style, lowercased and without white space, holds `display:none` or `visibility:hidden`
+    /// (an ASCII style is read in its bytes).
+    static func isHidingStyle(_ style: String) -> Bool {
+        guard style.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let compact = style.lowercased().filter { !$0.isWhitespace }
+            return compact.contains("display:none") || compact.contains("visibility:hidden")
+        }
+        var compact = String.UnicodeScalarView()
+        for scalar in style.unicodeScalars where !PageNode.isWhitespace(scalar) { compact.append(scalar) }
+        return hidingStyles.matches(String(compact))
     }
 }
