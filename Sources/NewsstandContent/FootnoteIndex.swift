@@ -93,7 +93,7 @@ struct FootnoteIndex {
             if neverNotes.contains(element.name) { return nil }
             if noteContainers.contains(element.name), element.name != "span" || candidate == path {
                 // A bare anchor target such as <a id="fn1"/> has no text; take its block instead.
-                if !WhitespaceCollapsing.collapse(TextBlockBuilder.readableText(of: element)).isEmpty { return candidate }
+                if WhitespaceCollapsing.hasContent(TextBlockBuilder.readableText(of: element)) { return candidate }
             }
             candidate.removeLast()
         }

@@ -24,6 +24,8 @@ struct ArticleCandidateSearch {
     /// The direction given on the article or an ancestor.
     private(set) var dir: String?
 
+    /// Elements taken out when they hold no text and nothing but line breaks.
+    static let removedWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
     static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
     static let divToParagraphElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
     static let alterToDivExceptions: Set<String> = ["div", "article", "section", "p", "ol", "ul"]
@@ -33,7 +35,7 @@ struct ArticleCandidateSearch {
         "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q",
         "ruby", "samp", "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr",
     ]
-    static let commas: Set<Character> = [",", "\u{060C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}"]
+    static let commas: Set<UInt32> = [0x2C, 0x060C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C]
 
     init(options: Options, title: String, lookForByline: Bool) {
         self.options = options
@@ -47,13 +49,12 @@ struct ArticleCandidateSearch {
         var removeTitleHeader = true
         var node: PageNode? = body.elementChildren.first
         while let current = node {
-            let names = current.matchString
             if !ArticleVisibility.isProbablyVisible(current)
                 || (current["aria-modal"] == "true" && current["role"] == "dialog") {
                 node = removeAndGetNext(current)
                 continue
             }
-            if lookForByline, byline == nil, isByline(current, names: names) {
+            if lookForByline, byline == nil, isByline(current) {
                 byline = bylineText(current)
                 node = removeAndGetNext(current)
                 continue
@@ -64,7 +65,7 @@ struct ArticleCandidateSearch {
                 continue
             }
             if options.stripUnlikely {
-                if ArticleNamePattern.unlikely.matches(names), !ArticleNamePattern.maybeCandidate.matches(names),
+                if ArticleNamePattern.unlikely.matches(classOrIDOf: current), !ArticleNamePattern.maybeCandidate.matches(classOrIDOf: current),
                    !current.hasAncestor(named: "table"), !current.hasAncestor(named: "code"),
                    current.name != "body", current.name != "a" {
                     node = removeAndGetNext(current)
@@ -75,7 +76,7 @@ struct ArticleCandidateSearch {
                     continue
                 }
             }
-            if ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"].contains(current.name), isWithoutContent(current) {
+            if Self.removedWhenEmpty.contains(current.name), isWithoutContent(current) {
                 node = removeAndGetNext(current)
                 continue
             }
@@ -84,7 +85,7 @@ struct ArticleCandidateSearch {
             if current.name == "div" {
                 wrapPhrasingRuns(in: current)
                 let children = current.elementChildren
-                if children.count == 1, children[0].name == "p", !current.children.contains(where: { $0.isText && !$0.isBlankText }),
+                if children.count == 1, children[0].name == "p", !Self.hasVisibleTextChild(current),
                    Self.linkDensity(current) < 0.25 {
                     let paragraph = children[0]
                     current.replace(with: paragraph)
@@ -101,13 +102,12 @@ struct ArticleCandidateSearch {
         var candidates: [PageNode] = []
         for element in elementsToScore {
             guard let parent = element.parent, parent.name != "#document" else { continue }
-            let text = element.innerText
-            let length = text.utf16.count
+            let length = element.innerTextLength
             if length < 25 { continue }
             let ancestors = element.ancestors(max: 5)
             if ancestors.isEmpty { continue }
             var score = 1.0
-            score += Double(text.reduce(into: 1) { count, character in if Self.commas.contains(character) { count += 1 } })
+            score += Double(1 + Self.commaCount(element))
             score += Double(min(length / 100, 3))
             for (level, ancestor) in ancestors.enumerated() {
                 guard ancestor.parent != nil, ancestor.name != "#document" else { continue }
@@ -247,13 +247,32 @@ struct ArticleCandidateSearch {
     static func linkDensity(_ node: PageNode) -> Double {
         let length = node.innerTextLength
         guard length > 0 else { return 0 }
-        var linkLength = 0.0
-        for link in node.elements(named: "a") {
-            let href = link["href"] ?? ""
-            let coefficient = href.count > 1 && href.hasPrefix("#") ? 0.3 : 1
-            linkLength += Double(link.innerTextLength) * coefficient
+        return node.linkTextLength / Double(length)
+    }
+
+    /// The commas (in the scripts that have them) in an element's text.
+    static func commaCount(_ node: PageNode) -> Int {
+        var count = 0
+        node.forEachDescendant { descendant in
+            guard descendant.isText else { return }
+            for scalar in descendant.text.unicodeScalars {
+                switch scalar.value {
+                case 0x2C, 0x060C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: count += 1 // `commas`
+                default: break
+                }
+            }
         }
-        return linkLength / Double(length)
+        return count
+    }
+
+    /// Whether a text child holds more than white space.
+    static func hasVisibleTextChild(_ node: PageNode) -> Bool {
+        var child = node.firstChild
+        while let current = child {
+            if current.isText, current.hasVisibleText { return true }
+            child = current.nextSibling
+        }
+        return false
     }
 
     private static func hasSentenceEnd(_ text: String) -> Bool {
@@ -273,11 +292,11 @@ struct ArticleCandidateSearch {
         return next
     }
 
-    private func isByline(_ node: PageNode, names: String) -> Bool {
+    private func isByline(_ node: PageNode) -> Bool {
         let rel = node["rel"]
         let itemprop = node["itemprop"] ?? ""
-        guard rel == "author" || itemprop.contains("author") || ArticleNamePattern.byline.matches(names) else { return false }
-        let length = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines).utf16.count
+        guard rel == "author" || itemprop.contains("author") || ArticleNamePattern.byline.matches(classOrIDOf: node) else { return false }
+        let length = node.trimmedTextLength
         return length > 0 && length < 100
     }
 
@@ -296,7 +315,7 @@ struct ArticleCandidateSearch {
     }
 
     private func isWithoutContent(_ node: PageNode) -> Bool {
-        if node.textContent.contains(where: { !$0.isWhitespace }) { return false }
+        if node.hasVisibleText { return false }
         let children = node.elementChildren
         if children.isEmpty { return true }
         let breaks = node.elements(named: ["br", "hr"]).count
@@ -328,7 +347,9 @@ struct ArticleCandidateSearch {
 
     /// Runs of text and inline elements directly in a `div` that also holds blocks become paragraphs.
     private func wrapPhrasingRuns(in div: PageNode) {
-        guard div.children.contains(where: { !Self.isPhrasingContent($0) }) else {
+        var child = div.firstChild
+        while let current = child, Self.isPhrasingContent(current) { child = current.nextSibling }
+        guard child != nil else {
             return // only phrasing content: the div becomes a paragraph itself
         }
         var node = div.firstChild

@@ -19,7 +19,8 @@ struct ArticleCleaner {
         for child in article.elementChildren {
             var doomed: [PageNode] = []
             child.forEachDescendant { node in
-                if node.isElement, ArticleNamePattern.isShareName(node.matchString), node.textContent.utf16.count < 500 { doomed.append(node) }
+                if node.isElement, ArticleNamePattern.share.matches(classOrIDOf: node), ArticleNamePattern.isShareName(node.matchString),
+                   node.textContent.utf16.count < 500 { doomed.append(node) }
             }
             doomed.forEach { $0.detach() }
         }
@@ -31,7 +32,7 @@ struct ArticleCleaner {
         for heading in article.elements(named: "h1") { heading.rename("h2") }
         for paragraph in article.elements(named: "p") {
             if paragraph.contains(named: ["img", "embed", "object", "iframe", "picture"]) { continue }
-            if !paragraph.textContent.contains(where: { !$0.isWhitespace }) { paragraph.detach() }
+            if !paragraph.hasVisibleText { paragraph.detach() }
         }
         // A one-cell table is a box around its content.
         for table in article.elements(named: "table") {
@@ -46,7 +47,7 @@ struct ArticleCleaner {
     private func onlyChild(of node: PageNode, named name: String) -> PageNode? {
         let children = node.elementChildren
         guard children.count == 1, children[0].name == name,
-              !node.children.contains(where: { $0.isText && !$0.isBlankText }) else { return nil }
+              !ArticleCandidateSearch.hasVisibleTextChild(node) else { return nil }
         return children[0]
     }
 
@@ -102,48 +103,75 @@ struct ArticleCleaner {
     private func textDensity(_ node: PageNode, tags: Set<String>, total: Int) -> Double {
         guard total > 0 else { return 0 }
         var length = 0
-        var stack = node.children
-        while let child = stack.popLast() {
-            if tags.contains(child.name) {
-                length += child.innerTextLength
-            } else {
-                stack.append(contentsOf: child.children)
-            }
+        node.walkDescendants { descendant in
+            guard tags.contains(descendant.name) else { return true }
+            length += descendant.innerTextLength
+            return false
         }
         return Double(length) / Double(total)
     }
 
+    /// What `shouldRemove` counts below an element, in one walk.
+    private struct Contents {
+        var paragraphs = 0
+        var images = 0
+        var listItems = 0
+        var inputs = 0
+        var embeds: [PageNode] = []
+        var holdsDataTable = false
+        /// `innerTextLength` of the lists (`ul`, `ol`) below, nested ones counted again.
+        var listLength = 0
+        var commas = 0
+
+        init(of node: PageNode) {
+            node.forEachDescendant { descendant in
+                switch descendant.name {
+                case "#text":
+                    for scalar in descendant.text.unicodeScalars where scalar == "," { commas += 1 }
+                case "p": paragraphs += 1
+                case "img": images += 1
+                case "li": listItems += 1
+                case "input": inputs += 1
+                case "object", "embed", "iframe": embeds.append(descendant)
+                case "table": if descendant.isDataTable { holdsDataTable = true }
+                case "ul", "ol": listLength += descendant.innerTextLength
+                default: break
+                }
+            }
+        }
+    }
+
     private func shouldRemove(_ node: PageNode, tag: String) -> Bool {
-        let innerText = node.innerText
-        let contentLength = innerText.utf16.count
+        let contentLength = node.innerTextLength
+        let contents = Contents(of: node)
         var isList = tag == "ul" || tag == "ol"
         if !isList {
-            var listLength = 0
-            for list in node.elements(named: ["ul", "ol"]) { listLength += list.innerTextLength }
-            isList = contentLength > 0 && Double(listLength) / Double(contentLength) > 0.9
+            isList = contentLength > 0 && Double(contents.listLength) / Double(contentLength) > 0.9
         }
         if tag == "table", node.isDataTable { return false }
         if node.hasAncestor(named: "table", maxDepth: -1, where: \.isDataTable) { return false }
         if node.hasAncestor(named: "code") { return false }
-        if node.elements(named: "table").contains(where: \.isDataTable) { return false }
+        if contents.holdsDataTable { return false }
         let weight = search.classWeight(node)
         if weight < 0 { return true }
-        let commas = innerText.reduce(0) { $1 == "," ? $0 + 1 : $0 }
-        guard commas < 10 else { return false }
-        let paragraphs = node.elements(named: "p").count
-        let images = node.elements(named: "img").count
-        let listItems = node.elements(named: "li").count - 100
-        let inputs = node.elements(named: "input").count
-        let headingDensity = textDensity(node, tags: ["h1", "h2", "h3", "h4", "h5", "h6"], total: contentLength)
+        guard contents.commas < 10 else { return false }
+        let paragraphs = contents.paragraphs
+        let images = contents.images
+        let listItems = contents.listItems - 100
+        let inputs = contents.inputs
+        let headingDensity = textDensity(node, tags: Self.headings, total: contentLength)
         var embeds = 0
-        for embed in node.elements(named: ["object", "embed", "iframe"]) {
+        for embed in contents.embeds {
             if isVideo(embed) { return false }
             embeds += 1
         }
-        let lowered = innerText.lowercased()
-        if Self.adWords.contains(lowered) || Self.loadingWords.contains(lowered) { return true }
+        // The words of an ad or a loading placeholder are short: longer texts are not built to compare.
+        if contentLength <= Self.longestPlaceholder {
+            let lowered = node.innerText.lowercased()
+            if Self.adWords.contains(lowered) || Self.loadingWords.contains(lowered) { return true }
+        }
         let linkDensity = ArticleCandidateSearch.linkDensity(node)
-        let textDensity = textDensity(node, tags: Set(["span", "li", "td"]).union(ArticleCandidateSearch.divToParagraphElements), total: contentLength)
+        let textDensity = textDensity(node, tags: Self.textDensityTags, total: contentLength)
         let inFigure = node.hasAncestor(named: "figure")
         var remove = false
         if !inFigure && images > 1 && Double(paragraphs) / Double(images) < 0.5 { remove = true }
@@ -156,10 +184,15 @@ struct ArticleCleaner {
         if images == 0 && textDensity == 0 { remove = true }
         if isList && remove {
             for child in node.elementChildren where child.elementChildren.count > 1 { return true }
-            if images == node.elements(named: "li").count { return false }
+            if images == contents.listItems { return false }
         }
         return remove
     }
+
+    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let textDensityTags: Set<String> = Set(["span", "li", "td"]).union(ArticleCandidateSearch.divToParagraphElements)
+    /// The length of the longest of `adWords` and `loadingWords` in UTF-16 units (an innerText longer is none of them).
+    static let longestPlaceholder = adWords.union(loadingWords).map(\.utf16.count).max() ?? 0
 
     static let adWords: Set<String> = ["ad", "advertising", "advertisement", "pub", "publicité", "werb", "werbung", "广告", "реклама", "anuncio"]
     static let loadingWords: Set<String> = {

@@ -37,7 +37,8 @@ public enum ArticleExtractor {
         replaceBreaks(body)
 
         let title = metadata.title.map(clean) ?? ""
-        let pristine = body.copy()
+        // The page as it was: each round works on a copy (the body itself is not read again).
+        let pristine = body
         var options = ArticleCandidateSearch.Options()
         var byline: String?
         var attempts: [(article: PageNode, length: Int, dir: String?)] = []

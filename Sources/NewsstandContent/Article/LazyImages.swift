@@ -6,18 +6,20 @@ import Foundation
 enum LazyImages {
     private static let pictureSuffixes = [".jpg", ".jpeg", ".png", ".webp", ".gif", ".avif"]
 
+    /// The suffixes as a pattern matched in a value's bytes (ASCII letters without case, as in the lowercased value).
+    private static let pictureSuffixPattern = ArticleNamePattern(fragments: pictureSuffixes)
+    private static let lazyPattern = ArticleNamePattern(fragments: ["lazy"])
+
     static func looksLikePicture(_ value: String) -> Bool {
-        let lowered = value.lowercased()
-        return pictureSuffixes.contains { lowered.contains($0) }
+        pictureSuffixPattern.matches(value)
     }
 
     /// Placeholders (no source anywhere) out; a `<noscript>` holding one picture replaces the
     /// picture just before it.
     static func unwrapNoscriptImages(_ root: PageNode) {
         for image in root.elements(named: "img") {
-            let hasSource = image.attributes.contains { name, value in
-                ["src", "srcset", "data-src", "data-srcset"].contains(name) || looksLikePicture(value)
-            }
+            let hasSource = image["src"] != nil || image["srcset"] != nil || image["data-src"] != nil || image["data-srcset"] != nil
+                || image.attributes.values.contains(where: looksLikePicture)
             if !hasSource { image.detach() }
         }
         for noscript in root.elements(named: "noscript") {
@@ -38,7 +40,7 @@ enum LazyImages {
         while true {
             if current.name == "img" { return current }
             let children = current.elementChildren
-            guard children.count == 1, !current.textContent.contains(where: { !$0.isWhitespace }) else { return nil }
+            guard children.count == 1, !current.hasVisibleText else { return nil }
             current = children[0]
         }
     }
@@ -53,7 +55,7 @@ enum LazyImages {
             }
             let hasSource = element["src"].map { !$0.isEmpty } ?? false
             let hasSourceSet = element["srcset"].map { !$0.isEmpty && $0 != "null" } ?? false
-            if (hasSource || hasSourceSet), !element.className.lowercased().contains("lazy") { continue }
+            if (hasSource || hasSourceSet), !lazyPattern.matches(element.className) { continue }
             for (name, value) in element.attributes where !["src", "srcset", "alt"].contains(name) {
                 var copyTo: String?
                 if isSourceSet(value) {

@@ -6,12 +6,26 @@ import Foundation
 /// Elements keep their lowercased name and attributes; `score` is the content score the article
 /// scoring gives a candidate (nil until it is one). Every walk over the tree is iterative, so a
 /// deep page costs time in proportion to its size and never the stack.
+///
+/// Each node keeps its subtree's `TextSummary` (the length of its text as `innerText` counts it, and
+/// of its link text) once asked, so scoring and cleaning read lengths without walking again; any
+/// change below a node (children moved, text, a name or an attribute changed) forgets the summaries
+/// of it and its ancestors.
 final class PageNode {
     /// Lowercased element name; `#text` for text.
-    var name: String
-    var attributes: [String: String]
+    var name: String {
+        didSet { parent?.forgetSummaries() }
+    }
+    var attributes: [String: String] {
+        didSet { parent?.forgetSummaries() }
+    }
     /// A text node's text (entities decoded).
-    var text: String
+    var text: String {
+        didSet { forgetSummaries() }
+    }
+    /// The subtree's text summary, nil until asked or after a change below. Invariant: when a node
+    /// has one, so do all its descendants (so forgetting can stop at the first ancestor without one).
+    private var summary: TextSummary?
     private(set) var firstChild: PageNode?
     // Back links are unowned: a linked node is kept by its parent's or previous sibling's strong link,
     // and a node going away clears its children's back links (deinit), so none is ever left dangling.
@@ -81,6 +95,7 @@ final class PageNode {
 
     func append(_ child: PageNode) {
         child.detach()
+        forgetSummaries()
         child.parent = self
         if let last = lastChild {
             last.nextSibling = child
@@ -95,6 +110,7 @@ final class PageNode {
     func insert(_ child: PageNode, before sibling: PageNode?) {
         guard let sibling, sibling.parent === self, sibling !== child else { return append(child) }
         child.detach()
+        forgetSummaries()
         child.parent = self
         child.nextSibling = sibling
         child.previousSibling = sibling.previousSibling
@@ -105,6 +121,7 @@ final class PageNode {
     /// Takes the node out of its parent.
     func detach() {
         guard let parent else { return }
+        parent.forgetSummaries()
         let next = nextSibling
         if let previous = previousSibling { previous.nextSibling = next } else { parent.firstChild = next }
         if let next { next.previousSibling = previousSibling } else { parent.lastChild = previousSibling }
@@ -162,9 +179,34 @@ final class PageNode {
 
     /// Every descendant (self excluded) in document order, elements and text.
     func forEachDescendant(_ body: (PageNode) -> Void) {
+        _ = firstDescendant { body($0); return false }
+    }
+
+    /// Descendants (self excluded) in document order; `visit` says whether to go below the one it is given.
+    func walkDescendants(_ visit: (PageNode) -> Bool) {
         var node = firstChild
         while let current = node {
-            body(current)
+            if visit(current), let child = current.firstChild {
+                node = child
+                continue
+            }
+            var climb: PageNode? = current
+            node = nil
+            while let step = climb, step !== self {
+                if let sibling = step.nextSibling {
+                    node = sibling
+                    break
+                }
+                climb = step.parent
+            }
+        }
+    }
+
+    /// The first descendant (self excluded, document order) that passes `test`; the walk stops there.
+    func firstDescendant(where test: (PageNode) -> Bool) -> PageNode? {
+        var node = firstChild
+        while let current = node {
+            if test(current) { return current }
             if let child = current.firstChild {
                 node = child
                 continue
@@ -179,6 +221,7 @@ final class PageNode {
                 climb = step.parent
             }
         }
+        return nil
     }
 
     /// Descendant elements whose name is one of `names`, in document order.
@@ -195,9 +238,7 @@ final class PageNode {
     }
 
     func contains(named names: Set<String>) -> Bool {
-        var found = false
-        forEachDescendant { if !found, names.contains($0.name) { found = true } }
-        return found
+        firstDescendant { names.contains($0.name) } != nil
     }
 
     func ancestors(max: Int = 0) -> [PageNode] {
@@ -238,17 +279,24 @@ final class PageNode {
     var innerText: String { PageNode.normalized(textContent) }
 
     /// The length of `innerText` in UTF-16 units (as a browser counts), counted without building it.
-    var innerTextLength: Int {
-        var length = 0
-        var pendingSpace = false
+    var innerTextLength: Int { textSummary.length }
+
+    /// The length of `textContent` trimmed of white space at both ends, in UTF-16 units (as
+    /// `trimmingCharacters(in: .whitespacesAndNewlines).utf16.count` counts it), without building it.
+    var trimmedTextLength: Int {
+        var total = 0
+        var sawContent = false
+        var leading = 0
+        var trailing = 0
         func count(_ text: String) {
             for scalar in text.unicodeScalars {
+                let units = scalar.value > 0xFFFF ? 2 : 1
+                total += units
                 if PageNode.isWhitespace(scalar) {
-                    pendingSpace = length > 0
+                    if sawContent { trailing += units } else { leading += units }
                 } else {
-                    if pendingSpace { length += 1 }
-                    pendingSpace = false
-                    length += scalar.value > 0xFFFF ? 2 : 1
+                    sawContent = true
+                    trailing = 0
                 }
             }
         }
@@ -257,7 +305,112 @@ final class PageNode {
         } else {
             forEachDescendant { if $0.isText { count($0.text) } }
         }
-        return length
+        return sawContent ? total - leading - trailing : 0
+    }
+
+    /// Whether the text holds anything but white space.
+    var hasVisibleText: Bool { textSummary.length > 0 }
+
+    /// The length of the text inside descendant links (`<a>`, nested ones counted again), links
+    /// to a place on the same page (`#…`) counting 0.3.
+    var linkTextLength: Double {
+        let summary = textSummary
+        return Double(summary.linkLength) + Double(summary.samePageLinkLength) * 0.3
+    }
+
+    /// What a subtree's text amounts to, combined from its children's.
+    struct TextSummary {
+        /// `innerText`'s length in UTF-16 units.
+        var length = 0
+        /// White space before the first visible character (or anywhere, when there is none).
+        var leadingSpace = false
+        /// White space after the last visible character (or anywhere, when there is none).
+        var trailingSpace = false
+        /// `innerTextLength` of descendant links to other pages, summed.
+        var linkLength = 0
+        /// `innerTextLength` of descendant links to the same page (`#…`), summed.
+        var samePageLinkLength = 0
+
+        init() {}
+
+        init(text: String) {
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                if PageNode.isWhitespace(scalar) {
+                    if length == 0 { leadingSpace = true }
+                    pendingSpace = true
+                } else {
+                    if pendingSpace && length > 0 { length += 1 }
+                    pendingSpace = false
+                    length += scalar.value > 0xFFFF ? 2 : 1
+                }
+            }
+            trailingSpace = pendingSpace
+        }
+
+        /// Appends the text summed up by `next` (as `innerText` joins them: one space where any was).
+        mutating func append(_ next: TextSummary) {
+            if length == 0 {
+                leadingSpace = leadingSpace || next.leadingSpace
+                trailingSpace = next.length == 0 ? (trailingSpace || next.trailingSpace) : next.trailingSpace
+                length = next.length
+            } else if next.length == 0 {
+                trailingSpace = trailingSpace || next.trailingSpace
+            } else {
+                length += next.length + (trailingSpace || next.leadingSpace ? 1 : 0)
+                trailingSpace = next.trailingSpace
+            }
+            linkLength += next.linkLength
+            samePageLinkLength += next.samePageLinkLength
+        }
+    }
+
+    /// The subtree's summary: kept ones reused, the rest computed bottom-up without recursion.
+    var textSummary: TextSummary {
+        if let summary { return summary }
+        var stack: [(node: PageNode, childrenDone: Bool)] = [(self, false)]
+        while let (node, childrenDone) = stack.popLast() {
+            if node.summary != nil { continue }
+            if node.isText {
+                node.summary = TextSummary(text: node.text)
+                continue
+            }
+            if !childrenDone {
+                stack.append((node, true))
+                var child = node.firstChild
+                while let current = child {
+                    if current.summary == nil { stack.append((current, false)) }
+                    child = current.nextSibling
+                }
+                continue
+            }
+            var combined = TextSummary()
+            var child = node.firstChild
+            while let current = child {
+                let part = current.summary!
+                combined.append(part)
+                if current.name == "a" {
+                    let href = current.attributes["href"] ?? ""
+                    if href.count > 1 && href.hasPrefix("#") {
+                        combined.samePageLinkLength += part.length
+                    } else {
+                        combined.linkLength += part.length
+                    }
+                }
+                child = current.nextSibling
+            }
+            node.summary = combined
+        }
+        return summary!
+    }
+
+    /// Forgets this node's and its ancestors' summaries after a change below.
+    func forgetSummaries() {
+        var node: PageNode? = self
+        while let current = node, current.summary != nil {
+            current.summary = nil
+            node = current.parent
+        }
     }
 
     /// White space as `String.trim` and `\s` see it, ASCII answered without a property lookup.
@@ -282,10 +435,23 @@ final class PageNode {
         return String(result)
     }
 
-    /// Whether the text is only white space.
-    var isBlankText: Bool { isText && text.allSatisfy(\.isWhitespace) }
+    /// Whether the text is only white space (as `Character.isWhitespace` sees it; ASCII text is
+    /// answered from its bytes, where each byte is a character or part of CR LF).
+    var isBlankText: Bool {
+        guard isText else { return false }
+        var allASCII = true
+        var blank = true
+        for byte in text.utf8 {
+            if byte >= 0x80 {
+                allASCII = false
+                break
+            }
+            if !(byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)) { blank = false }
+        }
+        return allASCII ? blank : text.allSatisfy(\.isWhitespace)
+    }
 
-    /// A deep copy (no parent).
+    /// A deep copy (no parent), summaries kept.
     func copy() -> PageNode {
         let root = PageNode(name: name, attributes: attributes)
         root.text = text
@@ -295,11 +461,21 @@ final class PageNode {
             while let current = child {
                 let clone = PageNode(name: current.name, attributes: current.attributes)
                 clone.text = current.text
-                target.append(clone)
+                clone.summary = current.summary
+                // Linked directly: the clone is new, and the target's summary is set from its source's.
+                clone.parent = target
+                if let last = target.lastChild {
+                    last.nextSibling = clone
+                    clone.previousSibling = last
+                } else {
+                    target.firstChild = clone
+                }
+                target.lastChild = clone
                 if current.firstChild != nil { stack.append((current, clone)) }
                 child = current.nextSibling
             }
         }
+        root.summary = summary
         return root
     }
 }

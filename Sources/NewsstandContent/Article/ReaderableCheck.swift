@@ -11,7 +11,7 @@ enum ReaderableCheck {
         var nodes: [PageNode] = []
         var seen = Set<ObjectIdentifier>()
         root.forEachDescendant { node in
-            if ["p", "pre", "article"].contains(node.name) {
+            if node.name == "p" || node.name == "pre" || node.name == "article" {
                 if seen.insert(ObjectIdentifier(node)).inserted { nodes.append(node) }
             } else if node.name == "br", let parent = node.parent, parent.name == "div" {
                 if seen.insert(ObjectIdentifier(parent)).inserted { nodes.append(parent) }
@@ -20,10 +20,9 @@ enum ReaderableCheck {
         var score = 0.0
         for node in nodes {
             guard ArticleVisibility.isProbablyVisible(node) else { continue }
-            let names = node.matchString
-            if ArticleNamePattern.unlikely.matches(names) && !ArticleNamePattern.maybeCandidate.matches(names) { continue }
+            if ArticleNamePattern.unlikely.matches(classOrIDOf: node) && !ArticleNamePattern.maybeCandidate.matches(classOrIDOf: node) { continue }
             if node.name == "p", node.hasAncestor(named: "li", maxDepth: 0) { continue }
-            let length = node.textContent.trimmingCharacters(in: .whitespacesAndNewlines).utf16.count
+            let length = node.trimmedTextLength
             if length < minContentLength { continue }
             score += (Double(length - minContentLength)).squareRoot()
             if score > minScore { return true }
@@ -36,12 +35,23 @@ enum ReaderableCheck {
 /// `visibility: hidden` in its own style.
 enum ArticleVisibility {
     static func isProbablyVisible(_ node: PageNode) -> Bool {
-        if let style = node["style"] {
-            let compact = style.lowercased().filter { !$0.isWhitespace }
-            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
-        }
+        if let style = node["style"], isHidingStyle(style) { return false }
         if node["hidden"] != nil { return false }
         if node["aria-hidden"]?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
         return true
+    }
+
+    private static let hidingStyles = ArticleNamePattern(fragments: ["display:none", "visibility:hidden"])
+
+    /// Whether a style, lowercased and without white space, holds `display:none` or `visibility:hidden`
+    /// (an ASCII style is read in its bytes).
+    static func isHidingStyle(_ style: String) -> Bool {
+        guard style.utf8.allSatisfy({ $0 < 0x80 }) else {
+            let compact = style.lowercased().filter { !$0.isWhitespace }
+            return compact.contains("display:none") || compact.contains("visibility:hidden")
+        }
+        var compact = String.UnicodeScalarView()
+        for scalar in style.unicodeScalars where !PageNode.isWhitespace(scalar) { compact.append(scalar) }
+        return hidingStyles.matches(String(compact))
     }
 }
