@@ -43,11 +43,12 @@ public final class FreshRSSServer {
     }
 
     /// Runs one of FreshRSS's command-line scripts in this server's tree (`cli/import-for-user.php`,
-    /// `cli/actualize-user.php`…) to its end; what it printed. The server may be running meanwhile (SQLite is shared).
+    /// `cli/actualize-user.php`…) to its end, stopped after `timeout` seconds; what it printed. The server may be
+    /// running meanwhile (SQLite is shared).
     @discardableResult
-    public func runScript(_ script: String, _ arguments: [String]) throws -> String {
+    public func runScript(_ script: String, _ arguments: [String], timeout: TimeInterval) throws -> String {
         guard let php = Self.php else { throw FreshRSSFailure(description: "PHP is not installed") }
-        return try Self.run(php, [script] + arguments, in: folder)
+        return try Self.run(php, [script] + arguments, in: folder, timeout: timeout)
     }
 
     /// Serves the tree (again, after ``stop()``) on the same port, waiting until it answers.
@@ -118,7 +119,7 @@ public final class FreshRSSServer {
 
     /// Runs a program to its end and returns what it printed; a failure carries the end of it.
     @discardableResult
-    private static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> String {
+    private static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval? = nil) throws -> String {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -128,13 +129,34 @@ public final class FreshRSSServer {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        let watch = Watch()
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
+                guard process.isRunning else { return }
+                watch.fired = true
+                process.terminate()
+            }
+        }
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if watch.fired {
+            throw FreshRSSFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") was stopped after \(Int(timeout ?? 0)) s")
+        }
         guard process.terminationStatus == 0 else {
             let tail = String(decoding: printed.suffix(2_000), as: UTF8.self)
             throw FreshRSSFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus): \(tail)")
         }
         return String(decoding: printed, as: UTF8.self)
+    }
+}
+
+/// Whether a program's time ran out (set from the timer's thread).
+private final class Watch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var fired: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
 
