@@ -18,8 +18,9 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
     public var maxPages = 200
     /// Items asked for per page of `stream/contents`.
     public var pageSize = 1000
-    /// Ids asked for per page of `stream/items/ids`.
-    public var idPageSize = 10_000
+    /// Ids asked for per page of `stream/items/ids`: one page for 100,000 unread items (about 3 MB), so the unread
+    /// list of a large account is one request; servers that give fewer continue the list.
+    public var idPageSize = 100_000
     /// Items put in or out of a state per `edit-tag` request.
     public var editBatchSize = 250
 
@@ -92,7 +93,9 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
             var query = [("output", "json"), ("n", String(pageSize))]
             if let microseconds { query.append(("ot", String(max(0, microseconds / 1_000_000)))) }
             if let continuation { query.append(("c", continuation)) }
-            let object = try getJSON("reader/api/0/stream/contents/user/-/state/com.google/reading-list", query)
+            let object = try getJSON("reader/api/0/stream/contents/user/-/state/com.google/reading-list", query) { head in
+                if page == 1 { batch.serverTime = head.headers["date"].flatMap(FlexibleDateParser.parse) }
+            }
             guard let items = object["items"] as? [[String: Any]] else { throw unexpected("no items list") }
             var fresh = 0
             for entry in items {
@@ -195,13 +198,15 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         }
     }
 
-    private func getJSON(_ path: String, _ query: [(String, String)]) throws -> [String: Any] {
+    /// A GET answered with a JSON object; `head` sees the answer's head (its `Date`).
+    private func getJSON(_ path: String, _ query: [(String, String)], head: (HTTPResponseHead) -> Void = { _ in }) throws -> [String: Any] {
         let response: HTTPResponse
         do {
             response = try send(HTTPRequest(url: url(path, query), limits: limits))
         } catch let error as HTTPError {
             throw translate(error)
         }
+        head(response.head)
         if Self.looksLikeHTML(response.body) { throw AccountError.notTheAPI(server: server, detail: "an HTML page instead of JSON") }
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
             throw unexpected("not the JSON the API answers with")

@@ -130,9 +130,13 @@ public struct ServerItem: Sendable, Equatable {
 public struct ServerItemBatch: Sendable, Equatable {
     public var items: [ServerItem]
     public var problems: [String]
+    /// The server's clock when it answered the first page (its `Date` header), when it said: what it had crawled
+    /// before then is in the batch, so the next sync can ask from there (``AccountSync``).
+    public var serverTime: Date?
 
-    public init(items: [ServerItem] = [], problems: [String] = []) {
+    public init(items: [ServerItem] = [], problems: [String] = [], serverTime: Date? = nil) {
         self.items = items
         self.problems = problems
+        self.serverTime = serverTime
     }
 }
