@@ -99,6 +99,7 @@ struct AccountBenchmark {
         let (actualized, actualizeSeconds) = try MonotonicClock.measure {
             try freshRSS.runScript("cli/actualize-user.php", ["--user", freshRSS.user], timeout: Self.scriptTimeout)
         }
+        let crawledAt = MonotonicClock.now()
         let said = actualized.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         table.add("set-up (not measured): FreshRSS started", runs: 1, median: Format.duration(startSeconds),
                   notes: "its tree copied into \(scratch.path.hasPrefix("/dev/shm") ? "/dev/shm" : "the temporary folder"), php -S on 127.0.0.1")
@@ -125,11 +126,20 @@ struct AccountBenchmark {
         let apiURL = freshRSS.apiURL
         let clients = ClientLog()
         let sync = AccountSync(store: store) { _ in clients.make(GoogleReaderClient(baseURL: apiURL, authToken: token)) }
+        // FreshRSS numbers a crawl's items when it stores them, all within one second; a sync asks for the items of the
+        // last `crawlSettlingSeconds` before the server's answer again. As between a server's crawls, the syncs begin
+        // once that has passed.
+        let settled = sync.crawlSettlingSeconds + 1 - MonotonicClock.seconds(from: crawledAt, to: MonotonicClock.now())
+        if settled > 0 {
+            progress("waiting \(Format.duration(settled)) for FreshRSS's crawl to be \(Int(sync.crawlSettlingSeconds)) s old")
+            Thread.sleep(forTimeInterval: settled)
+        }
 
         let (first, firstSeconds) = MonotonicClock.measure { sync.sync(account) }
         if let problem = first.problem { throw ChildProcess.Failure(description: "the first account sync failed: \(problem)") }
         let firstInCalls = clients.last?.secondsInCalls ?? 0
         let accountIssues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
+        if settled > 0 { table.note("The account syncs began \(Int(sync.crawlSettlingSeconds) + 1) s after FreshRSS's crawl (waited \(Format.duration(settled))): a sync asks again for what the server crawled in the \(Int(sync.crawlSettlingSeconds)) s before it answered.") }
         table.add("account sync, first", runs: 1, median: Format.duration(firstSeconds),
                   notes: "\(Format.count(first.requests)) requests; \(Format.count(first.newItems)) of \(Format.count(items)) items, "
                       + "\(Format.count(accountIssues)) issues stored; \(Format.duration(firstInCalls)) in the API's calls")

@@ -49,6 +49,24 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
             XCTAssertEqual(outcome.headlineCount, 1, publication.title)
         }
 
+        // Read and starred on the server: only those issues change here; unstarred there, unstarred here.
+        let issues = try store.issues(publicationID: try XCTUnwrap(ours.first?.publication.id))
+            + store.issues(publicationID: try XCTUnwrap(ours.last?.publication.id))
+        XCTAssertEqual(issues.count, 2)
+        let (read, starred) = (issues[0], issues[1])
+        try client.set(.read, true, items: [try XCTUnwrap(ServerItemID(read.name))])
+        try client.set(.starred, true, items: [try XCTUnwrap(ServerItemID(starred.name))])
+        let marked = sync.sync(try XCTUnwrap(try store.accounts().first))
+        XCTAssertEqual(marked.markedRead, 1)
+        let after = Dictionary(uniqueKeysWithValues: try issues.map { ($0.name, try XCTUnwrap(try store.issue(id: $0.id))) })
+        XCTAssertNotNil(after[read.name]?.openedAt)
+        XCTAssertEqual(after[read.name]?.isStarred, false)
+        XCTAssertNil(after[starred.name]?.openedAt)
+        XCTAssertEqual(after[starred.name]?.isStarred, true)
+        try client.set(.starred, false, items: [try XCTUnwrap(ServerItemID(starred.name))])
+        _ = sync.sync(try XCTUnwrap(try store.accounts().first))
+        XCTAssertEqual(try store.issue(id: starred.id)?.isStarred, false)
+
         // What changed still reaches the library: a rename on the server, an unsubscription there, and one here of a
         // feed the server still has (the server's list wins).
         let publications = try store.publications(accountID: account.id)
