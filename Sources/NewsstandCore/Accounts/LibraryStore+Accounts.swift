@@ -130,7 +130,15 @@ extension LibraryStore {
 
     /// Items as a JSON array of their long ids (an issue's name), for SQLite's `json_each`.
     static func jsonList(of items: Set<ServerItemID>) -> String {
-        "[" + items.map { "\"\($0.longForm)\"" }.joined(separator: ",") + "]"
+        var text = "["
+        text.reserveCapacity(items.count * (ServerItemID.longPrefix.utf8.count + 19) + 2)
+        for (index, item) in items.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            text += item.longForm
+            text += "\""
+        }
+        return text + "]"
     }
 
     /// The publication's headlines with their bodies, in order: what an account's sync keeps when new ones come before them.
