@@ -4,8 +4,10 @@
 PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; pictures: chafa; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat; articles: python3-venv, for the
-# PyPI peers below), and for the covers' second fidelity score xterm drawing in DejaVu Sans Mono on Xvfb, photographed with xwd.
-BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat python3-venv xterm xvfb x11-apps fonts-dejavu-core
+# PyPI peers below), and for the covers' second fidelity score xterm drawing in DejaVu Sans Mono on Xvfb, photographed with xwd;
+# accounts: PHP for FreshRSS, as the tests run it.
+BENCH_PACKAGES := chafa jp2a curl python3 python3-feedparser newsboat python3-venv xterm xvfb x11-apps fonts-dejavu-core \
+	php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp
 # The articles case's peers, from PyPI, installed by `make bench` into .build/bench-venv (never into the system).
 BENCH_PIP_PACKAGES := readability-lxml trafilatura
 # Only `make test` needs these: real servers for the interoperability tests (calibre's content server for OPDS

@@ -52,6 +52,8 @@ let package = Package(
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
+        // A real FreshRSS (PHP's built-in server, SQLite) on 127.0.0.1 and free local ports, for the accounts tests and benchmark.
+        .target(name: "FreshRSSHarness"),
         // Pictures of known structure (a title band, gradients, text) that the tests and the benchmark measure covers on.
         .target(name: "TestPictures", dependencies: ["NewsstandImaging"]),
         // Text art as a real terminal draws it: xterm with a TrueType face on a private Xvfb, photographed with xwd
@@ -64,13 +66,13 @@ let package = Package(
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"],
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))],
                           plugins: ["BuildCommit"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2", "FreshRSSHarness"]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),
 
         // Helpers shared by the test targets: sample library and corpora paths, scratch folders, generated comic books.
-        .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging"], path: "Tests/NewsstandTestSupport"),
+        .target(name: "NewsstandTestSupport", dependencies: ["NewsstandContent", "NewsstandImaging", "FreshRSSHarness"], path: "Tests/NewsstandTestSupport"),
         .testTarget(name: "NewsstandImagingTests", dependencies: ["NewsstandImaging", "NewsstandTestSupport", "TestPictures", "TerminalCamera"]),
         .testTarget(name: "NewsstandContentTests", dependencies: ["NewsstandContent", "NewsstandTestSupport"]),
         .testTarget(name: "NewsstandCoreTests", dependencies: ["NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"]),

@@ -286,14 +286,24 @@ func progress(_ text: String) {
 /// Chooses the cases from the command line and runs them in order.
 enum BenchmarkRunner {
     enum Case: String, CaseIterable {
-        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, progressSync, downloads, catalog, articles
+        case shelf, launch, startup, covers, fidelity, pictures, feeds, reader, cbz, sync, accounts, progressSync, downloads, catalog, articles
     }
 
-    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] [progress-sync] [downloads] [catalog] [articles]"
+    static let usage = "usage: newsstand-bench [shelf] [launch] [startup] [covers] [fidelity] [pictures] [feeds] [reader] [cbz] [sync] "
+        + "[accounts [--feeds N] [--items N]] [progress-sync] [downloads] [catalog] [articles]"
 
     static func run(arguments: [String]) throws {
         var selected: [Case] = []
-        for argument in arguments {
+        var accounts = AccountBenchmark()
+        var remaining = arguments[...]
+        /// The number after an option (`--feeds 100`).
+        func count(after option: String) throws -> Int {
+            guard let text = remaining.popFirst(), let value = Int(text), value > 0 else {
+                throw ChildProcess.Failure(description: "\(option) needs a number above 0\n\(usage)")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
             switch argument {
             case "shelf": selected.append(.shelf)
             case "launch": selected.append(.launch)
@@ -305,6 +315,9 @@ enum BenchmarkRunner {
             case "reader": selected.append(.reader)
             case "cbz": selected.append(.cbz)
             case "sync": selected.append(.sync)
+            case "accounts": selected.append(.accounts)
+            case "--feeds": accounts.feedCount = try count(after: argument)
+            case "--items": accounts.itemsPerFeed = try count(after: argument)
             case "progress-sync": selected.append(.progressSync)
             case "--downloads", "downloads": selected.append(.downloads)
             case "catalog": selected.append(.catalog)
@@ -334,6 +347,7 @@ enum BenchmarkRunner {
                 case .reader: try ReaderBenchmark().run()
                 case .cbz: try ComicBookBenchmark().run()
                 case .sync: try SyncBenchmark().run()
+                case .accounts: try accounts.run()
                 case .progressSync: try ProgressSyncBenchmark().run()
                 case .downloads: try DownloadBenchmark().run()
                 case .catalog: try CatalogBenchmark().run()

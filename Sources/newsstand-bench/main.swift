@@ -2,7 +2,7 @@ import Foundation
 
 /// `newsstand-bench`: prints Newsstand's performance figures as tables; never asserts.
 ///
-///     newsstand-bench                 every case: shelf, launch, covers, pictures, feeds, reader, cbz, sync, downloads and catalog
+///     newsstand-bench                 every case: shelf, launch, covers, pictures, feeds, reader, cbz, sync, accounts, downloads and catalog
 ///     newsstand-bench shelf           the shelf at scale only
 ///     newsstand-bench launch          the real newsstand binary in tmux to its first complete frame at 500 and 50,000 issues
 ///                                     (vs a minimal ncurses program and newsboat), and its peak memory; then the start-up rows
@@ -15,6 +15,8 @@ import Foundation
 ///     newsstand-bench reader          opening a 300-article issue; reflowing a 20,000-word article
 ///     newsstand-bench cbz             a 500-page comic book: install, open to its first page, turn 100 pages (time per page, memory)
 ///     newsstand-bench sync            a sync of 1,000 subscriptions from a local server, cold and unchanged (304), vs curl and newsboat
+///     newsstand-bench accounts        a FreshRSS account of 1,000 feeds × 50 items synced first and unchanged (time, requests), vs a
+///                                     direct sync of the same feeds; `--feeds N --items N` change the size
 ///     newsstand-bench progress-sync   opening an issue with progress sync on and off; a sync of 1,000 issues' places, cold and unchanged
 ///     newsstand-bench downloads       downloads (and URLSession and HTTPClient alone) against curl, and keypresses while they run (also --downloads)
 ///     newsstand-bench catalog         the catalog browser paging through a 50,000-entry OPDS catalog (100 a page) to its 100th page:

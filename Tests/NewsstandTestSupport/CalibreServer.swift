@@ -1,4 +1,5 @@
 import Foundation
+import FreshRSSHarness
 import XCTest
 
 /// A real calibre content server (Debian's `calibre` package) on 127.0.0.1, for interoperability tests:

@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandContent
 
 /// Brings an account's subscriptions, items and read states into the library: the server's subscriptions become
 /// publications marked as coming from the account, its items issues (those carrying a file Newsstand reads: an
@@ -12,6 +13,9 @@ public struct AccountSync: Sendable {
     public let client: @Sendable (Account) throws -> FeedServerClient
     /// How many headlines a publication keeps (`max-headlines`).
     public var maxHeadlines: Int
+    /// How long a server may take to store what it crawled (an item's crawl time is taken before it is written):
+    /// the part of the time before its answer that the next sync asks for again (tests shorten it).
+    public var crawlSettlingSeconds: TimeInterval = 30
 
     public init(store: LibraryStore, maxHeadlines: Int = Configuration.defaultMaxHeadlines,
                 client: @escaping @Sendable (Account) throws -> FeedServerClient) {
@@ -94,12 +98,23 @@ public struct AccountSync: Sendable {
         report.sentMarks = try sendMarks(of: account, with: client)
         let subscriptions = try client.subscriptions()
         report.subscriptions = subscriptions.count
+        // One read of the account's publications; only a subscription that is new or changed (title, subscribed
+        // again) writes to the library, so an unchanged list costs no write.
+        var linked: [String: Publication] = [:]
+        for publication in try store.publications(accountID: account.id) {
+            if let stream = publication.accountStream, linked[stream] == nil { linked[stream] = publication }
+        }
         var publications: [String: Publication] = [:]
         for subscription in subscriptions {
-            publications[subscription.streamID] = try store.linkPublication(accountID: account.id, subscription: subscription)
+            if let publication = linked[subscription.streamID], publication.isSubscribed,
+               publication.title == TextSanitizer.singleLine(subscription.title) {
+                publications[subscription.streamID] = publication
+            } else {
+                publications[subscription.streamID] = try store.linkPublication(accountID: account.id, subscription: subscription)
+            }
         }
         // Unsubscribed on the server (from another reader): unsubscribed here, downloads kept.
-        for publication in try store.publications(accountID: account.id) where publication.isSubscribed {
+        for publication in linked.values where publication.isSubscribed {
             if publications[publication.accountStream ?? ""] == nil {
                 try store.unsubscribeKeepingDownloads(publicationID: publication.id)
             }
@@ -115,13 +130,16 @@ public struct AccountSync: Sendable {
         report.newItems = byStream.values.reduce(0) { $0 + $1.count }
 
         var unchanged: [(publicationID: Int64, date: Date)] = []
+        // The counts an unchanged publication reports, read for all at once.
+        let issueCounts = try store.issueCounts()
+        let headlineCounts = try store.headlineCounts()
         for subscription in subscriptions {
             guard let publication = publications[subscription.streamID] else { continue }
             guard let items = byStream[subscription.streamID], !items.isEmpty else {
                 unchanged.append((publication.id, Date()))
-                let counts = try store.issueAndHeadlineCounts(publicationID: publication.id)
-                report.outcomes.append((publication, PublicationRefresher.Outcome(publicationID: publication.id, issueCount: counts.issues,
-                    newIssueNames: [], problem: nil, notModified: true, headlineCount: counts.headlines)))
+                report.outcomes.append((publication, PublicationRefresher.Outcome(publicationID: publication.id,
+                    issueCount: issueCounts[publication.id]?.total ?? 0, newIssueNames: [], problem: nil, notModified: true,
+                    headlineCount: headlineCounts[publication.id] ?? 0)))
                 continue
             }
             report.outcomes.append((publication, try apply(items, to: publication, markingNewArrivals: !isFirstSync)))
@@ -147,7 +165,10 @@ public struct AccountSync: Sendable {
 
         // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
         let newest = batch.items.compactMap(\.crawledMicroseconds).max()
-        let syncedTo = [newest, account.syncedToMicroseconds].compactMap { $0 }.max()
+        // What the server had crawled a while before it answered is all in a complete batch: the next sync asks from
+        // there, so the items of the newest one's second (`ot` counts seconds) do not come again every time.
+        let settled = batch.problems.isEmpty ? batch.serverTime.map { Int64(($0.timeIntervalSince1970 - crawlSettlingSeconds) * 1_000_000) } : nil
+        let syncedTo = [newest, account.syncedToMicroseconds, settled].compactMap { $0 }.max()
         let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
         report.problem = problem
         try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)

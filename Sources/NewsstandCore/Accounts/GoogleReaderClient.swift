@@ -18,8 +18,9 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
     public var maxPages = 200
     /// Items asked for per page of `stream/contents`.
     public var pageSize = 1000
-    /// Ids asked for per page of `stream/items/ids`.
-    public var idPageSize = 10_000
+    /// Ids asked for per page of `stream/items/ids`: one page for 100,000 unread items (about 3 MB), so the unread
+    /// list of a large account is one request; servers that give fewer continue the list.
+    public var idPageSize = 100_000
     /// Items put in or out of a state per `edit-tag` request.
     public var editBatchSize = 250
 
@@ -93,7 +94,9 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
             var query = [("output", "json"), ("n", String(pageSize)), ("r", "o")]
             if let microseconds { query.append(("ot", String(max(0, microseconds / 1_000_000)))) }
             if let continuation { query.append(("c", continuation)) }
-            let object = try getJSON("reader/api/0/stream/contents/user/-/state/com.google/reading-list", query)
+            let object = try getJSON("reader/api/0/stream/contents/user/-/state/com.google/reading-list", query) { head in
+                if page == 1 { batch.serverTime = head.headers["date"].flatMap(FlexibleDateParser.parse) }
+            }
             guard let items = object["items"] as? [[String: Any]] else { throw unexpected("no items list") }
             var fresh = 0
             for entry in items {
@@ -128,20 +131,52 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         for _ in 1...max(1, maxPages) {
             var query = [("output", "json")] + selection + [("n", String(idPageSize))]
             if let continuation { query.append(("c", continuation)) }
-            let object = try getJSON("reader/api/0/stream/items/ids", query)
-            guard let refs = object["itemRefs"] as? [[String: Any]] ?? (object["itemRefs"] == nil || object["itemRefs"] is NSNull ? [] : nil) else {
-                throw unexpected("no list of item ids")
-            }
+            let page = try idPage(query)
             var fresh = 0
-            for ref in refs {
-                let text = (ref["id"] as? String) ?? (ref["id"] as? NSNumber)?.stringValue
-                if let id = text.flatMap(ServerItemID.init), ids.insert(id).inserted { fresh += 1 }
+            for text in page.ids {
+                if let id = ServerItemID(text), ids.insert(id).inserted { fresh += 1 }
             }
-            guard let next = object["continuation"] as? String, !next.isEmpty else { return ServerItemIDs(ids: ids, isComplete: true) }
+            guard let next = page.continuation, !next.isEmpty else { return ServerItemIDs(ids: ids, isComplete: true) }
             guard fresh > 0, continuations.insert(next).inserted else { return ServerItemIDs(ids: ids, isComplete: false) }
             continuation = next
         }
         return ServerItemIDs(ids: ids, isComplete: false)
+    }
+
+    /// A page of `stream/items/ids`: its ids as written and its continuation. Decoded as a whole (`IDPage`) without a
+    /// Foundation object per id; anything else than the usual shape is read as before, for its plain error.
+    private func idPage(_ query: [(String, String)]) throws -> (ids: [String], continuation: String?) {
+        let body = try getBody("reader/api/0/stream/items/ids", query)
+        if let page = try? JSONDecoder().decode(IDPage.self, from: body) { return (page.itemRefs.compactMap(\.id), page.continuation) }
+        let object = try jsonObject(body)
+        guard let refs = object["itemRefs"] as? [[String: Any]] ?? (object["itemRefs"] == nil || object["itemRefs"] is NSNull ? [] : nil) else {
+            throw unexpected("no list of item ids")
+        }
+        return (refs.compactMap { ($0["id"] as? String) ?? ($0["id"] as? NSNumber)?.stringValue }, object["continuation"] as? String)
+    }
+
+    /// The usual answer of `stream/items/ids`: `{"itemRefs": [{"id": "…"}, …], "continuation": "…"}`, an id a string or a number.
+    private struct IDPage: Decodable {
+        var itemRefs: [Ref]
+        var continuation: String?
+
+        struct Ref: Decodable {
+            var id: String?
+
+            init(from decoder: Decoder) throws {
+                let container = try decoder.container(keyedBy: Keys.self)
+                id = (try? container.decode(String.self, forKey: .id)) ?? (try? container.decode(Int64.self, forKey: .id)).map(String.init)
+                    ?? (try? container.decode(UInt64.self, forKey: .id)).map(String.init)
+            }
+        }
+
+        enum Keys: String, CodingKey { case itemRefs, continuation, id }
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            itemRefs = try container.decodeIfPresent([Ref].self, forKey: .itemRefs) ?? []
+            continuation = try? container.decode(String.self, forKey: .continuation)
+        }
     }
 
     // MARK: Writing
@@ -196,15 +231,26 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         }
     }
 
-    private func getJSON(_ path: String, _ query: [(String, String)]) throws -> [String: Any] {
+    /// A GET answered with a JSON object; `head` sees the answer's head (its `Date`).
+    private func getJSON(_ path: String, _ query: [(String, String)], head: (HTTPResponseHead) -> Void = { _ in }) throws -> [String: Any] {
+        try jsonObject(try getBody(path, query, head: head))
+    }
+
+    /// A GET's body, said plainly when it is an HTML page (not the API).
+    private func getBody(_ path: String, _ query: [(String, String)], head: (HTTPResponseHead) -> Void = { _ in }) throws -> Data {
         let response: HTTPResponse
         do {
             response = try send(HTTPRequest(url: url(path, query), limits: limits))
         } catch let error as HTTPError {
             throw translate(error)
         }
+        head(response.head)
         if Self.looksLikeHTML(response.body) { throw AccountError.notTheAPI(server: server, detail: "an HTML page instead of JSON") }
-        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else {
+        return response.body
+    }
+
+    private func jsonObject(_ body: Data) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw unexpected("not the JSON the API answers with")
         }
         return object

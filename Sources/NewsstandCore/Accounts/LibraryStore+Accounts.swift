@@ -114,20 +114,33 @@ extension LibraryStore {
     public func markReadFromServer(accountID: Int64, unreadItems: Set<ServerItemID>, at date: Date = Date()) throws -> Int {
         try locked {
             try database.transaction {
+                // SQLite compares the names with the list (`json_each`): only the issues to mark come back, however many are unread.
                 let rows = try database.query("""
-                    SELECT issues.id, issues.name FROM issues JOIN publications ON publications.id = issues.publication_id
+                    SELECT issues.id FROM issues JOIN publications ON publications.id = issues.publication_id
                     WHERE publications.account_id = ? AND issues.opened_at IS NULL AND issues.name LIKE 'tag:google.com,2005:reader/item/%'
-                    """, [.integer(accountID)])
-                var changed = 0
+                    AND issues.name NOT IN (SELECT value FROM json_each(?))
+                    """, [.integer(accountID), .text(Self.jsonList(of: unreadItems))])
                 for row in rows {
-                    guard let id = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init), !unreadItems.contains(item) else { continue }
+                    guard let id = row[0].int64 else { continue }
                     try database.query("UPDATE issues SET opened_at = ? WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(id)])
-                    changed += 1
                 }
                 // Headlines both ways: read here or there is read, unread there (and not changed here since) is unread.
-                return changed + (try applyServerStatesToHeadlines(accountID: accountID, unreadItems: unreadItems, starredItems: nil, at: date))
+                return rows.count + (try applyServerStatesToHeadlines(accountID: accountID, unreadItems: unreadItems, starredItems: nil, at: date))
             }
         }
+    }
+
+    /// Items as a JSON array of their long ids (an issue's name), for SQLite's `json_each`.
+    static func jsonList(of items: Set<ServerItemID>) -> String {
+        var text = "["
+        text.reserveCapacity(items.count * (ServerItemID.longPrefix.utf8.count + 19) + 2)
+        for (index, item) in items.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            text += item.longForm
+            text += "\""
+        }
+        return text + "]"
     }
 
     /// The publication's headlines with their bodies and states, in order: what an account's sync keeps when new ones come before them.
@@ -218,15 +231,16 @@ extension LibraryStore {
             try database.transaction {
                 let pending = Set(try database.query("SELECT item_id FROM account_marks WHERE account_id = ? AND state = 'starred'",
                                                      [.integer(accountID)]).compactMap { $0[0].int64 })
+                // Only the issues whose star differs from the list come back (SQLite compares the names, `json_each`).
                 let rows = try database.query("""
                     SELECT issues.id, issues.name, issues.is_starred FROM issues JOIN publications ON publications.id = issues.publication_id
                     WHERE publications.account_id = ? AND issues.name LIKE 'tag:google.com,2005:reader/item/%'
-                    """, [.integer(accountID)])
+                    AND (issues.is_starred = 1) != (issues.name IN (SELECT value FROM json_each(?)))
+                    """, [.integer(accountID), .text(Self.jsonList(of: starredItems))])
                 var changed = 0
                 for row in rows {
                     guard let id = row[0].int64, let item = row[1].string.flatMap(ServerItemID.init), !pending.contains(item.value) else { continue }
-                    let starred = starredItems.contains(item)
-                    guard starred != (row[2].int64 == 1) else { continue }
+                    let starred = row[2].int64 != 1
                     try database.query("UPDATE issues SET is_starred = ? WHERE id = ?", [.integer(starred ? 1 : 0), .integer(id)])
                     changed += 1
                 }

@@ -83,6 +83,17 @@ extension LibraryStore {
         }
     }
 
+    /// How many headlines each publication has (those with none are absent), in one query.
+    public func headlineCounts() throws -> [Int64: Int] {
+        try locked {
+            var counts: [Int64: Int] = [:]
+            for row in try database.query("SELECT publication_id, count(*) FROM headlines GROUP BY publication_id") {
+                if let id = row[0].int64 { counts[id] = Int(row[1].int64 ?? 0) }
+            }
+            return counts
+        }
+    }
+
     /// How many issues and headlines a publication has, read together (what an unchanged feed's refresh reports).
     public func issueAndHeadlineCounts(publicationID: Int64) throws -> (issues: Int, headlines: Int) {
         try locked {

@@ -1,10 +1,10 @@
 import Foundation
-import XCTest
 
 /// A real FreshRSS (`../shared/servers/freshrss/FreshRSS.tar.gz`) on 127.0.0.1, served by PHP's built-in web server
-/// with SQLite, for the accounts tests (the Google Reader API at ``apiURL``). Each server runs in its own copy of the
-/// tree in the test's scratch folder, so tests never share state; the tree is extracted and installed (users
-/// `admin` and ``user``) once per test run and copied for each test, which keeps a start under a second.
+/// with SQLite, for the accounts tests and the `accounts` benchmark (the Google Reader API at ``apiURL``). Each server
+/// runs in its own copy of the tree in a scratch folder, so tests never share state; the tree is extracted and
+/// installed (users `admin` and ``user``) once per process and copied for each server, which keeps a start under a
+/// second. The tests start it with `init(for:)` (NewsstandTestSupport), which skips a test when PHP is absent.
 public final class FreshRSSServer {
     public let port: UInt16
     /// The copy of FreshRSS this server runs (its data in `data/`).
@@ -18,20 +18,37 @@ public final class FreshRSSServer {
     /// The Google Reader API's base, as an account is added with.
     public var apiURL: URL { URL(string: "http://127.0.0.1:\(port)/api/greader.php")! }
 
-    /// Starts a FreshRSS of its own for `testCase`, stopped when the test ends. Skips the test when PHP is not
-    /// installed (`make test` installs it) or the shared source is missing.
-    public init(for testCase: XCTestCase) throws {
-        guard Self.php != nil else {
-            throw TestRequirement.absent("PHP is not installed (php8.2-cli and its modules; `make test` installs them)")
-        }
+    /// What is missing for a FreshRSS to run here (PHP, the shared source), in plain words; nil when nothing is.
+    public static var unavailableReason: String? {
+        if php == nil { return "PHP is not installed (php8.2-cli and its modules; `make test` installs them)" }
+        if !FileManager.default.fileExists(atPath: tarball.path) { return "FreshRSS's source not found at \(tarball.path)" }
+        return nil
+    }
+
+    /// Starts a FreshRSS of its own in `scratch/FreshRSS` (its caller stops it and removes the folder). Throws
+    /// ``FreshRSSFailure`` when PHP or the shared source is missing (``unavailableReason``) or it does not start.
+    public init(in scratch: URL) throws {
+        if let reason = Self.unavailableReason { throw FreshRSSFailure(description: reason) }
         let pristine = try Self.pristineTree.get()
-        let scratch = try TestFiles.scratchFolder(for: testCase)
         folder = scratch.appendingPathComponent("FreshRSS", isDirectory: true)
         try Self.run(URL(fileURLWithPath: "/bin/cp"), ["-a", pristine.path, folder.path], in: scratch)
         guard let port = LocalPort.free() else { throw FreshRSSFailure(description: "no free port on 127.0.0.1") }
         self.port = port
-        testCase.addTeardownBlock { [self] in stop() }
-        try start()
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Runs one of FreshRSS's command-line scripts in this server's tree (`cli/import-for-user.php`,
+    /// `cli/actualize-user.php`…) to its end, stopped after `timeout` seconds; what it printed. The server may be
+    /// running meanwhile (SQLite is shared).
+    @discardableResult
+    public func runScript(_ script: String, _ arguments: [String], timeout: TimeInterval) throws -> String {
+        guard let php = Self.php else { throw FreshRSSFailure(description: "PHP is not installed") }
+        return try Self.run(php, [script] + arguments, in: folder, timeout: timeout)
     }
 
     /// Serves the tree (again, after ``stop()``) on the same port, waiting until it answers.
@@ -64,19 +81,21 @@ public final class FreshRSSServer {
     }
 
     /// `php` on the PATH Debian gives it.
-    static let php: URL? = ["/usr/bin/php", "/usr/bin/php8.2", "/usr/local/bin/php"].map(URL.init(fileURLWithPath:))
+    public static let php: URL? = ["/usr/bin/php", "/usr/bin/php8.2", "/usr/local/bin/php"].map(URL.init(fileURLWithPath:))
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
-    /// The shared source: `../shared/servers/freshrss/FreshRSS.tar.gz` beside the package.
-    static var tarball: URL {
-        TestFiles.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/servers/freshrss/FreshRSS.tar.gz").standardizedFileURL
+    /// The shared source: `../shared/servers/freshrss/FreshRSS.tar.gz` beside the package (found from this file's
+    /// place in the package, as the tests find the package).
+    public static var tarball: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/servers/freshrss/FreshRSS.tar.gz").standardizedFileURL
     }
 
-    /// FreshRSS extracted and installed once per test run (as `../shared/servers/freshrss/README.md` does it), removed
-    /// when the run ends; each server copies it.
+    /// FreshRSS extracted and installed once per process (as `../shared/servers/freshrss/README.md` does it), removed
+    /// when the process ends; each server copies it.
     private static let pristineTree: Result<URL, Error> = Result {
         guard FileManager.default.fileExists(atPath: tarball.path) else {
-            throw TestRequirement.absent("FreshRSS's source not found at \(tarball.path)")
+            throw FreshRSSFailure(description: "FreshRSS's source not found at \(tarball.path)")
         }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("newsstand-freshrss-\(getpid())", isDirectory: true)
         try? FileManager.default.removeItem(at: base)
@@ -85,7 +104,7 @@ public final class FreshRSSServer {
         atexit { if let base = FreshRSSServer.pristineBase { try? FileManager.default.removeItem(atPath: base) } }
         try run(URL(fileURLWithPath: "/bin/tar"), ["xzf", tarball.path, "-C", base.path], in: base)
         let tree = base.appendingPathComponent("FreshRSS", isDirectory: true)
-        guard let program = FreshRSSServer.php else { throw TestRequirement.absent("PHP is not installed") }
+        guard let program = FreshRSSServer.php else { throw FreshRSSFailure(description: "PHP is not installed") }
         // The base URL only names where the server's own icons are; the API answers on whatever port it runs.
         for arguments in [["cli/prepare.php"],
                           ["cli/do-install.php", "--default-user", "admin", "--auth-type", "form", "--environment", "production",
@@ -98,8 +117,9 @@ public final class FreshRSSServer {
     }
     nonisolated(unsafe) private static var pristineBase: String?
 
-    /// Runs a program to its end; a failure carries the end of what it printed.
-    private static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws {
+    /// Runs a program to its end and returns what it printed; a failure carries the end of it.
+    @discardableResult
+    private static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval? = nil) throws -> String {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -109,16 +129,42 @@ public final class FreshRSSServer {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        let watch = Watch()
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
+                guard process.isRunning else { return }
+                watch.fired = true
+                process.terminate()
+            }
+        }
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if watch.fired {
+            throw FreshRSSFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") was stopped after \(Int(timeout ?? 0)) s")
+        }
         guard process.terminationStatus == 0 else {
             let tail = String(decoding: printed.suffix(2_000), as: UTF8.self)
             throw FreshRSSFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus): \(tail)")
         }
+        return String(decoding: printed, as: UTF8.self)
+    }
+}
+
+/// Whether a program's time ran out (set from the timer's thread).
+private final class Watch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var fired: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
 
 /// Why a FreshRSS server could not be set up.
 public struct FreshRSSFailure: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

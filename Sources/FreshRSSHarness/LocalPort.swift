@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Ports on 127.0.0.1 for the real servers tests start (calibre, FreshRSS): one nothing listens on, and
+/// Ports on 127.0.0.1 for the real servers tests and benchmarks start (calibre, FreshRSS): one nothing listens on, and
 /// waiting until a server listens on its own.
 public enum LocalPort {
     /// A port nothing listens on now (bound to 0 and released), or nil when no socket could be had.

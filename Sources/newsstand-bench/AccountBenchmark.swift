@@ -1,0 +1,236 @@
+import Foundation
+import FreshRSSHarness
+import LocalHTTPServer
+import NewsstandContent
+import NewsstandCore
+
+/// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server and SQLite) following
+/// 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the first sync (every
+/// item through `stream/contents`) and then three unchanged ones, each with its time and the requests it sent (counted
+/// by `GoogleReaderClient`, every request it sends) and the time spent in the API's calls (FreshRSS answering, the
+/// answer read and parsed). Beside it, in the same run, a direct sync of the same feeds into a library of its own
+/// (`SyncService`, as the `sync` case: one conditional request a feed). Target: the unchanged account sync within 10
+/// requests and under the direct unchanged sync's time.
+///
+/// Setting up FreshRSS is not measured but reported: the feeds are imported as OPML with its `cli/import-for-user.php`
+/// and fetched by FreshRSS itself with `cli/actualize-user.php` (from the same 127.0.0.1 server). Its tree goes into
+/// `/dev/shm` when there is one: its SQLite syncs every feed it writes, which costs minutes on a disk.
+struct AccountBenchmark {
+    var feedCount = 1_000
+    var itemsPerFeed = 50
+    static let unchangedRuns = 3
+    /// The target: requests of an unchanged account sync at most.
+    static let maxUnchangedRequests = 10
+    /// FreshRSS's scripts are stopped after this long (the setup is bounded, not measured).
+    static let scriptTimeout: TimeInterval = 20 * 60
+
+    /// A Google Reader client that also adds up the time spent in its calls (each a request or a listing of pages).
+    final class TimedClient: FeedServerClient, @unchecked Sendable {
+        let client: GoogleReaderClient
+        private let lock = NSLock()
+        private var seconds = 0.0
+
+        init(_ client: GoogleReaderClient) { self.client = client }
+
+        var requestCount: Int { client.requestCount }
+        var secondsInCalls: Double { lock.withLock { seconds } }
+
+        private func timed<T>(_ body: () throws -> T) rethrows -> T {
+            let start = MonotonicClock.now()
+            defer { lock.withLock { seconds += MonotonicClock.seconds(from: start, to: MonotonicClock.now()) } }
+            return try body()
+        }
+
+        func subscriptions() throws -> [ServerSubscription] { try timed { try client.subscriptions() } }
+        func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed { try client.items(since: microseconds) } }
+        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed { try client.itemIDs(list) } }
+        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed { try client.set(state, adding, items: items) } }
+        func subscribe(to feedURL: URL) throws -> String { try timed { try client.subscribe(to: feedURL) } }
+        func unsubscribe(streamID: String) throws { try timed { try client.unsubscribe(streamID: streamID) } }
+        func rename(streamID: String, to title: String) throws { try timed { try client.rename(streamID: streamID, to: title) } }
+    }
+
+    /// The folder FreshRSS's tree is copied into: `/dev/shm` (memory) when writable, else the benchmark's folder.
+    static func freshRSSScratch(beside folder: URL) throws -> URL {
+        let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+        if FileManager.default.isWritableFile(atPath: shm.path) {
+            let url = shm.appendingPathComponent("newsstand-bench-freshrss-\(getpid())", isDirectory: true)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
+        return folder
+    }
+
+    func run() throws {
+        let items = feedCount * itemsPerFeed
+        var table = ResultTable(title: "Accounts: a FreshRSS on 127.0.0.1 following \(Format.count(feedCount)) feeds × \(itemsPerFeed) items, "
+                                    + "vs a direct sync of the same feeds")
+        if let reason = FreshRSSServer.unavailableReason {
+            table.note("\(reason): no account benchmark (make bench installs PHP)")
+            table.print()
+            return
+        }
+        let folder = try TemporaryFolder(prefix: "newsstand-bench-accounts")
+        defer { folder.remove() }
+        let scratch = try Self.freshRSSScratch(beside: folder.url)
+        defer { if scratch != folder.url { try? FileManager.default.removeItem(at: scratch) } }
+
+        let feeds = FeedLibraryServer()
+        feeds.server.keepsConnectionsAlive = true
+        try feeds.start()
+        defer { feeds.stop() }
+        let set = feeds.serve(folder: "accounts", feedCount: feedCount, itemsPerFeed: itemsPerFeed)
+
+        // Set-up: FreshRSS started, its own default feed (on the internet) removed, the feeds imported and fetched.
+        progress("starting FreshRSS in \(scratch.path) and importing \(Format.count(feedCount)) feeds")
+        let (freshRSS, startSeconds) = try MonotonicClock.measure { try FreshRSSServer(in: scratch) }
+        defer { freshRSS.stop() }
+        let token = try GoogleReaderClient.logIn(baseURL: freshRSS.apiURL, user: freshRSS.user, password: freshRSS.apiPassword)
+        let setupClient = GoogleReaderClient(baseURL: freshRSS.apiURL, authToken: token)
+        for subscription in try setupClient.subscriptions() where subscription.feedURL.host != "127.0.0.1" {
+            try setupClient.unsubscribe(streamID: subscription.streamID)
+        }
+        let opml = folder.url.appendingPathComponent("feeds.opml")
+        try Data(set.opml().utf8).write(to: opml)
+        let (_, importSeconds) = try MonotonicClock.measure {
+            try freshRSS.runScript("cli/import-for-user.php", ["--user", freshRSS.user, "--filename", opml.path], timeout: Self.scriptTimeout)
+        }
+        progress("FreshRSS fetching the \(Format.count(feedCount)) feeds (cli/actualize-user.php)")
+        let (actualized, actualizeSeconds) = try MonotonicClock.measure {
+            try freshRSS.runScript("cli/actualize-user.php", ["--user", freshRSS.user], timeout: Self.scriptTimeout)
+        }
+        let crawledAt = MonotonicClock.now()
+        let said = actualized.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        table.add("set-up (not measured): FreshRSS started", runs: 1, median: Format.duration(startSeconds),
+                  notes: "its tree copied into \(scratch.path.hasPrefix("/dev/shm") ? "/dev/shm" : "the temporary folder"), php -S on 127.0.0.1")
+        table.add("  feeds imported (cli/import-for-user.php)", runs: 1, median: Format.duration(importSeconds),
+                  notes: "\(Format.count(feedCount)) feeds as OPML; FreshRSS reads each feed's title")
+        table.add("  feeds fetched (cli/actualize-user.php)", runs: 1, median: Format.duration(actualizeSeconds),
+                  notes: TextSanitizer.singleLine(said.trimmingCharacters(in: .whitespaces)))
+
+        // The direct sync: the same feeds, each fetched by Newsstand (as the `sync` case).
+        progress("direct sync of the same feeds, cold and then unchanged \(Self.unchangedRuns) times")
+        let direct = try directSync(set, feeds: feeds.server, under: folder.url.appendingPathComponent("direct"))
+        table.add("direct sync, first (cold)", runs: 1, median: Format.duration(direct.firstSeconds),
+                  notes: "\(Format.count(direct.firstRequests)) requests; \(Format.count(direct.issues)) issues stored")
+        let directUnchanged = Statistics(direct.unchangedSeconds)
+        table.add("direct sync, unchanged (conditional GET)", directUnchanged,
+                  notes: "\(Format.count(direct.unchangedRequests)) requests, \(Format.count(direct.notModified)) answered 304 Not Modified")
+
+        // The account sync: the same feeds, through FreshRSS.
+        progress("account sync, first and then unchanged \(Self.unchangedRuns) times")
+        let paths = try Self.paths(under: folder.url.appendingPathComponent("account"))
+        let store = try LibraryStore(file: paths.databaseFile)
+        defer { store.close() }
+        let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
+        let apiURL = freshRSS.apiURL
+        let clients = ClientLog()
+        let sync = AccountSync(store: store) { _ in clients.make(GoogleReaderClient(baseURL: apiURL, authToken: token)) }
+        // FreshRSS numbers a crawl's items when it stores them, all within one second; a sync asks for the items of the
+        // last `crawlSettlingSeconds` before the server's answer again. As between a server's crawls, the syncs begin
+        // once that has passed.
+        let settled = sync.crawlSettlingSeconds + 1 - MonotonicClock.seconds(from: crawledAt, to: MonotonicClock.now())
+        if settled > 0 {
+            progress("waiting \(Format.duration(settled)) for FreshRSS's crawl to be \(Int(sync.crawlSettlingSeconds)) s old")
+            Thread.sleep(forTimeInterval: settled)
+        }
+
+        let (first, firstSeconds) = MonotonicClock.measure { sync.sync(account) }
+        if let problem = first.problem { throw ChildProcess.Failure(description: "the first account sync failed: \(problem)") }
+        let firstInCalls = clients.last?.secondsInCalls ?? 0
+        let accountIssues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
+        if settled > 0 { table.note("The account syncs began \(Int(sync.crawlSettlingSeconds) + 1) s after FreshRSS's crawl (waited \(Format.duration(settled))): a sync asks again for what the server crawled in the \(Int(sync.crawlSettlingSeconds)) s before it answered.") }
+        table.add("account sync, first", runs: 1, median: Format.duration(firstSeconds),
+                  notes: "\(Format.count(first.requests)) requests; \(Format.count(first.newItems)) of \(Format.count(items)) items, "
+                      + "\(Format.count(accountIssues)) issues stored; \(Format.duration(firstInCalls)) in the API's calls")
+        var unchangedTimes: [Double] = []
+        var inCalls: [Double] = []
+        var requests: [Int] = []
+        for _ in 0..<Self.unchangedRuns {
+            let current = try store.accounts().first { $0.id == account.id } ?? account
+            let (report, seconds) = MonotonicClock.measure { sync.sync(current) }
+            if let problem = report.problem { throw ChildProcess.Failure(description: "an unchanged account sync failed: \(problem)") }
+            guard report.newItems == 0 else { throw ChildProcess.Failure(description: "an unchanged account sync brought \(report.newItems) items") }
+            unchangedTimes.append(seconds)
+            inCalls.append(clients.last?.secondsInCalls ?? 0)
+            requests.append(report.requests)
+        }
+        let accountUnchanged = Statistics(unchangedTimes)
+        let requestText = Set(requests).count == 1 ? Format.count(requests[0]) : requests.map(Format.count).joined(separator: ", ")
+        table.add("account sync, unchanged", accountUnchanged,
+                  notes: "\(requestText) requests in each; nothing new, read or starred")
+        let calls = Statistics(inCalls)
+        let own = Statistics(zip(unchangedTimes, inCalls).map { $0 - $1 })
+        table.add("  in the API's calls", calls, notes: "FreshRSS answering (PHP's built-in server), the answers read and parsed")
+        table.add("  in the library", own, notes: "the rest: subscriptions linked, read and starred states applied")
+
+        let ratio = accountUnchanged.median / directUnchanged.median
+        let fewRequests = requests.allSatisfy { $0 <= Self.maxUnchangedRequests }
+        let met = fewRequests && ratio < 1
+        table.add("  unchanged: account / direct", runs: nil, median: Format.ratio(ratio),
+                  notes: "target ≤ \(Self.maxUnchangedRequests) requests (\(fewRequests ? "met" : "NOT met")) and < 1.00× (\(ratio < 1 ? "met" : "NOT met")): "
+                      + (met ? "met" : "NOT met"))
+        table.add("  library part / direct", runs: nil, median: Format.ratio(own.median / directUnchanged.median),
+                  notes: "Newsstand's own share of the unchanged account sync")
+        table.print()
+    }
+
+    /// Hands out the timed clients the account sync asks for, keeping the last.
+    final class ClientLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var latest: TimedClient?
+
+        func make(_ client: GoogleReaderClient) -> TimedClient {
+            let timed = TimedClient(client)
+            lock.withLock { latest = timed }
+            return timed
+        }
+
+        var last: TimedClient? { lock.withLock { latest } }
+    }
+
+    struct DirectSync {
+        var firstSeconds: Double
+        var firstRequests: Int
+        var issues: Int
+        var unchangedSeconds: [Double]
+        var unchangedRequests: Int
+        var notModified: Int
+    }
+
+    /// The feeds subscribed to in a library of their own and synced as the `sync` case does it.
+    private func directSync(_ set: FeedLibraryServer.FeedSet, feeds server: LocalHTTPServer, under root: URL) throws -> DirectSync {
+        let paths = try Self.paths(under: root)
+        let store = try LibraryStore(file: paths.databaseFile)
+        defer { store.close() }
+        for (number, url) in set.urls.enumerated() {
+            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
+        }
+        let downloads = DownloadQueue(store: store, paths: paths) { _ in }
+        let sync = SyncService(store: store, paths: paths)
+        func feedRequests() -> Int { server.settledLog().filter { $0.path.hasSuffix(".rss") }.count }
+        server.clearLog()
+        let (_, firstSeconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
+        let firstRequests = feedRequests()
+        let issues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
+        var times: [Double] = []
+        var notModified = 0
+        var requests = 0
+        for _ in 0..<Self.unchangedRuns {
+            server.clearLog()
+            let (reports, seconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
+            times.append(seconds)
+            notModified = reports.filter(\.outcome.notModified).count
+            requests = feedRequests()
+        }
+        return DirectSync(firstSeconds: firstSeconds, firstRequests: firstRequests, issues: issues, unchangedSeconds: times,
+                          unchangedRequests: requests, notModified: notModified)
+    }
+
+    private static func paths(under root: URL) throws -> LibraryPaths {
+        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data"), configDirectory: root.appendingPathComponent("config"),
+                                 cacheDirectory: root.appendingPathComponent("cache"))
+        try paths.createDirectories()
+        return paths
+    }
+}
