@@ -166,8 +166,8 @@ final class AccountSyncListTests: XCTestCase {
     }
 
     private let contents = "/api/greader.php/reader/api/0/stream/contents/user/-/state/com.google/reading-list"
-    private let unreadIDs = "/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Freading-list&xt=user%2F-%2Fstate%2Fcom.google%2Fread&n=10000"
-    private let starredIDs = "/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Fstarred&n=10000"
+    private let unreadIDs = "/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Freading-list&xt=user%2F-%2Fstate%2Fcom.google%2Fread&n=100000"
+    private let starredIDs = "/api/greader.php/reader/api/0/stream/items/ids?output=json&s=user%2F-%2Fstate%2Fcom.google%2Fstarred&n=100000"
 
     private func page(_ ids: [Int64], continuation: String?) -> Data {
         let items = ids.map { id in
