@@ -11,4 +11,6 @@
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
+// Parser contexts made by hand (a memory context with the page tree's own SAX handlers; a charset from HTTP).
+#include <libxml/parserInternals.h>
 #endif

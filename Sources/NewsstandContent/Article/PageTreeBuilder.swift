@@ -14,16 +14,6 @@ enum PageTreeBuilder {
     /// libxml2 must be initialised once before parsing from several threads.
     private static let initialised: Void = { xmlInitParser() }()
 
-    // Two public functions of libxml2 declared in a header the module map leaves out (parserInternals.h).
-    private static let createMemoryParserContext: (@convention(c) (UnsafePointer<CChar>?, Int32) -> xmlParserCtxtPtr?)? =
-        dlsym(dlopen(nil, RTLD_NOW), "xmlCreateMemoryParserCtxt").map {
-            unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>?, Int32) -> xmlParserCtxtPtr?).self)
-        }
-    private static let switchToEncoding: (@convention(c) (xmlParserCtxtPtr?, xmlCharEncodingHandlerPtr?) -> Int32)? =
-        dlsym(dlopen(nil, RTLD_NOW), "xmlSwitchToEncoding").map {
-            unsafeBitCast($0, to: (@convention(c) (xmlParserCtxtPtr?, xmlCharEncodingHandlerPtr?) -> Int32).self)
-        }
-
     static func build(data: Data, encoding: String?, limits: ArticleLimits) -> PageNode {
         _ = initialised
         let root = PageNode(name: "#document")
@@ -35,7 +25,7 @@ enum PageTreeBuilder {
         let builder = SAXTreeBuilder(root: root, limits: limits)
         data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                  let context = Self.createMemoryParserContext?(base, Int32(buffer.count)) else { return }
+                  let context = xmlCreateMemoryParserCtxt(base, Int32(buffer.count)) else { return }
             defer { xmlFreeParserCtxt(context) }
             // What htmlReadMemory does (its context, HTML's handlers, options, a charset from HTTP),
             // with this builder's handlers in place of the ones that build libxml2's tree.
@@ -52,8 +42,8 @@ enum PageTreeBuilder {
                                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
             _ = htmlCtxtUseOptions(context, options)
             context.pointee.html = 1
-            if let encoding, let handler = xmlFindCharEncodingHandler(encoding), let switchToEncoding = Self.switchToEncoding {
-                _ = switchToEncoding(context, handler)
+            if let encoding, let handler = xmlFindCharEncodingHandler(encoding) {
+                _ = xmlSwitchToEncoding(context, handler)
                 // The given charset is kept (a <meta charset> later does not switch it); a new context has none yet.
                 if let input = context.pointee.input, input.pointee.encoding == nil {
                     input.pointee.encoding = UnsafePointer(xmlStrdup(encoding))
