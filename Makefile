@@ -27,7 +27,8 @@ TEST_PIP_PACKAGES := calibreweb
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Release builds link the Swift runtime and Foundation statically: the program starts in about two thirds of the
-# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch).
+# time and memory of a dynamically linked one (no symbol binding of libFoundation at launch). Package.swift links
+# SQLite, ncurses, libpng and libjpeg statically into release executables for the same reason.
 RELEASE := swift build -c release --static-swift-stdlib
 
 # Installs the Debian packages named in $(1) that are missing.

@@ -11,6 +11,13 @@ import PackageDescription
 ///   NewsstandCore → NewsstandContent (archives, EPUB, text; libarchive, libxml2) and NewsstandImaging (decode, resample, ASCII art);
 ///   NewsstandCore's network layer drives libcurl (CCurl) on one thread; it reads XML feeds with libxml2's streaming (SAX2 push) parser
 /// Nothing below NewsstandTerminal knows the terminal exists. Every module a target imports is listed in its dependencies.
+
+/// Release executables link SQLite, ncurses, libpng and libjpeg statically, from Debian's archives (`-l:` names the
+/// file): a shared library's symbols are looked up one by one by the dynamic loader at every start, and these four
+/// made half of those lookups (`newsstand --version`: SQLite 1,596, ncurses 495, libpng and libjpeg 252 of 4,609);
+/// linked in, their calls need none. libpng's archive needs zlib, still shared. Debug builds (the tests) link them shared.
+let staticLibraries = ["libsqlite3.a", "libncursesw.a", "libtinfo.a", "libpng16.a", "libjpeg.a"].flatMap { ["-Xlinker", "-l:" + $0] } + ["-lz", "-lm"]
+
 let package = Package(
     name: "Newsstand",
     platforms: [.macOS(.v13)],
@@ -20,12 +27,15 @@ let package = Package(
     ],
     targets: [
         // Platform C libraries.
+        // No link lines in their module maps and no pkgConfig: ncurses, SQLite, libpng and libjpeg are linked as shared
+        // libraries by the targets that use them in debug builds (tests), and statically into release executables
+        // (`staticLibraries` below).
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncurses-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // No pkgConfig: libarchive is opened when an archive is first read or written, not linked (see CArchive/shim.h).
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // No pkgConfig: libcrypto is opened when a digest is first taken, not linked (see CCrypto/shim.h).
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -35,9 +45,11 @@ let package = Package(
         .systemLibrary(name: "CSixel", providers: [.apt(["libsixel-dev"])]),
 
         // Core: knows nothing of the terminal.
-        .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"]),
+        .target(name: "NewsstandImaging", dependencies: ["CPNG", "CJPEG"],
+                linkerSettings: [.linkedLibrary("png16", .when(configuration: .debug)), .linkedLibrary("jpeg", .when(configuration: .debug))]),
         .target(name: "NewsstandContent", dependencies: ["CArchive", "CLibXML2"]),
-        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl", "CLibXML2"]),
+        .target(name: "NewsstandCore", dependencies: ["NewsstandImaging", "NewsstandContent", "CSQLite", "CCrypto", "CCurl", "CLibXML2"],
+                linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]),
 
         // Terminal pictures as bytes: kitty graphics (and its placeholders), sixel (libsixel) and iTerm2 images, encoded on a
         // queue of their own, and what a frame's picture cells need written. No terminal I/O.
@@ -48,7 +60,8 @@ let package = Package(
         // The app runtime: carries out the UI's effects in the background (downloads, covers, reading, library windows) and answers with messages.
         .target(name: "NewsstandRuntime", dependencies: ["NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging"]),
         // The only importer of ncursesw: draws buffer changes, reads keys, owns the run loop.
-        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "CNcursesw"]),
+        .target(name: "NewsstandTerminal", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "CNcursesw"],
+                linkerSettings: [.linkedLibrary("ncursesw", .when(configuration: .debug)), .linkedLibrary("tinfo", .when(configuration: .debug))]),
 
         // A small HTTP/1.1 server on 127.0.0.1 (Range, throttling, fault injection) for tests, demo mode and benchmarks.
         .target(name: "LocalHTTPServer", dependencies: ["CCrypto"]),
@@ -62,11 +75,13 @@ let package = Package(
 
         // Release builds link with lld and packed relative relocations (DT_RELR, glibc ≥ 2.36): the executable's
         // 78,000 relative relocations shrink from 1.9 MB of RELA entries to 15 KB the loader walks faster
-        // (about 5% of the instructions before `main`; README, "Start-up").
+        // (about 5% of the instructions before `main`; README, "Start-up"), and link `staticLibraries` (above).
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"],
-                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))],
+                          linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + staticLibraries,
+                                                        .when(configuration: .release))],
                           plugins: ["BuildCommit"]),
-        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2", "FreshRSSHarness"]),
+        .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2", "FreshRSSHarness"],
+                          linkerSettings: [.unsafeFlags(staticLibraries, .when(configuration: .release))]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),

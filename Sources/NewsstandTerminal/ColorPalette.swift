@@ -2,11 +2,14 @@ import CNcursesw
 import NewsstandUI
 
 /// Turns theme colours into ncurses colour pairs, allocating each (foreground, background) pair once,
-/// and degrading 24-bit and 256 colours to what the terminal has.
+/// and degrading 24-bit and 256 colours to what the terminal has: on 8 and 16 colours through
+/// `BasicColorFallback`, which keeps every style readable (and may drop bold to do so).
 struct ColorPalette {
     var mode: CursesBackend.ColorMode
     var available = 8
     private var pairs: [PairKey: Int] = [:]
+    /// Styles as drawn on a terminal of fewer than 256 colours, worked out once each.
+    private var basicStyles: [TextStyle: TextStyle] = [:]
 
     private struct PairKey: Hashable {
         let foreground: Int32
@@ -17,7 +20,21 @@ struct ColorPalette {
         self.mode = mode
     }
 
-    mutating func pair(for style: TextStyle) -> Int {
+    /// The colour pair and attributes a cell in `style` is drawn with.
+    mutating func drawn(_ style: TextStyle) -> (pair: Int, attributes: TextAttributes) {
+        guard mode != .none else { return (0, style.attributes) }
+        guard available < 256 else { return (pair(for: style), style.attributes) }
+        let basic: TextStyle
+        if let known = basicStyles[style] {
+            basic = known
+        } else {
+            basic = BasicColorFallback.drawn(style, colors: available)
+            basicStyles[style] = basic
+        }
+        return (pair(for: basic), basic.attributes)
+    }
+
+    private mutating func pair(for style: TextStyle) -> Int {
         guard mode != .none else { return 0 }
         let key = PairKey(foreground: index(of: style.foreground), background: index(of: style.background))
         if key.foreground == -1 && key.background == -1 { return 0 }

@@ -133,9 +133,8 @@ final class CursesBackend {
         var wide = Array(cell.symbol.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
         if wide.isEmpty { wide = [wchar_t(32)] }
         wide.append(0)
-        let pair = palette.pair(for: cell.style)
+        let (pair, style) = palette.drawn(cell.style)
         var attributes: attr_t = 0
-        let style = cell.style.attributes
         if style.contains(.bold) { attributes |= newsstand_attr_bold() }
         if style.contains(.dim) { attributes |= newsstand_attr_dim() }
         if style.contains(.italic) { attributes |= newsstand_attr_italic() }

@@ -5,13 +5,15 @@ import NewsstandImaging
 ///
 /// `auto` trusts the terminal's own answers (`TerminalAnswers`): kitty graphics when the kitty query was answered
 /// (and the terminal is not WezTerm or Konsole, whose sixel serves better), iTerm2's images when the terminal says it is
-/// iTerm2, sixel when DA1 lists attribute 4. Under tmux only kitty works, and only with `allow-passthrough on`
-/// (the query is sent through tmux, so its answer proves that). Environment hints (`KITTY_WINDOW_ID`,
+/// iTerm2, sixel when DA1 lists attribute 4. Under tmux only kitty's Unicode placeholders work (placing pictures
+/// directly cannot), and only with `allow-passthrough on`: kitty pictures are chosen when the outer terminal's own
+/// XTVERSION, asked through tmux's passthrough, names a terminal that draws placeholders (tmux 3.3 passes that answer
+/// back but swallows the kitty query's). Environment hints (`KITTY_WINDOW_ID`,
 /// `TERM_PROGRAM`, `LC_TERMINAL`) count only when the terminal answered nothing; `TERM` alone never does.
 /// Without colours there are no pictures, and kitty's placeholders need 256 colours (the image id is a colour).
 /// Kitty pictures use Unicode placeholders only where the terminal is known to draw them (`hasPlaceholders`:
-/// kitty 0.28.0 or later by its XTVERSION, Ghostty; always under tmux, where placing pictures directly cannot
-/// work); elsewhere they are placed directly at their cells, with no key the terminal did not claim.
+/// kitty 0.28.0 or later by its XTVERSION, Ghostty; under tmux, the outer terminal's XTVERSION); elsewhere they are
+/// placed directly at their cells, with no key the terminal did not claim.
 enum PictureModeChooser {
     /// How pictures are shown: a protocol, or nil for text; `text` is the art used when there is no protocol.
     struct Choice: Equatable {
@@ -28,10 +30,15 @@ enum PictureModeChooser {
     /// Other terminals that answer the kitty query and draw Unicode placeholders.
     static let otherTerminalsWithPlaceholders: Set<String> = ["ghostty"]
 
-    /// Whether the terminal draws kitty's Unicode placeholders: by its XTVERSION name and version, or under tmux.
+    /// Whether the terminal draws kitty's Unicode placeholders: by its XTVERSION name and version, or under tmux by
+    /// the outer terminal's, asked through passthrough.
     static func hasPlaceholders(answers: TerminalAnswers, insideTmux: Bool) -> Bool {
-        if insideTmux { return true }
-        guard let name = answers.terminalName, let version = answers.version else { return false }
+        drawsPlaceholders(version: insideTmux ? answers.outerVersion : answers.version)
+    }
+
+    /// Whether the terminal that answered XTVERSION with `version` draws kitty's Unicode placeholders.
+    static func drawsPlaceholders(version: String?) -> Bool {
+        guard let name = TerminalAnswers.name(of: version), let version else { return false }
         if otherTerminalsWithPlaceholders.contains(name) { return true }
         guard name == "kitty" else { return false }
         // `kitty(0.26.5)`: the numbers between the brackets.
@@ -71,7 +78,7 @@ enum PictureModeChooser {
     private static func detect(answers: TerminalAnswers, colorMode: CursesBackend.ColorMode, environment: [String: String]) -> PictureProtocol? {
         let hasColorIds = colorMode == .indexed || colorMode == .trueColor
         if isInsideTmux(answers: answers, environment: environment) {
-            return answers.hasKittyGraphics && hasColorIds ? .kitty : nil
+            return hasColorIds && hasPlaceholders(answers: answers, insideTmux: true) ? .kitty : nil
         }
         if answers.isComplete {
             if answers.hasKittyGraphics && hasColorIds && !withoutPlaceholders.contains(answers.terminalName ?? "") { return .kitty }

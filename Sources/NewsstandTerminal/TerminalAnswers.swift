@@ -6,7 +6,8 @@ import NewsstandImaging
 /// (`CSI 6 ; height ; width t`), XTVERSION (`DCS > | name version ST`) and the primary device attributes
 /// (`CSI ? 62 ; 4 ; … c`, where 4 means sixel) and the background colour (`OSC 11 ; rgb:… ST`, read by
 /// `BackgroundColorAnswer`). DA1 is asked last, so its answer means every other
-/// answer has arrived. Anything else in the bytes (keys typed meanwhile) is kept in `typed`, to be read as keys.
+/// answer has arrived. Inside tmux, XTVERSION and DA1 are asked again through passthrough: the outer terminal's
+/// answers come after tmux's own DA1 (tmux 3.3 passes those two back to the program, but not kitty's graphics answer). Anything else in the bytes (keys typed meanwhile) is kept in `typed`, to be read as keys.
 struct TerminalAnswers: Equatable {
     /// The kitty graphics query was answered OK.
     var hasKittyGraphics = false
@@ -16,6 +17,9 @@ struct TerminalAnswers: Equatable {
     var primaryAnswerCount = 0
     /// The terminal's name and version from XTVERSION, e.g. "kitty(0.35.2)", "XTerm(379)", "tmux 3.4".
     var version: String?
+    /// An XTVERSION answer that came after a DA1 answer: inside tmux, the outer terminal's, asked through passthrough
+    /// after tmux's own questions (tmux answers its own at once; the outer terminal's come later, in the order asked).
+    var outerVersion: String?
     /// The cell size from `CSI 16 t`, when the terminal gave one.
     var cellPixelSize: CellPixelSize?
     /// The background colour from OSC 11, when the terminal gave one in a form `BackgroundColorAnswer` reads.
@@ -33,7 +37,13 @@ struct TerminalAnswers: Equatable {
     var hasSixel: Bool { primaryAttributes?.contains(4) ?? false }
 
     /// The terminal's name without its version, lowercased ("kitty", "xterm", "wezterm", "tmux", "iterm2").
-    var terminalName: String? {
+    var terminalName: String? { Self.name(of: version) }
+
+    /// The outer terminal's name from `outerVersion` (inside tmux), lowercased as `terminalName`.
+    var outerTerminalName: String? { Self.name(of: outerVersion) }
+
+    /// The name at the start of an XTVERSION answer, without its version, lowercased.
+    static func name(of version: String?) -> String? {
         guard let version else { return nil }
         let name = version.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         return name.isEmpty ? nil : name.lowercased()
@@ -69,7 +79,11 @@ struct TerminalAnswers: Equatable {
                 let body = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
                 if body.hasPrefix(">|") {
                     let text = body.dropFirst(2).prefix { $0.isASCII && $0 >= " " && $0 != "\u{7F}" }
-                    answers.version = String(text.prefix(64))
+                    if answers.primaryAnswerCount == 0 {
+                        answers.version = String(text.prefix(64))
+                    } else if answers.outerVersion == nil {
+                        answers.outerVersion = String(text.prefix(64))
+                    }
                 }
                 index = end + (bytes[end] == 0x07 ? 1 : 2)
             case UInt8(ascii: "["): // CSI: DA1 or the cell size

@@ -35,9 +35,12 @@ public final class TerminalApp: @unchecked Sendable {
     private var coverSetting: CoverModeSetting?
     private let configuredCoverMode: CoverModeSetting?
     private var colorMode: CursesBackend.ColorMode
+    /// Whether tmux lets the start-up questions through, asked of tmux while the program starts.
+    private let tmuxCheck: TmuxPassthroughCheck
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
-                colorsEnabled: Bool) {
+                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil) {
+        self.tmuxCheck = tmuxCheck ?? TmuxPassthroughCheck()
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
         self.colorMode = colorMode
@@ -101,7 +104,7 @@ public final class TerminalApp: @unchecked Sendable {
         let environment = ProcessInfo.processInfo.environment
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
-        guard !insideTmux || TerminalQuery.tmuxAllowsPassthrough() else { return [] }
+        guard !insideTmux || tmuxCheck.allowsPassthrough else { return [] }
         let answers = TerminalQuery.ask(throughTmux: insideTmux)
         // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
         if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {

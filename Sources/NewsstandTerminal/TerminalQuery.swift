@@ -7,14 +7,15 @@ import NewsstandPictures
 /// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse.
 enum TerminalQuery {
     /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, the background
-    /// colour (OSC 11), and DA1 last. Inside tmux the kitty query and a second DA1 go through tmux's passthrough, so
-    /// only an outer terminal that tmux lets through (`allow-passthrough on`) answers them; that DA1 marks the end of
-    /// the outer terminal's answers. tmux (3.3 and later) answers OSC 11 itself, with the outer terminal's colour.
+    /// colour (OSC 11), and DA1 last. Inside tmux the kitty query, a second XTVERSION and a second DA1 go through
+    /// tmux's passthrough, so only an outer terminal that tmux lets through (`allow-passthrough on`) answers them:
+    /// its XTVERSION says which terminal draws the pictures, and its DA1 marks the end of its answers. tmux (3.3 and
+    /// later) answers OSC 11 itself, with the outer terminal's colour.
     static func queries(throughTmux: Bool) -> [UInt8] {
         let kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
         let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
         guard throughTmux else { return kitty + local }
-        return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
+        return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[>0q".utf8)) + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
     }
 
     /// Asks and reads the answers, waiting at most `timeout`; a terminal that answers nothing costs that long once.
@@ -45,24 +46,6 @@ enum TerminalQuery {
             if TerminalAnswers.parse(received).primaryAnswerCount >= (throughTmux ? 2 : 1) { break }
         }
         return TerminalAnswers.parse(received)
-    }
-
-    /// Whether tmux passes escape sequences through to the terminal outside it (`allow-passthrough` `on` or `all`,
-    /// asked of tmux itself: `tmux show-options -Apv`). Without it no picture can reach that terminal, and asking
-    /// through tmux would only wait out the timeout for answers that never come, at every start.
-    static func tmuxAllowsPassthrough(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Bool {
-        guard let tmux = Subprocess.find("tmux", searchPath: path) else { return false }
-        let process = Process()
-        process.executableURL = tmux
-        process.arguments = ["show-options", "-Apv", "allow-passthrough"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        let value = String(decoding: output.fileHandleForReading.readDataToEndOfFile().prefix(64), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 && ["on", "all"].contains(value.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The cell size in pixels: from the kernel's window size when the terminal fills in its pixels,

@@ -21,6 +21,8 @@ enum ShelfCommand {
             throw CommandFailure("the shelf needs a terminal; for scripts use `newsstand list`, `download` and `read`")
         }
         var environment = ProcessInfo.processInfo.environment
+        // Inside tmux, whether it lets the terminal's questions through is asked of tmux now, while the library opens.
+        let tmuxCheck = TmuxPassthroughCheck(environment: environment)
         var server: LocalHTTPServer?
         if demo {
             let (demoEnvironment, demoServer) = try DemoMode.prepare(environment)
@@ -34,7 +36,7 @@ enum ShelfCommand {
         let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
-                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled)
+                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck)
         withExtendedLifetime(server) { app.run() }
     }
 

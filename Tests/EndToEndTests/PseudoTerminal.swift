@@ -10,8 +10,8 @@ final class PseudoTerminal {
     /// Everything the program has written so far.
     private(set) var output: [UInt8] = []
 
-    /// Starts `newsstand arguments` on a new pseudo-terminal of `columns` × `rows` cells.
-    init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 30) throws {
+    /// Starts `newsstand arguments` (or `executable arguments`) on a new pseudo-terminal of `columns` × `rows` cells.
+    init(_ arguments: [String], environment: [String: String], columns: Int = 100, rows: Int = 30, executable: URL? = nil) throws {
         // posix_openpt and ptsname do not import from Glibc: /dev/ptmx, then TIOCSPTLCK (unlock) and TIOCGPTN (its number).
         primary = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         var unlock: Int32 = 0, number: UInt32 = 0
@@ -25,7 +25,7 @@ final class PseudoTerminal {
         guard secondary >= 0 else { throw TestRequirement.broken("the pseudo-terminal's other end could not be opened") }
         let handle = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
         process = Process()
-        process.executableURL = try TestEnvironment.binary()
+        process.executableURL = try executable ?? TestEnvironment.binary()
         process.arguments = arguments
         process.environment = environment
         process.standardInput = handle

@@ -28,6 +28,8 @@ final class KittyDirectPlacementTests: XCTestCase {
         XCTAssertFalse(choice("", setting: .kitty).kittyPlaceholders, "asked for by name, still only what the terminal claimed")
         XCTAssertTrue(choice(TerminalAnswersTests.tmuxInsideKitty, ["TMUX": "x", "LANG": "C.UTF-8"]).kittyPlaceholders,
                       "under tmux only placeholders can follow the panes")
+        XCTAssertFalse(choice(TerminalAnswersTests.tmuxInsideOldKitty, ["TMUX": "x", "LANG": "C.UTF-8"]).kittyPlaceholders,
+                       "under tmux, the outer kitty's own version decides")
         XCTAssertFalse(choice(TerminalAnswersTests.xtermVT340).kittyPlaceholders, "sixel is no kitty")
     }
 }

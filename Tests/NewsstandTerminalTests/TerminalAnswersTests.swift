@@ -14,8 +14,14 @@ final class TerminalAnswersTests: XCTestCase {
     static let xterm = "\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?64;1;2;6;9;15;16;17;18;21;22;28c"
     static let iterm2 = "\u{1B}P>|iTerm2 3.5.0\u{1B}\\\u{1B}[?62;4c"
     static let tmux = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c"
-    /// tmux's own answers, then, through passthrough, kitty's graphics answer and its DA1.
-    static let tmuxInsideKitty = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"
+    /// tmux's own answers, then, through passthrough, kitty's XTVERSION and DA1. Recorded from tmux 3.3a with
+    /// `allow-passthrough on` inside a pseudo-terminal answering as kitty: tmux passes these two answers back to the
+    /// program, and swallows the graphics query's answer (`ESC _ G i=31;OK`), which it does not know.
+    static let tmuxInsideKitty = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}P>|kitty(0.35.2)\u{1B}\\\u{1B}[?62;c"
+    /// The same inside Debian 12's kitty, which draws no Unicode placeholders.
+    static let tmuxInsideOldKitty = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}[?62;c"
+    /// The same inside xterm: no kitty graphics.
+    static let tmuxInsideXterm = "\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}P>|XTerm(379)\u{1B}\\\u{1B}[?64;1;2;6;9;15;16;17;18;21;22;28c"
 
     private func parse(_ text: String) -> TerminalAnswers { TerminalAnswers.parse(Array(text.utf8)) }
 
@@ -39,10 +45,13 @@ final class TerminalAnswersTests: XCTestCase {
         let throughTmux = parse(Self.tmuxInsideKitty)
         XCTAssertEqual(throughTmux.primaryAnswerCount, 2, "tmux's DA1 and the outer terminal's")
         XCTAssertEqual(throughTmux.primaryAttributes, [1, 2], "the first DA1 is tmux's")
-        XCTAssertTrue(throughTmux.hasKittyGraphics)
+        XCTAssertEqual(throughTmux.version, "tmux 3.3a", "tmux answers first")
+        XCTAssertEqual(throughTmux.outerVersion, "kitty(0.35.2)", "the XTVERSION after tmux's DA1 is the outer terminal's")
+        XCTAssertEqual(throughTmux.outerTerminalName, "kitty")
+        XCTAssertNil(parse(Self.kitty).outerVersion, "outside tmux there is only the terminal")
         XCTAssertEqual(String(decoding: TerminalQuery.queries(throughTmux: true), as: UTF8.self),
                        "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c"
-                       + "\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
+                       + "\u{1B}Ptmux;\u{1B}\u{1B}[>0q\u{1B}\\\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
         XCTAssertEqual(parse(Self.iterm2).terminalName, "iterm2")
         XCTAssertEqual(parse(Self.wezterm).terminalName, "wezterm")
     }
@@ -74,7 +83,13 @@ final class TerminalAnswersTests: XCTestCase {
         XCTAssertNil(choose(Self.xterm))
         XCTAssertEqual(choose(Self.iterm2), .iterm, "iTerm2 gets its own protocol")
         XCTAssertNil(choose(Self.tmux, ["TMUX": "/tmp/tmux-0/default,1,0"]))
-        XCTAssertEqual(choose(Self.tmuxInsideKitty, ["TMUX": "/tmp/tmux-0/default,1,0"]), .kitty, "passthrough answered")
+        XCTAssertEqual(choose(Self.tmuxInsideKitty, ["TMUX": "/tmp/tmux-0/default,1,0"]), .kitty, "kitty 0.35 answered through passthrough")
+        XCTAssertNil(choose(Self.tmuxInsideOldKitty, ["TMUX": "/tmp/tmux-0/default,1,0"]),
+                     "kitty 0.26 draws no placeholders, and under tmux nothing else can follow the panes: text")
+        XCTAssertNil(choose(Self.tmuxInsideXterm, ["TMUX": "/tmp/tmux-0/default,1,0"]), "xterm through tmux: text")
+        XCTAssertNil(choose(Self.tmux + "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c", ["TMUX": "x"]),
+                     "a graphics answer with no outer XTVERSION names no terminal known to draw placeholders")
+        XCTAssertEqual(choose("\u{1B}P>|tmux 3.3a\u{1B}\\\u{1B}[?1;2c\u{1B}P>|ghostty 1.1.3\u{1B}\\\u{1B}[?62;22c", ["TMUX": "x"]), .kitty)
         XCTAssertNil(choose(Self.tmux, ["TMUX": "x", "KITTY_WINDOW_ID": "1"]), "under tmux an environment hint is not enough")
         XCTAssertNil(choose(Self.kitty, colors: .basic), "kitty's image id needs 256 colours")
         XCTAssertNil(choose(Self.kitty, colors: .none))

@@ -104,6 +104,58 @@ final class ThemeContrastTests: XCTestCase {
         XCTAssertEqual(failures, [], "\n" + failures.joined(separator: "\n"))
     }
 
+    /// The same rule on terminals of 8 and 16 colours (TERM=xterm, xterm-16color, the Linux console), each style as
+    /// `BasicColorFallback` draws it there, in xterm's default 16 colours with its bold colours.
+    func testEveryStyleIsReadableOnEightAndSixteenColoursOnBothDefaultBackgrounds() throws {
+        var failures: [String] = []
+        for theme in try Self.bundledThemes() {
+            for colors in [8, 16] {
+                for terminal in Self.terminals {
+                    for (what, style, minimum) in Self.drawings(of: theme) {
+                        let basic = BasicColorFallback.drawn(style, colors: colors)
+                        for color in [basic.foreground, basic.background] {
+                            if case .basic(let index) = color, index < colors { continue }
+                            if color == .default { continue }
+                            failures.append("\(theme.name), \(colors) colours: \(what) drawn in \(color), not one of the \(colors)")
+                        }
+                        let (ink, paper) = Self.drawn(basic, on: terminal)
+                        let ratio = ContrastRatio.between(ink, paper)
+                        if ratio < minimum {
+                            failures.append("\(theme.name), \(colors) colours, \(terminal.name): \(what) is \(String(format: "%.2f", ratio)):1, under \(minimum):1")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(failures, [], "\n" + failures.joined(separator: "\n"))
+    }
+
+    /// Nearest colours alone break the rule on 8 and 16 colours; the fallback keeps the nearest colour that does not.
+    func testTheBasicColourFallbackKeepsTheRuleWhereNearestColoursBreakIt() throws {
+        let paper = try ThemeLoader(searchDirectories: [ThemeTests.themesDirectory]).load("paper")
+        let onWhite = Self.terminals[0]
+        // Paper's bold black title on cream: the nearest colours are black on white, which xterm shows bold as grey.
+        let title = paper[.title]
+        let nearest = TextStyle(foreground: .basic(ColorApproximation.basic(forIndexed: 16, colors: 16)),
+                                background: .basic(ColorApproximation.basic(forIndexed: 230, colors: 16)), attributes: title.attributes)
+        let nearestDrawn = Self.drawn(nearest, on: onWhite)
+        XCTAssertLessThan(ContrastRatio.between(nearestDrawn.ink, nearestDrawn.paper), 4.5, "bold black is grey")
+        let fallback = BasicColorFallback.drawn(title, colors: 16)
+        XCTAssertEqual(fallback, TextStyle(foreground: .basic(0), background: .basic(7)), "black on white, bold dropped")
+        // The dark theme's colours mostly survive: bright white bold titles on black keep their bold.
+        let dark = try ThemeLoader(searchDirectories: [ThemeTests.themesDirectory]).load("dark")
+        XCTAssertEqual(BasicColorFallback.drawn(dark[.title], colors: 8), TextStyle(foreground: .basic(7), background: .basic(0), attributes: [.bold]))
+        XCTAssertEqual(BasicColorFallback.drawn(dark[.title], colors: 16), TextStyle(foreground: .basic(15), background: .basic(0), attributes: [.bold]))
+        // The terminal's own colours stay its own.
+        XCTAssertEqual(BasicColorFallback.drawn(TextStyle(attributes: [.bold, .reverse]), colors: 8), TextStyle(attributes: [.bold, .reverse]))
+        // On magenta with 8 colours only bold white (shown as bright white, 4.7:1) is readable; without bold nothing
+        // reaches 4.5:1, and black (4.48:1) is the most contrast there is.
+        XCTAssertEqual(BasicColorFallback.drawn(TextStyle(foreground: .indexed(250), background: .basic(5), attributes: [.bold]), colors: 8),
+                       TextStyle(foreground: .basic(7), background: .basic(5), attributes: [.bold]))
+        XCTAssertEqual(BasicColorFallback.drawn(TextStyle(foreground: .indexed(250), background: .basic(5)), colors: 8),
+                       TextStyle(foreground: .basic(0), background: .basic(5)))
+    }
+
     func testTheRuleCatchesUnreadableStyles() {
         // The default theme as it was: bold white titles on the terminal's background, unreadable on white.
         let old = Theme(name: "old", styles: [.title: TextStyle(foreground: .basic(15), attributes: [.bold])])
