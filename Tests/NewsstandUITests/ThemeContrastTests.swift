@@ -132,7 +132,7 @@ final class ThemeContrastTests: XCTestCase {
 
     /// Nearest colours alone break the rule on 8 and 16 colours; the fallback keeps the nearest colour that does not.
     func testTheBasicColourFallbackKeepsTheRuleWhereNearestColoursBreakIt() throws {
-        let paper = try ThemeLoader(searchDirectories: [ThemeTests.themesDirectory]).load("paper")
+        let paper = try ThemeTests.bundled("paper")
         let onWhite = Self.terminals[0]
         // Paper's bold black title on cream: the nearest colours are black on white, which xterm shows bold as grey.
         let title = paper[.title]
@@ -143,7 +143,7 @@ final class ThemeContrastTests: XCTestCase {
         let fallback = BasicColorFallback.drawn(title, colors: 16)
         XCTAssertEqual(fallback, TextStyle(foreground: .basic(0), background: .basic(7)), "black on white, bold dropped")
         // The dark theme's colours mostly survive: bright white bold titles on black keep their bold.
-        let dark = try ThemeLoader(searchDirectories: [ThemeTests.themesDirectory]).load("dark")
+        let dark = try ThemeTests.bundled("dark")
         XCTAssertEqual(BasicColorFallback.drawn(dark[.title], colors: 8), TextStyle(foreground: .basic(7), background: .basic(0), attributes: [.bold]))
         XCTAssertEqual(BasicColorFallback.drawn(dark[.title], colors: 16), TextStyle(foreground: .basic(15), background: .basic(0), attributes: [.bold]))
         // The terminal's own colours stay its own.
