@@ -96,11 +96,7 @@ enum ArticleCommand {
         }
         let source = baseURL ?? (url.isFileURL ? nil : url)
         if format == .json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            FileHandle.standardOutput.write(try encoder.encode(output(article)))
-            print()
+            try JSONOutput.print(output(article), snakeCase: true)
             return
         }
         guard article.readerable else {

@@ -86,11 +86,7 @@ enum CatalogCommand {
         }
         let page = describe(feed, url: shown)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            FileHandle.standardOutput.write(try encoder.encode(page))
-            print()
+            try JSONOutput.print(page, snakeCase: true)
         } else {
             print(plain(page))
         }

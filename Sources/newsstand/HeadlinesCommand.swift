@@ -31,10 +31,7 @@ enum HeadlinesCommand {
                 id: headline.serverItem?.longForm, new: headline.isNew, read: headline.isRead, starred: headline.isStarred)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(rows))
-            print()
+            try JSONOutput.print(rows)
             return
         }
         if rows.isEmpty {

@@ -39,10 +39,7 @@ enum ListCommand {
             return row
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(rows))
-            print()
+            try JSONOutput.print(rows)
             return
         }
         if rows.isEmpty {

@@ -76,10 +76,7 @@ enum NotesCommand {
             ?? context.store.issuesWithHighlights().compactMap { try context.store.issue(id: $0) }
         let exported = try issues.map { try notes(of: $0, context) }
         if format == Format.json.rawValue {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(["issues": exported]))
-            print()
+            try JSONOutput.print(["issues": exported])
             return
         }
         if exported.isEmpty { print("No highlights or notes in the library: `v` in an article chooses a passage to highlight.") }

@@ -45,11 +45,7 @@ enum SubscriptionsCommand {
             return row
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            FileHandle.standardOutput.write(try encoder.encode(rows))
-            print()
+            try JSONOutput.print(rows, snakeCase: true)
             return
         }
         if rows.isEmpty { print("No subscriptions. Add one with: newsstand subscribe URL") }

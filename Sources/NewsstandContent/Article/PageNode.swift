@@ -186,19 +186,7 @@ final class PageNode {
     func walkDescendants(_ visit: (PageNode) -> Bool) {
         var node = firstChild
         while let current = node {
-            if visit(current), let child = current.firstChild {
-                node = child
-                continue
-            }
-            var climb: PageNode? = current
-            node = nil
-            while let step = climb, step !== self {
-                if let sibling = step.nextSibling {
-                    node = sibling
-                    break
-                }
-                climb = step.parent
-            }
+            node = visit(current) ? current.firstChild ?? following(current) : following(current)
         }
     }
 
@@ -207,19 +195,18 @@ final class PageNode {
         var node = firstChild
         while let current = node {
             if test(current) { return current }
-            if let child = current.firstChild {
-                node = child
-                continue
-            }
-            var climb: PageNode? = current
-            node = nil
-            while let step = climb, step !== self {
-                if let sibling = step.nextSibling {
-                    node = sibling
-                    break
-                }
-                climb = step.parent
-            }
+            node = current.firstChild ?? following(current)
+        }
+        return nil
+    }
+
+    /// The node after `node`'s subtree in document order, within this node's descendants (nil at their end).
+    @inline(__always)
+    private func following(_ node: PageNode) -> PageNode? {
+        var climb: PageNode? = node
+        while let step = climb, step !== self {
+            if let sibling = step.nextSibling { return sibling }
+            climb = step.parent
         }
         return nil
     }
