@@ -24,7 +24,7 @@ final class ProgressSyncWork: @unchecked Sendable {
     private var lastArticle: [Int64: Int] = [:]
     private var scheduled: Set<Int64> = []
     private var isRefused = false
-    private var lastProblem: String?
+    private var lastProblem: RuntimeReport?
 
     init(service: ProgressSyncService, send: @escaping @Sendable (Message) -> Void) {
         self.service = service
@@ -98,18 +98,16 @@ final class ProgressSyncWork: @unchecked Sendable {
             do {
                 try self.service.logIn(user: login.user, password: login.password, remember: remember)
             } catch let failure as KOSyncClient.Failure {
-                self.send(.reported(StatusMessage("Progress sync did not log in as \(login.user): \(failure)", isError: true)))
+                self.send(.happened(.progressSyncLoginRefused(user: login.user, reason: "\(failure)")))
                 return
             } catch {
                 self.isRefused = false
-                self.send(.reported(StatusMessage("Progress sync uses the login for \(login.user) until Newsstand quits; it was not saved: \(error)",
-                                                  isError: true)))
+                self.send(.happened(.progressSyncLoginNotSaved(user: login.user, reason: "\(error)")))
                 return self.sendQueued()
             }
             self.isRefused = false
             self.lastProblem = nil
-            self.send(.reported(StatusMessage(remember ? "Progress sync: saved the login for \(login.user); your places are sent."
-                                                       : "Progress sync: using the login for \(login.user) until Newsstand quits.")))
+            self.send(.happened(.progressSyncLoggedIn(user: login.user, saved: remember)))
             self.sendQueued()
         }
     }
@@ -156,7 +154,7 @@ final class ProgressSyncWork: @unchecked Sendable {
     private func succeeded() {
         if lastProblem != nil {
             lastProblem = nil
-            send(.reported(StatusMessage("Progress sync works again; your place was sent.")))
+            send(.happened(.progressSyncWorksAgain))
         }
     }
 
@@ -168,15 +166,14 @@ final class ProgressSyncWork: @unchecked Sendable {
             send(.loginRequired(host: host.description, realm: CredentialEntry.progressSyncRealm, retry: .resumeProgressSync))
             return
         }
-        let text: String
+        let problem: RuntimeReport
         if case .failed(.unavailable(_, let detail))? = error as? ProgressSyncService.Problem {
-            // Short enough for the status line: what happened, and that nothing is lost.
-            text = "Progress sync: the server is not answering (\(detail)); your place is kept and sent later"
+            problem = .progressSyncUnavailable(detail: detail)
         } else {
-            text = "Progress sync: \(error)"
+            problem = .progressSyncFailed(reason: "\(error)")
         }
-        guard text != lastProblem else { return }
-        lastProblem = text
-        send(.reported(StatusMessage(text, isError: true)))
+        guard problem != lastProblem else { return }
+        lastProblem = problem
+        send(.happened(problem))
     }
 }

@@ -86,7 +86,7 @@ final class AccountWork: EffectFamily {
         var address = text.trimmingCharacters(in: .whitespaces)
         while address.hasSuffix("/") { address.removeLast() }
         guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            services.report("'\(TextSanitizer.singleLine(address))' is not the http or https address of a feed server's API.", isError: true)
+            services.report(.notAnAccountAddress(address))
             return
         }
         do {
@@ -96,10 +96,9 @@ final class AccountWork: EffectFamily {
             let account = try services.store.addAccount(kind: .googleReader, url: url, user: credentials.user)
             let report = services.sync.accountSync?.sync(account)
             let count = report?.subscriptions ?? 0
-            services.report("Added the account \(credentials.user): \(count) subscription\(count == 1 ? "" : "s")"
-                            + (report?.problem.map { " (\($0))" } ?? "") + ".")
+            services.report(.accountAdded(user: credentials.user, subscriptions: count, problem: report?.problem))
         } catch {
-            services.report("Cannot add the account: \(error).", isError: true)
+            services.report(.accountNotAdded(reason: "\(error)"))
         }
     }
 
@@ -109,9 +108,9 @@ final class AccountWork: EffectFamily {
             guard let url = URL(string: text), let account = try services.store.account(url: url) else { return }
             try services.store.removeAccount(id: account.id)
             try? AccountSessions(store: services.credentialStore).forget(account.url)
-            services.report("Removed the account \(account.user); its subscriptions stay as feeds of your own.")
+            services.report(.accountRemoved(user: account.user))
         } catch {
-            services.report("Cannot remove the account: \(error)", isError: true)
+            services.report(.accountNotRemoved(reason: "\(error)"))
         }
     }
 }

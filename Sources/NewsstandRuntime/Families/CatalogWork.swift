@@ -45,7 +45,7 @@ final class CatalogWork: EffectFamily {
         case .enforceStorageLimits:
             refreshes.async {
                 let removed = services.sync.enforceLimits(budget: services.storageBudget)
-                services.report("Removed \(removed.count) issue\(removed.count == 1 ? "" : "s").")
+                services.report(.storageLimitsEnforced(removed: removed.count))
                 services.sendStorage()
                 services.sendLibrary()
             }
@@ -66,7 +66,7 @@ final class CatalogWork: EffectFamily {
                     do {
                         try accountSync.rename(publication, to: title)
                     } catch {
-                        services.report("Cannot rename on the account's server: \(error); nothing was changed.", isError: true)
+                        services.report(.notRenamedOnServer(reason: "\(error)"))
                     }
                 } else {
                     try? store.renamePublication(id: publicationID, to: title)
@@ -101,10 +101,9 @@ final class CatalogWork: EffectFamily {
                 do {
                     let refresher = PublicationRefresher(store: store, maxEntries: configuration.maxCatalogEntries, client: services.client)
                     let outcome = try refresher.switchFeed(of: publication, to: url, title: title)
-                    let issues = "\(outcome.issueCount) issue\(outcome.issueCount == 1 ? "" : "s")"
-                    services.report("\(publication.title) now reads \(title): \(issues).")
+                    services.report(.feedSwitched(publication: publication.title, feed: title, issues: outcome.issueCount))
                 } catch {
-                    services.report("\(publication.title) still reads its feed: \(title) could not be read: \(error)", isError: true)
+                    services.report(.feedNotSwitched(publication: publication.title, feed: title, reason: "\(error)"))
                 }
                 services.sendLibrary()
             }
@@ -175,7 +174,7 @@ final class CatalogWork: EffectFamily {
             do {
                 try accountSync.unsubscribe(publication)
             } catch {
-                services.report("Cannot unsubscribe on the account's server: \(error); nothing was changed.", isError: true)
+                services.report(.notUnsubscribedOnServer(reason: "\(error)"))
                 return
             }
         }
@@ -199,20 +198,20 @@ final class CatalogWork: EffectFamily {
     private func saveLogin(_ login: Credentials, host text: String, realm: String?, remember: Bool) {
         let services = services
         guard let host = CredentialHost(text) else {
-            services.report("The login was not kept: '\(text)' is not a host.", isError: true)
+            services.report(.loginNotKept(host: text))
             return
         }
         services.credentials.remember(login, for: host, realm: realm)
         guard remember else {
-            services.report("Using the login for \(login.user) at \(host) until Newsstand quits.")
+            services.report(.loginUsedForSession(user: login.user, host: host.description))
             return
         }
         services.saves.async {
             do {
                 try services.credentialStore.save(login, for: host, realm: realm)
-                services.report("Saved the login for \(login.user) at \(host).")
+                services.report(.loginSaved(user: login.user, host: host.description))
             } catch {
-                services.report("The login for \(login.user) at \(host) is used until Newsstand quits but was not saved: \(error)", isError: true)
+                services.report(.loginNotSaved(user: login.user, host: host.description, reason: "\(error)"))
             }
         }
     }
@@ -226,7 +225,7 @@ final class CatalogWork: EffectFamily {
         do {
             try services.credentialStore.save(login, for: host)
         } catch {
-            services.report("The login for \(login.user) at \(host) is used until Newsstand quits but was not saved: \(error)", isError: true)
+            services.report(.loginNotSaved(user: login.user, host: host.description, reason: "\(error)"))
         }
     }
 }

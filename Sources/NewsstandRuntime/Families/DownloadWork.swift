@@ -49,9 +49,9 @@ final class DownloadWork: EffectFamily {
                 let title = (try? store.issue(id: issueID))?.title ?? "The title"
                 do {
                     try TitleAcquirer(store: store).remove(issueID: issueID, paths: services.paths)
-                    services.report("\(title) was removed from the Library shelf.")
+                    services.report(.titleRemoved(title: title))
                 } catch {
-                    services.report("Cannot remove \(title): \(error)", isError: true)
+                    services.report(.titleNotRemoved(title: title, reason: "\(error)"))
                 }
                 services.sendLibrary()
             }
@@ -60,9 +60,9 @@ final class DownloadWork: EffectFamily {
                 do {
                     guard let issue = try store.issue(id: issueID), let publication = try store.publication(id: issue.publicationID) else { return }
                     try IssueStorage(store: store, paths: services.paths).evict(issue, of: publication)
-                    services.report("The file of “\(issue.title)” was deleted; it stays on the shelf to download again.")
+                    services.report(.downloadDeleted(title: issue.title))
                 } catch {
-                    services.report("Cannot delete the download: \(error)", isError: true)
+                    services.report(.downloadNotDeleted(reason: "\(error)"))
                 }
                 services.sendLibrary()
             }

@@ -22,7 +22,7 @@ final class FilesAndHooks: EffectFamily {
         switch effect {
         case .importOPML(let path):
             queue.async {
-                services.send(.reported(self.importOPML(from: URL(fileURLWithPath: SubscriptionURL.expandingHome(path)))))
+                services.report(self.importOPML(from: URL(fileURLWithPath: SubscriptionURL.expandingHome(path))))
                 services.sendLibrary()
             }
         case .exportOPML(let path):
@@ -30,9 +30,9 @@ final class FilesAndHooks: EffectFamily {
                 let file = URL(fileURLWithPath: SubscriptionURL.expandingHome(path))
                 do {
                     try Data(try OPMLImport.export(store: services.store).xml().utf8).write(to: file, options: .atomic)
-                    services.report("Subscriptions written to \(file.path).")
+                    services.report(.opmlExported(path: file.path))
                 } catch {
-                    services.report("Cannot write \(file.path): \(error.localizedDescription)", isError: true)
+                    services.report(.opmlNotExported(path: file.path, reason: error.localizedDescription))
                 }
             }
         case .openLink(let url):
@@ -55,20 +55,19 @@ final class FilesAndHooks: EffectFamily {
     func notify(_ outcomes: [PublicationRefresher.Outcome]) {
         guard let command = services.configuration.notifyProgram, let notice = NewIssuesNotice(outcomes: outcomes, store: services.store) else { return }
         if let failure = HookRunner.notify(command, notice) {
-            services.report(failure.description, isError: true)
+            services.report(.hookFailed(failure.description))
         }
     }
 
     /// Subscribes to the feeds of an OPML file; says how many, and which could not be added.
-    private func importOPML(from file: URL) -> StatusMessage {
+    private func importOPML(from file: URL) -> RuntimeReport {
         do {
             guard let data = FileManager.default.contents(atPath: file.path) else { throw CatalogError("cannot read \(file.path)") }
             let result = try OPMLImport.run(try OPMLDocument.parse(data), store: services.store, credentials: services.credentialStore,
                                             client: services.client)
-            return result.failures.isEmpty ? StatusMessage(result.summary)
-                : StatusMessage(result.summary + " Not added: " + result.failures.joined(separator: "; "), isError: true)
+            return .opmlImported(summary: result.summary, failures: result.failures)
         } catch {
-            return StatusMessage("\(file.lastPathComponent): \(error)", isError: true)
+            return .opmlNotImported(file: file.lastPathComponent, reason: "\(error)")
         }
     }
 

@@ -57,7 +57,7 @@ final class HeadlineReading: EffectFamily {
                 do {
                     try store.setHeadlineRead(read, publicationID: publicationID, key: key)
                 } catch {
-                    services.report("Cannot mark the headline \(read ? "read" : "unread"): \(error)", isError: true)
+                    services.report(.headlineNotMarked(read: read, reason: "\(error)"))
                 }
                 self.accounts.sendMarks(ofPublication: publicationID)
             }
@@ -66,7 +66,7 @@ final class HeadlineReading: EffectFamily {
                 do {
                     try store.setHeadlineStarred(starred, publicationID: publicationID, key: key)
                 } catch {
-                    services.report("Cannot star the headline: \(error)", isError: true)
+                    services.report(.headlineNotStarred(reason: "\(error)"))
                 }
                 self.accounts.sendMarks(ofPublication: publicationID)
             }

@@ -46,7 +46,7 @@ final class IssueReading: EffectFamily {
                 do {
                     try store.setRead(read, issueID: issueID)
                 } catch {
-                    services.report("Cannot mark the issue \(read ? "read" : "unread"): \(error)", isError: true)
+                    services.report(.issueNotMarked(read: read, reason: "\(error)"))
                 }
                 self.library.reload()
                 self.accounts.sendMarks(ofIssue: issueID)
@@ -57,9 +57,9 @@ final class IssueReading: EffectFamily {
                     guard let issue = try store.issue(id: issueID) else { return }
                     let starred = !(try store.starredIssueIDs().contains(issueID))
                     try store.setStarred(starred, issueID: issueID)
-                    services.report("\(starred ? "Starred" : "Unstarred") “\(issue.title)”\(starred ? ": it is kept whatever the storage budget" : "").")
+                    services.report(.issueStarred(title: issue.title, starred: starred))
                 } catch {
-                    services.report("Cannot star the issue: \(error)", isError: true)
+                    services.report(.issueNotStarred(reason: "\(error)"))
                 }
                 self.accounts.sendMarks(ofIssue: issueID)
             }

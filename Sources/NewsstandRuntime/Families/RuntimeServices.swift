@@ -42,9 +42,9 @@ struct RuntimeServices: Sendable {
         if let report = try? StorageReport.measure(store: store, paths: paths, budget: storageBudget) { send(.storageMeasured(report)) }
     }
 
-    /// Says something on the status line.
-    func report(_ text: String, isError: Bool = false) {
-        send(.reported(StatusMessage(text, isError: isError)))
+    /// Tells the interface what happened, for the status line (the interface words it).
+    func report(_ report: RuntimeReport) {
+        send(.happened(report))
     }
 
     /// An issue's folder. Safe from any queue.
