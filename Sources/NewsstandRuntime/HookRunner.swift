@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandContent
 import NewsstandCore
+import Synchronization
 
 /// Runs the programs the config file names (`browser`, `player`, `notify-program`) as one: without a shell, the
 /// program found on `PATH` (or at its path), its input from `input` (else /dev/null), its output thrown away, and
@@ -99,15 +100,14 @@ public enum HookRunner {
     }
 
     /// What a program wrote on stderr (the first 16 KB), from the pipe's thread.
-    private final class ErrorText: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
+    private final class ErrorText: Sendable {
+        private let data = Mutex(Data())
 
-        func append(_ more: Data) { lock.withLock { if data.count < 16_384 { data.append(more.prefix(16_384 - data.count)) } } }
+        func append(_ more: Data) { data.withLock { data in if data.count < 16_384 { data.append(more.prefix(16_384 - data.count)) } } }
 
         /// Its last line that says something, made safe for one line of the screen.
         var lastLine: String? {
-            let text = lock.withLock { String(decoding: data, as: UTF8.self) }
+            let text = data.withLock { String(decoding: $0, as: UTF8.self) }
             guard let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
             let clean = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }.map(Character.init))
             return String(clean.prefix(200))

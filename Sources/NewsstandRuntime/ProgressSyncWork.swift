@@ -2,13 +2,14 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 import NewsstandUI
+import Synchronization
 
 /// Progress sync while the shelf runs, on its own queue so reading never waits for the server: on opening an issue
 /// its place is fetched and, from another device, offered (`.progressSyncOffered`); each place saved is kept to send
 /// (in the library, so it survives a crash or a server that is down) and sent on leaving an article, on closing the
 /// issue, on quitting, and at most every 30 seconds while reading. Failures are said once, in plain words; a 401
 /// stops sync for the session and asks for the login again.
-final class ProgressSyncWork: @unchecked Sendable {
+final class ProgressSyncWork: Sendable {
     static let pushInterval: TimeInterval = 30
 
     let service: ProgressSyncService
@@ -17,14 +18,44 @@ final class ProgressSyncWork: @unchecked Sendable {
     private let queue = DispatchQueue(label: "newsstand.progress-sync", qos: .utility)
     /// Places mapped and kept in the library's outbox, never behind the network (so quitting keeps the last one).
     private let local = DispatchQueue(label: "newsstand.progress-sync.local", qos: .utility)
-    // Used on `local` only.
-    private var books: [Int64: EPUBBook] = [:]
-    // Used on `queue` only.
-    private var lastPush: [Int64: Date] = [:]
-    private var lastArticle: [Int64: Int] = [:]
-    private var scheduled: Set<Int64> = []
-    private var isRefused = false
-    private var lastProblem: String?
+    /// Books of the issues opened; used on `local`.
+    private let openBooks = Mutex<[Int64: EPUBBook]>([:])
+    /// What the pushes remember; used on `queue`.
+    private let pushes = Mutex(Pushes())
+
+    private struct Pushes {
+        var lastPush: [Int64: Date] = [:]
+        var lastArticle: [Int64: Int] = [:]
+        var scheduled: Set<Int64> = []
+        var isRefused = false
+        var lastProblem: RuntimeReport?
+    }
+
+    // Each used on one queue only (above), so reading and writing them in steps is safe.
+    private var books: [Int64: EPUBBook] {
+        get { openBooks.withLock { $0 } }
+        set { openBooks.withLock { $0 = newValue } }
+    }
+    private var lastPush: [Int64: Date] {
+        get { pushes.withLock { $0.lastPush } }
+        set { pushes.withLock { $0.lastPush = newValue } }
+    }
+    private var lastArticle: [Int64: Int] {
+        get { pushes.withLock { $0.lastArticle } }
+        set { pushes.withLock { $0.lastArticle = newValue } }
+    }
+    private var scheduled: Set<Int64> {
+        get { pushes.withLock { $0.scheduled } }
+        set { pushes.withLock { $0.scheduled = newValue } }
+    }
+    private var isRefused: Bool {
+        get { pushes.withLock { $0.isRefused } }
+        set { pushes.withLock { $0.isRefused = newValue } }
+    }
+    private var lastProblem: RuntimeReport? {
+        get { pushes.withLock { $0.lastProblem } }
+        set { pushes.withLock { $0.lastProblem = newValue } }
+    }
 
     init(service: ProgressSyncService, send: @escaping @Sendable (Message) -> Void) {
         self.service = service
@@ -98,18 +129,16 @@ final class ProgressSyncWork: @unchecked Sendable {
             do {
                 try self.service.logIn(user: login.user, password: login.password, remember: remember)
             } catch let failure as KOSyncClient.Failure {
-                self.send(.reported(StatusMessage("Progress sync did not log in as \(login.user): \(failure)", isError: true)))
+                self.send(.happened(.progressSyncLoginRefused(user: login.user, reason: "\(failure)")))
                 return
             } catch {
                 self.isRefused = false
-                self.send(.reported(StatusMessage("Progress sync uses the login for \(login.user) until Newsstand quits; it was not saved: \(error)",
-                                                  isError: true)))
+                self.send(.happened(.progressSyncLoginNotSaved(user: login.user, reason: "\(error)")))
                 return self.sendQueued()
             }
             self.isRefused = false
             self.lastProblem = nil
-            self.send(.reported(StatusMessage(remember ? "Progress sync: saved the login for \(login.user); your places are sent."
-                                                       : "Progress sync: using the login for \(login.user) until Newsstand quits.")))
+            self.send(.happened(.progressSyncLoggedIn(user: login.user, saved: remember)))
             self.sendQueued()
         }
     }
@@ -156,7 +185,7 @@ final class ProgressSyncWork: @unchecked Sendable {
     private func succeeded() {
         if lastProblem != nil {
             lastProblem = nil
-            send(.reported(StatusMessage("Progress sync works again; your place was sent.")))
+            send(.happened(.progressSyncWorksAgain))
         }
     }
 
@@ -168,15 +197,14 @@ final class ProgressSyncWork: @unchecked Sendable {
             send(.loginRequired(host: host.description, realm: CredentialEntry.progressSyncRealm, retry: .resumeProgressSync))
             return
         }
-        let text: String
+        let problem: RuntimeReport
         if case .failed(.unavailable(_, let detail))? = error as? ProgressSyncService.Problem {
-            // Short enough for the status line: what happened, and that nothing is lost.
-            text = "Progress sync: the server is not answering (\(detail)); your place is kept and sent later"
+            problem = .progressSyncUnavailable(detail: detail)
         } else {
-            text = "Progress sync: \(error)"
+            problem = .progressSyncFailed(reason: "\(error)")
         }
-        guard text != lastProblem else { return }
-        lastProblem = text
-        send(.reported(StatusMessage(text, isError: true)))
+        guard problem != lastProblem else { return }
+        lastProblem = problem
+        send(.happened(problem))
     }
 }

@@ -40,6 +40,7 @@ final class LoginEffectTests: XCTestCase {
         XCTAssertNil(CredentialStore(paths: paths).credentials(forHost: "127.0.0.1", port: 8080, realm: "Other"), "saved for its realm")
         wait(until: "the report") { !inbox.reports.isEmpty }
         XCTAssertEqual(inbox.reports, [StatusMessage("Saved the login for alice at 127.0.0.1:8080.")])
+        XCTAssertEqual(inbox.happenings, [.loginSaved(user: "alice", host: "127.0.0.1:8080")], "said as a fact; the interface words it")
         XCTAssertEqual(try mode(paths.credentialsFile), 0o600)
     }
 

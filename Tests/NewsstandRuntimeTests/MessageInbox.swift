@@ -13,8 +13,23 @@ final class MessageInbox: @unchecked Sendable {
     /// Every message so far.
     var all: [Message] { lock.withLock { messages } }
 
+    /// What the status line says of the runtime's reports: sentences sent as they are, and those the interface
+    /// writes for a `RuntimeReport`.
     var reports: [StatusMessage] {
-        lock.withLock { messages.compactMap { if case .reported(let status) = $0 { status } else { nil } } }
+        lock.withLock {
+            messages.compactMap {
+                switch $0 {
+                case .reported(let status): status
+                case .happened(let report): report.statusMessage
+                default: nil
+                }
+            }
+        }
+    }
+
+    /// The runtime's reports as facts.
+    var happenings: [RuntimeReport] {
+        lock.withLock { messages.compactMap { if case .happened(let report) = $0 { report } else { nil } } }
     }
 
     var subscriptions: [Result<String, ReaderFailure>] {

@@ -161,6 +161,7 @@ final class ShelfControlsTests: XCTestCase {
         let deadline = Date().addingTimeInterval(10)
         while messages.reports.isEmpty, Date() < deadline { usleep(10_000) }
         XCTAssertTrue(messages.reports.first?.text.contains("stays on the shelf") == true, "\(messages.reports)")
+        XCTAssertEqual(messages.happenings, [.downloadDeleted(title: issue.title)])
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
         XCTAssertEqual(try library.store.issue(id: issue.id)?.state, .notDownloaded, "kept, to download again")
     }

@@ -33,10 +33,28 @@ final class StorageAndOPMLTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.character("E")))
         XCTAssertEqual(state.prompt?.text, "~/newsstand-subscriptions.opml")
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.exportOPML(path: "~/newsstand-subscriptions.opml")])
-        _ = AppUpdate.update(&state, .reported(StatusMessage("Subscriptions written to /home/x/newsstand-subscriptions.opml.")))
-        XCTAssertEqual(state.message?.text, "Subscriptions written to /home/x/newsstand-subscriptions.opml.")
+        _ = AppUpdate.update(&state, .happened(.opmlExported(path: "/home/x/newsstand-subscriptions.opml")))
+        XCTAssertEqual(state.message, StatusMessage("Subscriptions written to /home/x/newsstand-subscriptions.opml."))
         _ = AppUpdate.update(&state, .keyPressed(.character("I")))
         for character in "/tmp/feeds.opml" { _ = AppUpdate.update(&state, .keyPressed(.character(character))) }
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.importOPML(path: "/tmp/feeds.opml")])
+    }
+
+    /// The runtime says what happened; the interface words it, errors as errors.
+    func testTheRuntimesReportsAreWordedByTheInterface() {
+        var state = Fixtures.state(issues: [])
+        _ = AppUpdate.update(&state, .happened(.opmlImported(summary: "Subscribed to 2 feeds.", failures: ["x.example: not a feed"])))
+        XCTAssertEqual(state.message, StatusMessage("Subscribed to 2 feeds. Not added: x.example: not a feed", isError: true))
+        _ = AppUpdate.update(&state, .happened(.issueStarred(title: "Spring", starred: true)))
+        XCTAssertEqual(state.message, StatusMessage("Starred “Spring”: it is kept whatever the storage budget."))
+        _ = AppUpdate.update(&state, .happened(.issueStarred(title: "Spring", starred: false)))
+        XCTAssertEqual(state.message, StatusMessage("Unstarred “Spring”."))
+        _ = AppUpdate.update(&state, .happened(.storageLimitsEnforced(removed: 1)))
+        XCTAssertEqual(state.message, StatusMessage("Removed 1 issue."))
+        _ = AppUpdate.update(&state, .happened(.accountAdded(user: "reader", subscriptions: 2, problem: "one feed failed")))
+        XCTAssertEqual(state.message, StatusMessage("Added the account reader: 2 subscriptions (one feed failed)."))
+        _ = AppUpdate.update(&state, .happened(.notAnAccountAddress("ftp://x\u{1B}[2J")))
+        XCTAssertEqual(state.message?.isError, true)
+        XCTAssertFalse(state.message?.text.contains("\u{1B}") ?? true, "what was typed is made safe for the status line")
     }
 }

@@ -89,6 +89,9 @@ public enum AppUpdate {
         case .reported(let message):
             state.message = message
             return []
+        case .happened(let report):
+            state.message = report.statusMessage
+            return []
         case .streamedPageFetched(let request, let result):
             return streamedPageFetched(request, result, &state)
         case .streamedPageSkipped(let request):

@@ -18,9 +18,9 @@ public enum Effect: Equatable, Sendable {
     case loadHeadlines(publicationID: Int64)
     /// Adds a catalog entry to the Library shelf with `link` as its file and queues its download (answered by `.titleAcquired`).
     case acquireTitle(CatalogEntry, AcquisitionLink)
-    /// Removes a title and its file from the Library shelf (answered by `.reported` and the library read again).
+    /// Removes a title and its file from the Library shelf (answered by `.happened` and the library read again).
     case removeTitle(issueID: Int64)
-    /// Deletes an issue's downloaded files, keeping it on its shelf to download again (answered by `.reported` and the library read again).
+    /// Deletes an issue's downloaded files, keeping it on its shelf to download again (answered by `.happened` and the library read again).
     case deleteDownload(issueID: Int64)
     /// Marks an issue read or unread (the library is read again).
     case markRead(issueID: Int64, read: Bool)
@@ -56,7 +56,7 @@ public enum Effect: Equatable, Sendable {
     case measureStorage
     /// Reads the accounts (answered by `.accountsLoaded`).
     case loadAccounts
-    /// Logs in to a feed server's API and adds the account, then syncs it (answered by `.reported`, then `.accountsLoaded`).
+    /// Logs in to a feed server's API and adds the account, then syncs it (answered by `.happened`, then `.accountsLoaded`).
     /// The password goes to the server only; `Credentials` never prints it.
     case addAccount(url: String, credentials: Credentials)
     /// Removes an account and forgets its session; its publications stay, as feeds of one's own.
@@ -74,13 +74,13 @@ public enum Effect: Equatable, Sendable {
     /// Searches a catalog for `terms` (reading an OpenSearch description first when need be); answered by
     /// `.feedLoaded(pageKey, …)`, `pageKey` being the URL of the page pushed for the results.
     case searchCatalog(CatalogSearchLink, terms: String, pageKey: URL)
-    /// Points a publication at another feed of its catalog and refreshes it (answered by `.reported`).
+    /// Points a publication at another feed of its catalog and refreshes it (answered by `.happened`).
     case switchCatalogFeed(publicationID: Int64, url: URL, title: String)
     /// Removes issues beyond keep-N and the budget now, then measures again.
     case enforceStorageLimits
-    /// Subscribes to the feeds of an OPML file (answered by `.reported`).
+    /// Subscribes to the feeds of an OPML file (answered by `.happened`).
     case importOPML(path: String)
-    /// Writes the subscriptions to an OPML file (answered by `.reported`).
+    /// Writes the subscriptions to an OPML file (answered by `.happened`).
     case exportOPML(path: String)
     /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
     case requestPictures([PictureRequest])
@@ -112,7 +112,7 @@ public enum Effect: Equatable, Sendable {
     case setRateLimit(Int?)
     /// Keeps a login the user typed for `host` (`CredentialHost` text: `example.com`, `example.com:8080`) and `realm`
     /// (nil: any): in the credential store when `remember`, else in memory until the program ends. Effects after
-    /// it (the work to retry) find the login at once. Answered by `.reported`.
+    /// it (the work to retry) find the login at once. Answered by `.happened`.
     case saveLogin(host: String, realm: String?, credentials: Credentials, remember: Bool)
     /// Reads an issue's bookmarks and highlights, checking the highlights against its text (a re-downloaded issue
     /// may have moved or lost a passage); answered by `.marksLoaded`.

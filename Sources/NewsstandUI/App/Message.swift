@@ -49,8 +49,10 @@ public enum Message: Sendable {
     case streamedPageFetched(StreamedPageRequest, Result<TextArt, ReaderFailure>)
     /// A streamed page was not fetched: the reader had moved on, or to another size, before its turn came.
     case streamedPageSkipped(StreamedPageRequest)
-    /// Background work that has only something to say (an OPML import or export).
+    /// Background work that has only something to say, already in words.
     case reported(StatusMessage)
+    /// What background work did or could not do, as a fact; the words are written here (`RuntimeReport.statusMessage`).
+    case happened(RuntimeReport)
     case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
     case issueSearched(issueID: Int64, query: String, Result<[IssueMatch], ReaderFailure>)
     case pageRendered(issueID: Int64, articleIndex: Int, Result<TextArt, ReaderFailure>)
@@ -73,4 +75,103 @@ public enum Message: Sendable {
 public struct ReaderFailure: Error, Equatable, Sendable {
     public let reason: String
     public init(_ reason: String) { self.reason = reason }
+}
+
+/// What the runtime did, or could not do and why, for the status line: the runtime says what happened, the
+/// interface says it in words (`statusMessage`). `reason` is the error as the runtime described it.
+public enum RuntimeReport: Equatable, Sendable {
+    // Downloads
+    case titleRemoved(title: String)
+    case titleNotRemoved(title: String, reason: String)
+    case downloadDeleted(title: String)
+    case downloadNotDeleted(reason: String)
+    // Reading
+    case issueNotMarked(read: Bool, reason: String)
+    case issueStarred(title: String, starred: Bool)
+    case issueNotStarred(reason: String)
+    case headlineNotMarked(read: Bool, reason: String)
+    case headlineNotStarred(reason: String)
+    // Subscriptions, catalogs and logins
+    case storageLimitsEnforced(removed: Int)
+    case notUnsubscribedOnServer(reason: String)
+    case notRenamedOnServer(reason: String)
+    case feedSwitched(publication: String, feed: String, issues: Int)
+    case feedNotSwitched(publication: String, feed: String, reason: String)
+    case loginNotKept(host: String)
+    case loginUsedForSession(user: String, host: String)
+    case loginSaved(user: String, host: String)
+    case loginNotSaved(user: String, host: String, reason: String)
+    // Accounts
+    case notAnAccountAddress(String)
+    case accountAdded(user: String, subscriptions: Int, problem: String?)
+    case accountNotAdded(reason: String)
+    case accountRemoved(user: String)
+    case accountNotRemoved(reason: String)
+    // Progress sync
+    case progressSyncLoginRefused(user: String, reason: String)
+    case progressSyncLoginNotSaved(user: String, reason: String)
+    case progressSyncLoggedIn(user: String, saved: Bool)
+    case progressSyncWorksAgain
+    /// The server did not answer; `detail` says how.
+    case progressSyncUnavailable(detail: String)
+    case progressSyncFailed(reason: String)
+    // Files and hooks
+    case opmlImported(summary: String, failures: [String])
+    case opmlNotImported(file: String, reason: String)
+    case opmlExported(path: String)
+    case opmlNotExported(path: String, reason: String)
+    /// A program the config file names (`notify-program`) failed; what it said, in plain words.
+    case hookFailed(String)
+
+    /// The sentence on the status line.
+    public var statusMessage: StatusMessage {
+        switch self {
+        case .titleRemoved(let title): StatusMessage("\(title) was removed from the Library shelf.")
+        case .titleNotRemoved(let title, let reason): StatusMessage("Cannot remove \(title): \(reason)", isError: true)
+        case .downloadDeleted(let title): StatusMessage("The file of “\(title)” was deleted; it stays on the shelf to download again.")
+        case .downloadNotDeleted(let reason): StatusMessage("Cannot delete the download: \(reason)", isError: true)
+        case .issueNotMarked(let read, let reason): StatusMessage("Cannot mark the issue \(read ? "read" : "unread"): \(reason)", isError: true)
+        case .issueStarred(let title, true): StatusMessage("Starred “\(title)”: it is kept whatever the storage budget.")
+        case .issueStarred(let title, false): StatusMessage("Unstarred “\(title)”.")
+        case .issueNotStarred(let reason): StatusMessage("Cannot star the issue: \(reason)", isError: true)
+        case .headlineNotMarked(let read, let reason): StatusMessage("Cannot mark the headline \(read ? "read" : "unread"): \(reason)", isError: true)
+        case .headlineNotStarred(let reason): StatusMessage("Cannot star the headline: \(reason)", isError: true)
+        case .storageLimitsEnforced(let removed): StatusMessage("Removed \(removed) issue\(removed == 1 ? "" : "s").")
+        case .notUnsubscribedOnServer(let reason):
+            StatusMessage("Cannot unsubscribe on the account's server: \(reason); nothing was changed.", isError: true)
+        case .notRenamedOnServer(let reason): StatusMessage("Cannot rename on the account's server: \(reason); nothing was changed.", isError: true)
+        case .feedSwitched(let publication, let feed, let issues):
+            StatusMessage("\(publication) now reads \(feed): \(issues) issue\(issues == 1 ? "" : "s").")
+        case .feedNotSwitched(let publication, let feed, let reason):
+            StatusMessage("\(publication) still reads its feed: \(feed) could not be read: \(reason)", isError: true)
+        case .loginNotKept(let host): StatusMessage("The login was not kept: '\(host)' is not a host.", isError: true)
+        case .loginUsedForSession(let user, let host): StatusMessage("Using the login for \(user) at \(host) until Newsstand quits.")
+        case .loginSaved(let user, let host): StatusMessage("Saved the login for \(user) at \(host).")
+        case .loginNotSaved(let user, let host, let reason):
+            StatusMessage("The login for \(user) at \(host) is used until Newsstand quits but was not saved: \(reason)", isError: true)
+        case .notAnAccountAddress(let address):
+            StatusMessage("'\(TextSanitizer.singleLine(address))' is not the http or https address of a feed server's API.", isError: true)
+        case .accountAdded(let user, let count, let problem):
+            StatusMessage("Added the account \(user): \(count) subscription\(count == 1 ? "" : "s")" + (problem.map { " (\($0))" } ?? "") + ".")
+        case .accountNotAdded(let reason): StatusMessage("Cannot add the account: \(reason).", isError: true)
+        case .accountRemoved(let user): StatusMessage("Removed the account \(user); its subscriptions stay as feeds of your own.")
+        case .accountNotRemoved(let reason): StatusMessage("Cannot remove the account: \(reason)", isError: true)
+        case .progressSyncLoginRefused(let user, let reason): StatusMessage("Progress sync did not log in as \(user): \(reason)", isError: true)
+        case .progressSyncLoginNotSaved(let user, let reason):
+            StatusMessage("Progress sync uses the login for \(user) until Newsstand quits; it was not saved: \(reason)", isError: true)
+        case .progressSyncLoggedIn(let user, true): StatusMessage("Progress sync: saved the login for \(user); your places are sent.")
+        case .progressSyncLoggedIn(let user, false): StatusMessage("Progress sync: using the login for \(user) until Newsstand quits.")
+        case .progressSyncWorksAgain: StatusMessage("Progress sync works again; your place was sent.")
+        // Short enough for the status line: what happened, and that nothing is lost.
+        case .progressSyncUnavailable(let detail):
+            StatusMessage("Progress sync: the server is not answering (\(detail)); your place is kept and sent later", isError: true)
+        case .progressSyncFailed(let reason): StatusMessage("Progress sync: \(reason)", isError: true)
+        case .opmlImported(let summary, let failures):
+            failures.isEmpty ? StatusMessage(summary) : StatusMessage(summary + " Not added: " + failures.joined(separator: "; "), isError: true)
+        case .opmlNotImported(let file, let reason): StatusMessage("\(file): \(reason)", isError: true)
+        case .opmlExported(let path): StatusMessage("Subscriptions written to \(path).")
+        case .opmlNotExported(let path, let reason): StatusMessage("Cannot write \(path): \(reason)", isError: true)
+        case .hookFailed(let failure): StatusMessage(failure, isError: true)
+        }
+    }
 }
