@@ -110,11 +110,11 @@ extension AppUpdate {
 
     /// Scrolls so the passage's last line shows.
     static func keepSelectionInView(_ state: inout AppState) {
-        guard var reader = state.reader, let selection = reader.selection, let layout = reader.layout else { return }
+        guard var reader = state.reader, let selection = reader.selection, reader.layout != nil else { return }
         let visible = articleVisibleLines(state)
         let line = selection.lastLine
-        if line >= reader.topLine + visible { reader.topLine = clampTop(line - visible + 1, layout: layout, state: state) }
-        if line < reader.topLine { reader.topLine = clampTop(line, layout: layout, state: state) }
+        if line >= reader.topLine + visible { reader.view.scroll(to: line - visible + 1, state) }
+        if line < reader.topLine { reader.view.scroll(to: line, state) }
         state.reader = reader
     }
 
@@ -174,7 +174,7 @@ extension AppUpdate {
         }
         reader.selection = nil
         if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.layout {
-            reader.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
+            reader.view.scroll(to: layout.line(for: position), state)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)
         }

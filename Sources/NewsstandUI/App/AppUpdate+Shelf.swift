@@ -157,9 +157,7 @@ extension AppUpdate {
     static func pruneCovers(_ state: inout AppState) {
         var kept = Set(state.library.windows.values.flatMap { $0.issues.map(\.id) })
         if let reading = state.library.readingIssue { kept.insert(reading.id) }
-        state.covers = state.covers.filter { kept.contains($0.key.issueID) }
-        state.requestedCovers = state.requestedCovers.filter { kept.contains($0.issueID) }
-        state.failedCovers = state.failedCovers.filter { kept.contains($0.issueID) }
+        state.covers.keep { kept.contains($0.issueID) }
     }
 
     /// What the shelf needs after any change: windows, then covers of what is in view.
@@ -338,9 +336,8 @@ extension AppUpdate {
 
     /// Asks once for the covers of the rows now in view.
     static func coverEffects(_ state: inout AppState) -> [Effect] {
-        let requests = visibleCoverRequests(state).filter { !state.requestedCovers.contains($0) }
+        let requests = state.covers.ask(for: visibleCoverRequests(state))
         guard !requests.isEmpty else { return [] }
-        state.requestedCovers.formUnion(requests)
         return [.requestCovers(requests)]
     }
 
