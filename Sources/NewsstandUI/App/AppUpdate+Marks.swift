@@ -135,11 +135,8 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: list.cursor, count: count) else { return [] }
-                list.cursor.select(index, count: count, page: layout.page)
-                state.screens[state.screens.count - 1] = .marks(list)
-            }
+            guard list.cursor.tap(key, count: count, in: layout) else { return [] }
+            state.screens[state.screens.count - 1] = .marks(list)
             switch list.selected(in: state) {
             case .bookmark(let bookmark): return goToMark(bookmark.position, &state)
             case .highlight(let highlight):

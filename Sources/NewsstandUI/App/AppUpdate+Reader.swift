@@ -109,10 +109,7 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: reader.contentsCursor, count: count) else { return [] }
-                reader.contentsCursor.select(index, count: count, page: layout.page)
-            }
+            guard reader.contentsCursor.tap(key, count: count, in: layout) else { return [] }
             guard count > 0 else { return [] }
             let row = reader.contentsCursor.selection
             // A heading that points nowhere opens the first article under it.
@@ -487,11 +484,8 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: search.cursor, count: hits.count) else { return [] }
-                search.cursor.select(index, count: hits.count, page: layout.page)
-                state.screens[state.screens.count - 1] = .searchResults(search)
-            }
+            guard search.cursor.tap(key, count: hits.count, in: layout) else { return [] }
+            state.screens[state.screens.count - 1] = .searchResults(search)
             guard hits.indices.contains(search.cursor.selection) else { return [] }
             return openHit(hits[search.cursor.selection], query: search.query, &state)
         case .back:

@@ -178,10 +178,13 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(let x, let y) = key {
-                if let line = layout.continueLine, line.contains(x: x, y: y) { return handleShelf(.continueReading, key: key, &state) }
-                guard let index = layout.index(atX: x, y: y, scroll: cursor.offset, count: count) else { return [] }
-                cursor.select(index, count: count, page: layout.page)
+            if case .mouseClick(let x, let y) = key, let line = layout.continueLine, line.contains(x: x, y: y) {
+                return handleShelf(.continueReading, key: key, &state)
+            }
+            guard cursor.tap(key, count: count, page: layout.page, hit: { x, y, cursor in
+                layout.index(atX: x, y: y, scroll: cursor.offset, count: count)
+            }) else { return [] }
+            if case .mouseClick = key {
                 state.shelfCursor = cursor
                 rememberSelection(&state)
             }
