@@ -13,8 +13,13 @@ public struct ArticleView: Equatable, Sendable {
     public var blocks: [TextBlock]?
     /// The blocks laid out for the current width; rebuilt on resize.
     public var layout: ArticleLayout?
+    /// The scroll: its offset is the first line shown.
+    public private(set) var cursor = ListCursor()
     /// First line shown.
-    public var topLine = 0
+    public var topLine: Int {
+        get { cursor.offset }
+        set { cursor = ListCursor(selection: newValue, offset: newValue) }
+    }
     /// The article's pictures drawn as text art, asked for as they come into view.
     public var pictures = ArtCache<PictureRequest>()
 
@@ -41,27 +46,18 @@ public struct ArticleView: Equatable, Sendable {
 
     /// Puts `line` at the top, as far as the article goes (the last screen ends with its last line); 0 with no layout.
     public mutating func scroll(to line: Int, _ state: AppState) {
-        guard let layout else {
-            topLine = 0
-            return
-        }
-        topLine = min(max(0, line), max(0, layout.lines.count - AppUpdate.articleVisibleLines(state)))
+        topLine = line
+        cursor.keepScrolled(count: layout?.lines.count ?? 0, page: Self.page(state))
     }
 
-    /// Scrolls by a command (a line, a page, either end); false for a command that does not scroll.
+    /// Scrolls by a command (a line, a page keeping the last line of the one before in view, either end); false for
+    /// a command that does not scroll.
     public mutating func scroll(_ command: Command, _ state: AppState) -> Bool {
-        let page = max(1, AppUpdate.articleVisibleLines(state) - 1)
-        switch command {
-        case .moveDown: scroll(to: topLine + 1, state)
-        case .moveUp: scroll(to: topLine - 1, state)
-        case .pageDown: scroll(to: topLine + page, state)
-        case .pageUp: scroll(to: topLine - page, state)
-        case .top: scroll(to: 0, state)
-        case .bottom: scroll(to: Int.max / 2, state)
-        default: return false
-        }
-        return true
+        cursor.scroll(command, count: layout?.lines.count ?? 0, page: Self.page(state), overlap: 1)
     }
+
+    /// Lines of article on screen, as a page of the scroll.
+    private static func page(_ state: AppState) -> ListPage { ListPage(rows: AppUpdate.articleVisibleLines(state)) }
 
     /// The width-independent place of the line at the top, in article `articleIndex`.
     public func position(articleIndex: Int) -> ReadingPosition {

@@ -70,10 +70,11 @@ public struct ListCursor: Equatable, Sendable {
     }
 
     /// For views that only scroll (help, an article): moves the offset over `count` lines shown
-    /// `page.rows` at a time; the selection follows it. Returns false for a command that is not a movement.
+    /// `page.rows` at a time, a page keeping `overlap` lines of the last one in view; the selection follows it.
+    /// Returns false for a command that is not a movement.
     @discardableResult
-    public mutating func scroll(_ command: Command, count: Int, page: ListPage) -> Bool {
-        let rows = max(1, page.rows)
+    public mutating func scroll(_ command: Command, count: Int, page: ListPage, overlap: Int = 0) -> Bool {
+        let rows = max(1, page.rows - overlap)
         switch command {
         case .moveDown: offset += 1
         case .moveUp: offset -= 1
