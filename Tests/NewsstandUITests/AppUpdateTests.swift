@@ -35,7 +35,7 @@ final class AppUpdateTests: XCTestCase {
     func testMovingSelectsAndClampsAndAsksForCoversOnce() {
         let issues = (1...10).map { Fixtures.issue(Int64($0), "Issue \($0)", day: 30 - $0) }
         var state = Fixtures.state(width: 80, height: 24, issues: issues)
-        XCTAssertEqual(state.requestedCovers.count, 2, "a 24-line terminal shows two cover rows")
+        XCTAssertEqual(state.covers.requested.count, 2, "a 24-line terminal shows two cover rows")
         _ = AppUpdate.update(&state, .keyPressed(.character("k")))
         XCTAssertEqual(state.shelfCursor.selection, 0)
         var requested: [CoverArtRequest] = []

@@ -57,7 +57,7 @@ final class GridAndDetailTests: XCTestCase {
     func testCoverRequestsCarryTheChosenMode() {
         var state = Fixtures.state(width: 80, height: 40, issues: issues)
         state.coverMode = .blocks
-        state.requestedCovers = []
+        state.covers.askAgain { _ in true }
         let effects = AppUpdate.update(&state, .resized(width: 80, height: 40))
         guard case .requestCovers(let requests)? = effects.first else { return XCTFail("covers are asked for: \(effects)") }
         XCTAssertTrue(requests.allSatisfy { $0.mode == .blocks })

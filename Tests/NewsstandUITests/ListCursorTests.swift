@@ -198,4 +198,26 @@ final class ListCursorTests: XCTestCase {
             XCTAssertTrue(cursor.visibleRange(count: list.count, page: page).contains(cursor.selection), "\(list.name): \(cursor) in \(page)")
         }
     }
+
+    /// A click selects the row under it (scrolled lists count from the first row shown); a click on no row changes
+    /// nothing and says so; Enter keeps the selection.
+    func testATapSelectsTheClickedRowOrNothing() {
+        // A heading line, then rows of two lines from y = 3 to 12: five rows.
+        let layout = ListLayout(area: Rect(x: 0, y: 2, width: 40, height: 11), headerLines: 1, rowHeight: 2)
+        var cursor = ListCursor(selection: 7, offset: 6)
+        XCTAssertTrue(cursor.tap(.enter, count: 20, in: layout))
+        XCTAssertEqual(cursor, ListCursor(selection: 7, offset: 6), "Enter keeps the selection")
+        XCTAssertTrue(cursor.tap(.mouseClick(x: 5, y: 8), count: 20, in: layout))
+        XCTAssertEqual(cursor.selection, 8, "the third row shown: 6 + (8 - 3) / 2")
+        XCTAssertEqual(cursor.offset, 6, "in view already: no scrolling")
+        XCTAssertFalse(cursor.tap(.mouseClick(x: 5, y: 2), count: 20, in: layout), "the heading is no row")
+        XCTAssertFalse(cursor.tap(.mouseClick(x: 5, y: 13), count: 20, in: layout), "below the list")
+        XCTAssertFalse(cursor.tap(.mouseClick(x: 5, y: 11), count: 9, in: layout), "past the last item")
+        XCTAssertEqual(cursor.selection, 8, "a miss changes nothing")
+        // Any hit test: a grid's, by column.
+        XCTAssertTrue(cursor.tap(.mouseClick(x: 25, y: 3), count: 20, page: ListPage(rows: 5, columns: 2)) { x, _, cursor in
+            cursor.offset + x / 20
+        })
+        XCTAssertEqual(cursor.selection, 7)
+    }
 }

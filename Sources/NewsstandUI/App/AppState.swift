@@ -11,13 +11,9 @@ public struct AppState: Equatable, Sendable {
     public var library = LibraryWindow()
     /// Which publication's shelf is shown, and where each shelf's cursor is.
     public var shelf = ShelfState()
-    /// Rendered covers, by the request they answer; a row only ever looks up its own issue's key.
-    /// Kept for the issues of the library's windows only.
-    public var covers: [CoverArtRequest: TextArt] = [:]
-    /// Covers that could not be drawn (the row keeps its placeholder).
-    public var failedCovers: Set<CoverArtRequest> = []
-    /// Covers already asked for, so they are asked for once.
-    public var requestedCovers: Set<CoverArtRequest> = []
+    /// Rendered covers, by the request they answer (asked for once; those that could not be drawn keep their
+    /// placeholder); a row only ever looks up its own issue's key. Kept for the issues of the library's windows only.
+    public var covers = ArtCache<CoverArtRequest>()
     /// The screens, the shelf at the bottom and the one shown on top; going back pops one.
     public var screens: [Screen] = [.shelf]
     public var message: StatusMessage?

@@ -17,11 +17,8 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: page.cursor, count: page.rowCount) else { return [] }
-                page.cursor.select(index, count: page.rowCount, page: layout.page)
-                keep()
-            }
+            guard page.cursor.tap(key, count: page.rowCount, in: layout) else { return [] }
+            keep()
             guard let navigation = page.feed?.navigation, navigation.indices.contains(page.cursor.selection) else {
                 // A book or issue: its acquisition links, to get this one title without subscribing.
                 let entryIndex = page.cursor.selection - (page.feed?.navigation.count ?? 0)

@@ -68,8 +68,7 @@ extension AppUpdate {
             recordEnd(.available, progress: 1)
             say { "“\($0)” is ready to read." }
             // Its cover may come from its own files now (a comic book's first page): ask again.
-            state.requestedCovers = state.requestedCovers.filter { $0.issueID != issueID }
-            state.failedCovers = state.failedCovers.filter { $0.issueID != issueID }
+            state.covers.askAgain { $0.issueID == issueID }
             return [.loadLibrary] + coverEffects(&state)
         case .failed(_, let reason):
             entry { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }

@@ -35,7 +35,7 @@ extension AppUpdate {
                 showWholeOrSummary(&article, fresh)
             case .failure(let failure):
                 article.failure = failure.reason
-                article.blocks = []
+                article.view.blocks = []
             }
             screen = .feedArticle(article)
             return true
@@ -56,28 +56,18 @@ extension AppUpdate {
 
     /// Asks once for each web picture in view of the feed article on screen.
     static func feedPictureEffects(_ state: inout AppState) -> [Effect] {
-        guard case .feedArticle(var article)? = state.screens.last, let layout = article.layout, !layout.lines.isEmpty else { return [] }
-        var wanted: [PictureRequest] = []
-        let first = min(max(0, article.topLine), layout.lines.count)
-        for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
-            guard let request = pictureRequest(for: layout.lines[index], in: layout, issueID: 0, state),
-                  ["http", "https"].contains(request.source.scheme?.lowercased() ?? ""),
-                  !article.requestedPictures.contains(request), !wanted.contains(request) else { continue }
-            wanted.append(request)
-        }
+        guard case .feedArticle(var article)? = state.screens.last else { return [] }
+        let wanted = article.view.picturesToAsk(state) { ["http", "https"].contains($0.source.scheme?.lowercased() ?? "") }
         guard !wanted.isEmpty else { return [] }
-        article.requestedPictures.formUnion(wanted)
         state.screens[state.screens.count - 1] = .feedArticle(article)
         return [.requestWebPictures(wanted)]
     }
 
+    /// A web picture drawn (or not) for the feed article that asked for it.
     static func webPictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
         state.updateScreen { screen in
-            guard case .feedArticle(var article) = screen, article.requestedPictures.contains(request) else { return false }
-            switch result {
-            case .success(let art): article.pictures[request] = art
-            case .failure: article.failedPictures.insert(request)
-            }
+            guard case .feedArticle(var article) = screen, article.view.pictures.requested.contains(request) else { return false }
+            article.view.pictures.receive(request, result)
             screen = .feedArticle(article)
             return true
         }
@@ -86,10 +76,11 @@ extension AppUpdate {
 
     static func handleFeedArticle(_ command: Command, _ article: FeedArticleState, _ state: inout AppState) -> [Effect] {
         var article = article
-        let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
+        if article.view.scroll(command, state) {
+            state.screens[state.screens.count - 1] = .feedArticle(article)
+            return feedPictureEffects(&state)
+        }
         switch command {
-        case .moveDown, .moveUp, .pageDown, .pageUp, .top, .bottom:
-            article.topLine = scrolled(article.topLine, by: command, page: page)
         case .back, .tableOfContents:
             return goBack(&state)
         case .nextArticle, .previousArticle:
@@ -112,7 +103,6 @@ extension AppUpdate {
             }.first
             var opened = FeedArticleState(publicationID: article.publicationID, index: next, count: article.count, title: item?.title ?? "")
             opened.link = item?.link
-            opened.topLine = 0
             state.screens[state.screens.count - 1] = .feedArticle(opened)
             return [.loadHeadlineArticle(publicationID: article.publicationID, index: next)]
         case .openLink:
@@ -128,19 +118,13 @@ extension AppUpdate {
         default:
             return []
         }
-        if let layout = article.layout { article.topLine = clampTop(article.topLine, layout: layout, state: state) } else { article.topLine = 0 }
-        state.screens[state.screens.count - 1] = .feedArticle(article)
-        return feedPictureEffects(&state)
     }
 
     /// Lays open feed articles out again for a new width, keeping the top line's block.
     static func reflowFeedArticles(_ state: inout AppState) {
         for index in state.screens.indices {
-            guard case .feedArticle(var article) = state.screens[index], let blocks = article.blocks, let old = article.layout else { continue }
-            let position = old.position(atLine: article.topLine, articleIndex: 0)
-            let layout = makeLayout(blocks, state)
-            article.layout = layout
-            article.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
+            guard case .feedArticle(var article) = state.screens[index] else { continue }
+            article.view.reflow(state)
             state.screens[index] = .feedArticle(article)
         }
     }

@@ -110,11 +110,11 @@ extension AppUpdate {
 
     /// Scrolls so the passage's last line shows.
     static func keepSelectionInView(_ state: inout AppState) {
-        guard var reader = state.reader, let selection = reader.selection, let layout = reader.layout else { return }
+        guard var reader = state.reader, let selection = reader.selection, reader.layout != nil else { return }
         let visible = articleVisibleLines(state)
         let line = selection.lastLine
-        if line >= reader.topLine + visible { reader.topLine = clampTop(line - visible + 1, layout: layout, state: state) }
-        if line < reader.topLine { reader.topLine = clampTop(line, layout: layout, state: state) }
+        if line >= reader.topLine + visible { reader.view.scroll(to: line - visible + 1, state) }
+        if line < reader.topLine { reader.view.scroll(to: line, state) }
         state.reader = reader
     }
 
@@ -135,11 +135,8 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: list.cursor, count: count) else { return [] }
-                list.cursor.select(index, count: count, page: layout.page)
-                state.screens[state.screens.count - 1] = .marks(list)
-            }
+            guard list.cursor.tap(key, count: count, in: layout) else { return [] }
+            state.screens[state.screens.count - 1] = .marks(list)
             switch list.selected(in: state) {
             case .bookmark(let bookmark): return goToMark(bookmark.position, &state)
             case .highlight(let highlight):
@@ -174,7 +171,7 @@ extension AppUpdate {
         }
         reader.selection = nil
         if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.layout {
-            reader.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
+            reader.view.scroll(to: layout.line(for: position), state)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)
         }

@@ -30,9 +30,7 @@ extension AppUpdate {
         guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex else { return [] }
         switch result {
         case .success(let blocks):
-            let layout = makeLayout(blocks, state)
-            reader.blocks = blocks
-            reader.layout = layout
+            let layout = reader.view.show(blocks, state)
             reader.failure = nil
             var top = reader.pendingPosition.map { layout.line(for: $0) } ?? 0
             reader.matchLine = nil
@@ -47,14 +45,13 @@ extension AppUpdate {
                 }
             }
             reader.pendingMatchIsFirst = nil
-            reader.topLine = clampTop(top, layout: layout, state: state)
+            reader.view.scroll(to: top, state)
             reader.pendingPosition = nil
             state.reader = reader
             return [.saveReadingPosition(issueID: issueID, reader.position)] + pictureEffects(&state)
         case .failure(let failure):
-            reader.blocks = [.paragraph("This article cannot be shown: \(failure.reason)")]
-            reader.layout = makeLayout(reader.blocks!, state)
-            reader.topLine = 0
+            reader.view.topLine = 0
+            reader.view.show([.paragraph("This article cannot be shown: \(failure.reason)")], state)
             reader.pendingMatchIsFirst = nil
             state.reader = reader
             return []
@@ -66,9 +63,7 @@ extension AppUpdate {
         reader.articleIndex = index
         reader.isShowingArticle = true
         reader.contentsCursor.select(reader.contentsRow(forArticle: index), count: reader.contents.count, page: ContentsScreen.layout(in: state.body).page)
-        reader.blocks = nil
-        reader.layout = nil
-        reader.topLine = 0
+        reader.view.clear()
         reader.matchLine = nil
         reader.selection = nil
         reader.showsPagePicture = reader.book?.isComicBook == true
@@ -94,11 +89,9 @@ extension AppUpdate {
 
     /// Lays the open article out again for a new width, keeping the same text at the top.
     static func reflowReader(_ state: inout AppState) {
-        guard var reader = state.reader, let blocks = reader.blocks else { return }
-        let position = reader.position
-        let layout = makeLayout(blocks, state)
-        reader.layout = layout
-        reader.topLine = clampTop(layout.line(for: position), layout: layout, state: state)
+        guard var reader = state.reader, reader.blocks != nil else { return }
+        reader.view.reflow(state, articleIndex: reader.articleIndex)
+        guard let layout = reader.layout else { return }
         reader.matchLine = nil
         reader.selection = reader.selection.flatMap { PassageSelection($0, in: ArticlePassages(layout, articleIndex: reader.articleIndex)) }
         state.reader = reader
@@ -116,10 +109,7 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: reader.contentsCursor, count: count) else { return [] }
-                reader.contentsCursor.select(index, count: count, page: layout.page)
-            }
+            guard reader.contentsCursor.tap(key, count: count, in: layout) else { return [] }
             guard count > 0 else { return [] }
             let row = reader.contentsCursor.selection
             // A heading that points nowhere opens the first article under it.
@@ -146,7 +136,6 @@ extension AppUpdate {
 
     static func handleArticle(_ command: Command, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader else { return goBack(&state) }
-        let page = max(1, ArticleScreen.visibleLines(in: state.body) - 1)
         let count = reader.book?.articles.count ?? 0
         if reader.book?.isComicBook == true, let turn = pageTurn(command, from: reader.articleIndex, count: count) {
             guard let next = turn else {
@@ -155,9 +144,12 @@ extension AppUpdate {
             }
             return next == reader.articleIndex ? [] : openArticle(next, &reader, &state)
         }
+        if reader.view.scroll(command, state) {
+            let before = state.reader?.position
+            state.reader = reader
+            return (before == reader.position ? [] : savePosition(state)) + learnPace(reader, &state) + pictureEffects(&state)
+        }
         switch command {
-        case .moveDown, .moveUp, .pageDown, .pageUp, .top, .bottom:
-            reader.topLine = scrolled(reader.topLine, by: command, page: page)
         case .nextArticle, .previousArticle:
             let next = reader.articleIndex + (command == .nextArticle ? 1 : -1)
             guard next >= 0 && next < count else {
@@ -185,10 +177,6 @@ extension AppUpdate {
         default:
             return []
         }
-        if let layout = reader.layout { reader.topLine = clampTop(reader.topLine, layout: layout, state: state) } else { reader.topLine = 0 }
-        let before = state.reader?.position
-        state.reader = reader
-        return (before == reader.position ? [] : savePosition(state)) + learnPace(reader, &state) + pictureEffects(&state)
     }
 
     /// Notes where the reader is now, for the pace; remembers a speed it learned.
@@ -197,19 +185,6 @@ extension AppUpdate {
         let left = layout.wordsFromLine[min(max(0, reader.topLine), layout.lines.count)]
         guard state.readingPace.observe(issueID: reader.issueID, articleIndex: reader.articleIndex, wordsLeft: left, at: state.clock) else { return [] }
         return [.saveSetting(key: ReadingPace.setting, value: String(format: "%.0f", state.readingPace.wordsPerMinute))]
-    }
-
-    /// An article's top line after a scrolling command (a line, a page, either end; the layout clamps it after).
-    static func scrolled(_ topLine: Int, by command: Command, page: Int) -> Int {
-        switch command {
-        case .moveDown: topLine + 1
-        case .moveUp: topLine - 1
-        case .pageDown: topLine + page
-        case .pageUp: topLine - page
-        case .top: 0
-        case .bottom: Int.max / 2
-        default: topLine
-        }
     }
 
     /// Asks for a link's number (`o N`), or says the article has none.
@@ -240,11 +215,6 @@ extension AppUpdate {
     /// What a page turn past either end says.
     static func pastTheEndMessage(_ command: Command) -> StatusMessage {
         StatusMessage([.nextArticle, .pageDown, .moveDown].contains(command) ? "This is the last page." : "This is the first page.")
-    }
-
-    static func clampTop(_ line: Int, layout: ArticleLayout, state: AppState) -> Int {
-        let visible = articleVisibleLines(state)
-        return min(max(0, line), max(0, layout.lines.count - visible))
     }
 
     /// Lines of article on screen (between the header and the status line).
@@ -352,7 +322,7 @@ extension AppUpdate {
             }
             if let target = forward ? lines.first(where: { $0 > cursor }) : lines.last(where: { $0 < cursor }) {
                 reader.matchLine = target
-                reader.topLine = clampTop(target - matchContext, layout: layout, state: state)
+                reader.view.scroll(to: target - matchContext, state)
                 state.reader = reader
                 return savePosition(state) + pictureEffects(&state)
             }
@@ -372,7 +342,7 @@ extension AppUpdate {
             let blocks = matches.filter { $0.articleIndex == current }.map(\.blockIndex)
             let line = (forward ? lines.first : lines.last) ?? (forward ? blocks.min() : blocks.max()).map { layout.line(forBlock: $0) } ?? 0
             reader.matchLine = line
-            reader.topLine = clampTop(line - matchContext, layout: layout, state: state)
+            reader.view.scroll(to: line - matchContext, state)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)
         }
@@ -392,27 +362,17 @@ extension AppUpdate {
 
     /// Asks once for the art of each picture in view.
     static func pictureEffects(_ state: inout AppState) -> [Effect] {
-        guard state.screen == .article || state.screen == .selection, var reader = state.reader, !reader.showsPagePicture, let layout = reader.layout, !layout.lines.isEmpty else { return [] }
-        var wanted: [PictureRequest] = []
-        let first = min(max(0, reader.topLine), layout.lines.count)
-        for index in first..<min(layout.lines.count, first + articleVisibleLines(state)) {
-            if let request = pictureRequest(for: layout.lines[index], in: layout, issueID: reader.issueID, state),
-               !reader.requestedPictures.contains(request), !wanted.contains(request) {
-                wanted.append(request)
-            }
-        }
+        guard state.screen == .article || state.screen == .selection, var reader = state.reader, !reader.showsPagePicture else { return [] }
+        let wanted = reader.view.picturesToAsk(state)
         guard !wanted.isEmpty else { return [] }
-        reader.requestedPictures.formUnion(wanted)
         state.reader = reader
         return [.requestPictures(wanted)]
     }
 
+    /// A picture of the open issue drawn (or not).
     static func pictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader, reader.issueID == request.issueID else { return [] }
-        switch result {
-        case .success(let art): reader.pictures[request] = art
-        case .failure: reader.failedPictures.insert(request)
-        }
+        reader.view.pictures.receive(request, result)
         state.reader = reader
         return []
     }
@@ -524,11 +484,8 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(_, let y) = key {
-                guard let index = layout.index(atY: y, cursor: search.cursor, count: hits.count) else { return [] }
-                search.cursor.select(index, count: hits.count, page: layout.page)
-                state.screens[state.screens.count - 1] = .searchResults(search)
-            }
+            guard search.cursor.tap(key, count: hits.count, in: layout) else { return [] }
+            state.screens[state.screens.count - 1] = .searchResults(search)
             guard hits.indices.contains(search.cursor.selection) else { return [] }
             return openHit(hits[search.cursor.selection], query: search.query, &state)
         case .back:

@@ -157,9 +157,7 @@ extension AppUpdate {
     static func pruneCovers(_ state: inout AppState) {
         var kept = Set(state.library.windows.values.flatMap { $0.issues.map(\.id) })
         if let reading = state.library.readingIssue { kept.insert(reading.id) }
-        state.covers = state.covers.filter { kept.contains($0.key.issueID) }
-        state.requestedCovers = state.requestedCovers.filter { kept.contains($0.issueID) }
-        state.failedCovers = state.failedCovers.filter { kept.contains($0.issueID) }
+        state.covers.keep { kept.contains($0.issueID) }
     }
 
     /// What the shelf needs after any change: windows, then covers of what is in view.
@@ -180,10 +178,13 @@ extension AppUpdate {
         }
         switch command {
         case .tap:
-            if case .mouseClick(let x, let y) = key {
-                if let line = layout.continueLine, line.contains(x: x, y: y) { return handleShelf(.continueReading, key: key, &state) }
-                guard let index = layout.index(atX: x, y: y, scroll: cursor.offset, count: count) else { return [] }
-                cursor.select(index, count: count, page: layout.page)
+            if case .mouseClick(let x, let y) = key, let line = layout.continueLine, line.contains(x: x, y: y) {
+                return handleShelf(.continueReading, key: key, &state)
+            }
+            guard cursor.tap(key, count: count, page: layout.page, hit: { x, y, cursor in
+                layout.index(atX: x, y: y, scroll: cursor.offset, count: count)
+            }) else { return [] }
+            if case .mouseClick = key {
                 state.shelfCursor = cursor
                 rememberSelection(&state)
             }
@@ -338,9 +339,8 @@ extension AppUpdate {
 
     /// Asks once for the covers of the rows now in view.
     static func coverEffects(_ state: inout AppState) -> [Effect] {
-        let requests = visibleCoverRequests(state).filter { !state.requestedCovers.contains($0) }
+        let requests = state.covers.ask(for: visibleCoverRequests(state))
         guard !requests.isEmpty else { return [] }
-        state.requestedCovers.formUnion(requests)
         return [.requestCovers(requests)]
     }
 

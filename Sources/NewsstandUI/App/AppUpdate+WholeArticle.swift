@@ -140,10 +140,8 @@ extension AppUpdate {
         guard blocks != article.blocks else { return }
         // What replaces other text (the whole article, a note above the summary) is read from its top.
         let replacesText = article.blocks != nil
-        article.blocks = blocks
-        let layout = makeLayout(blocks, state)
-        article.layout = layout
-        article.topLine = replacesText ? 0 : clampTop(article.topLine, layout: layout, state: state)
+        if replacesText { article.view.topLine = 0 }
+        article.view.show(blocks, state)
     }
 
     /// `w` on the subscriptions screen: the feed's `full-text`, ask → always → never → ask.

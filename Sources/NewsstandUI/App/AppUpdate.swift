@@ -61,7 +61,7 @@ public enum AppUpdate {
         case .coverReported(let event):
             switch event {
             case .rendered(let request, let art): state.covers[request] = art
-            case .failed(let request, _): state.failedCovers.insert(request)
+            case .failed(let request, _): state.covers.noteFailed(request)
             }
             return []
         case .issueOpened(let issueID, let result, let resumeAt):

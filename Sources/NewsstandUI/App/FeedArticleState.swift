@@ -12,8 +12,9 @@ public struct FeedArticleState: Equatable, Sendable {
     /// How many headlines the feed has (for next / previous); nil when not known (opened from a search).
     public var count: Int?
     public var title: String
-    /// What is shown: the item's own text, or its whole article in its place. nil while it is read.
-    public var blocks: [TextBlock]?
+    /// What is shown (the item's own text, or its whole article in its place; no blocks while it is read), its
+    /// layout, scroll and pictures (keyed as an issue's are, with issue 0 and the picture's web address).
+    public var view = ArticleView(issueID: 0)
     /// The item's own text (the feed's), kept while its whole article is shown.
     public var summaryBlocks: [TextBlock]?
     /// The headline's link, the page its whole article comes from (known once opened, or from the list).
@@ -24,14 +25,7 @@ public struct FeedArticleState: Equatable, Sendable {
     public var isFetchingArticle = false
     /// Why the summary is shown though the whole article was asked for: the page has no article, or it could not be fetched.
     public var articleProblem: String?
-    public var layout: ArticleLayout?
-    public var topLine = 0
     public var failure: String?
-    /// Pictures drawn as text art once fetched (keyed as an issue's are, with issue 0 and the picture's web address),
-    /// and those asked for or that could not be fetched or drawn.
-    public var pictures: [PictureRequest: TextArt] = [:]
-    public var requestedPictures: Set<PictureRequest> = []
-    public var failedPictures: Set<PictureRequest> = []
 
     public init(publicationID: Int64, index: Int, count: Int?, title: String) {
         self.publicationID = publicationID
@@ -39,4 +33,9 @@ public struct FeedArticleState: Equatable, Sendable {
         self.count = count
         self.title = title
     }
+
+    /// The article view's blocks, layout and top line.
+    public var blocks: [TextBlock]? { view.blocks }
+    public var layout: ArticleLayout? { view.layout }
+    public var topLine: Int { view.topLine }
 }

@@ -16,11 +16,8 @@ public struct ReaderState: Equatable, Sendable {
     /// An article is shown (else the table of contents).
     public var isShowingArticle = false
     public var articleIndex = 0
-    public var blocks: [TextBlock]?
-    /// The article laid out for the current width; rebuilt on resize.
-    public var layout: ArticleLayout?
-    /// First line shown.
-    public var topLine = 0
+    /// The article shown: its blocks, layout, scroll and pictures.
+    public var view: ArticleView
     /// Where to land once the article's blocks arrive (restoring a saved position).
     public var pendingPosition: ReadingPosition?
 
@@ -32,10 +29,6 @@ public struct ReaderState: Equatable, Sendable {
     public var matchLine: Int?
     /// Where to land once the article arrives after `n` / `N`: its first match (true) or last (false).
     public var pendingMatchIsFirst: Bool?
-    /// Pictures drawn as text art, and those asked for or that could not be drawn.
-    public var pictures: [PictureRequest: TextArt] = [:]
-    public var requestedPictures: Set<PictureRequest> = []
-    public var failedPictures: Set<PictureRequest> = []
     /// The page shown as a picture — a PDF page after `P`, a comic book's page always — and its art once drawn.
     public var showsPagePicture = false
     public var pagePicture: PagePicture?
@@ -48,6 +41,21 @@ public struct ReaderState: Equatable, Sendable {
 
     public init(issueID: Int64) {
         self.issueID = issueID
+        view = ArticleView(issueID: issueID)
+    }
+
+    /// The article view's blocks, layout and top line.
+    public var blocks: [TextBlock]? {
+        get { view.blocks }
+        set { view.blocks = newValue }
+    }
+    public var layout: ArticleLayout? {
+        get { view.layout }
+        set { view.layout = newValue }
+    }
+    public var topLine: Int {
+        get { view.topLine }
+        set { view.topLine = newValue }
     }
 
     /// The first contents row that opens `article` (else the last row before it).
@@ -58,6 +66,6 @@ public struct ReaderState: Equatable, Sendable {
 
     /// The width-independent position of the line at the top.
     public var position: ReadingPosition {
-        layout?.position(atLine: topLine, articleIndex: articleIndex) ?? ReadingPosition(articleIndex: articleIndex, blockIndex: 0)
+        view.position(articleIndex: articleIndex)
     }
 }

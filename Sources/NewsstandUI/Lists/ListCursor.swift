@@ -37,6 +37,20 @@ public struct ListCursor: Equatable, Sendable {
         return true
     }
 
+    /// A tap: Enter keeps the selection; a mouse click selects the item `hit` finds at the click (given the cursor,
+    /// for its scroll) and scrolls it into view. False, changing nothing, for a click on no item.
+    public mutating func tap(_ key: Key, count: Int, page: ListPage, hit: (_ x: Int, _ y: Int, ListCursor) -> Int?) -> Bool {
+        guard case .mouseClick(let x, let y) = key else { return true }
+        guard let index = hit(x, y, self) else { return false }
+        select(index, count: count, page: page)
+        return true
+    }
+
+    /// A tap on a one-column list placed by `layout` (see `tap(_:count:page:hit:)`).
+    public mutating func tap(_ key: Key, count: Int, in layout: ListLayout) -> Bool {
+        tap(key, count: count, page: layout.page) { _, y, cursor in layout.index(atY: y, cursor: cursor, count: count) }
+    }
+
     /// Selects `index` (clamped to the list) and scrolls it into view.
     public mutating func select(_ index: Int, count: Int, page: ListPage) {
         selection = index
@@ -56,10 +70,11 @@ public struct ListCursor: Equatable, Sendable {
     }
 
     /// For views that only scroll (help, an article): moves the offset over `count` lines shown
-    /// `page.rows` at a time; the selection follows it. Returns false for a command that is not a movement.
+    /// `page.rows` at a time, a page keeping `overlap` lines of the last one in view; the selection follows it.
+    /// Returns false for a command that is not a movement.
     @discardableResult
-    public mutating func scroll(_ command: Command, count: Int, page: ListPage) -> Bool {
-        let rows = max(1, page.rows)
+    public mutating func scroll(_ command: Command, count: Int, page: ListPage, overlap: Int = 0) -> Bool {
+        let rows = max(1, page.rows - overlap)
         switch command {
         case .moveDown: offset += 1
         case .moveUp: offset -= 1

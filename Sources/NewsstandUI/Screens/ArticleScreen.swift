@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandContent
+import NewsstandCore
 import NewsstandImaging
 
 /// An article, set to the window and scrolled to the reader's place: pictures drawn on their
@@ -38,21 +39,28 @@ public enum ArticleScreen {
             }
             return
         }
-        guard let layout = reader.layout else {
+        render(reader.view, state, in: area, theme: theme, into: &buffer, search: reader.search?.query ?? "",
+               highlights: (reader.marks?.highlights ?? []).filter { !$0.isLost && $0.articleIndex == reader.articleIndex },
+               selection: reader.selection)
+    }
+
+    /// An article view (an issue's article, a feed's) from its top line: its text, its pictures drawn as they came,
+    /// and on it the matches of `search`, the `highlights` kept and the passage being chosen.
+    public static func render(_ view: ArticleView, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer,
+                              search: String = "", highlights: [Highlight] = [], selection: PassageSelection? = nil) {
+        guard let layout = view.layout else {
             buffer.write("Loading the article…", x: 2, y: area.y + 1, style: theme[.summary])
             return
         }
-        let matches = ArticleMatches(reader.search?.query ?? "", in: layout,
-                                     lines: max(0, reader.topLine - 4)..<(reader.topLine + area.height))
-        let highlights = (reader.marks?.highlights ?? []).filter { !$0.isLost && $0.articleIndex == reader.articleIndex }
+        let matches = ArticleMatches(search, in: layout, lines: max(0, view.topLine - 4)..<(view.topLine + area.height))
         for row in 0..<area.height {
-            let index = reader.topLine + row
+            let index = view.topLine + row
             guard index < layout.lines.count else { break }
             let line = layout.lines[index]
             let start = area.x + layout.margin + line.indent
             let limit = area.width - layout.margin - line.indent
-            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: reader.issueID, state),
-               let art = reader.pictures[request] {
+            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: view.issueID, state),
+               let art = view.pictures[request] {
                 // Which row of the picture this line is: lines of one picture follow each other.
                 var artRow = 0
                 while index - artRow - 1 >= 0, layout.lines[index - artRow - 1].imageSource == line.imageSource,
@@ -77,7 +85,7 @@ public enum ArticleScreen {
                 if let range = ArticlePassages.range(on: line, from: highlight.start, to: highlight.end) { paint(range, theme[.highlight]) }
             }
             for piece in matches.pieces(onLine: index) { paint(piece.range, theme[.selection]) }
-            if let selection = reader.selection, let range = ArticlePassages.range(on: line, from: selection.start, to: selection.end) {
+            if let selection, let range = ArticlePassages.range(on: line, from: selection.start, to: selection.end) {
                 paint(range, theme[.selection].adding([.underline]))
             }
         }
@@ -122,13 +130,9 @@ public enum ArticleScreen {
     /// articles: the articles before this one, and this one's share read so far); "page 3/24" in a comic book.
     public static func positionText(_ reader: ReaderState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
         if let book = reader.book, book.isComicBook { return "page \(reader.articleIndex + 1)/\(book.articles.count)" }
-        guard let layout = reader.layout else { return "" }
-        let visible = visibleLines(in: area)
-        let scrollable = max(0, layout.lines.count - visible)
-        let percent = scrollable == 0 ? 100 : min(100, reader.topLine * 100 / scrollable)
+        guard let progress = reader.view.progress(in: area, pace: pace) else { return "" }
         let count = reader.book?.articles.count ?? 0
-        let issuePercent = count == 0 ? percent : min(100, (reader.articleIndex * 100 + percent) / count)
-        let left = pace.timeLeft(words: layout.wordsFromLine[min(max(0, reader.topLine), layout.lines.count)]).map { " · \($0)" } ?? ""
-        return "article \(reader.articleIndex + 1)/\(count) · \(percent)% · issue \(issuePercent)%\(left)"
+        let issuePercent = count == 0 ? progress.percent : min(100, (reader.articleIndex * 100 + progress.percent) / count)
+        return "article \(reader.articleIndex + 1)/\(count) · \(progress.percent)% · issue \(issuePercent)%\(progress.timeLeft)"
     }
 }

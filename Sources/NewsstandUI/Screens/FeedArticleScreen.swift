@@ -7,16 +7,13 @@ public enum FeedArticleScreen {
             buffer.write("Cannot read this headline: \(failure)", x: 2, y: area.y + 1, style: theme[.summary], maxWidth: area.width - 4)
             return
         }
-        ArticleScreen.render(readerView(article), state, in: area, theme: theme, into: &buffer)
+        ArticleScreen.render(article.view, state, in: area, theme: theme, into: &buffer)
     }
 
     /// "headline 3/20 · 40% · 2 min left": where the article is, and the time left at the reader's pace.
     public static func positionText(_ article: FeedArticleState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
-        guard let layout = article.layout else { return "" }
-        let scrollable = max(0, layout.lines.count - ArticleScreen.visibleLines(in: area))
-        let percent = scrollable == 0 ? 100 : min(100, article.topLine * 100 / scrollable)
-        let left = pace.timeLeft(words: layout.wordsFromLine[min(max(0, article.topLine), layout.lines.count)]).map { " · \($0)" } ?? ""
-        return wholeArticleText(article) + "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(percent)%" + left
+        guard let progress = article.view.progress(in: area, pace: pace) else { return "" }
+        return wholeArticleText(article) + "headline \(article.index + 1)" + (article.count.map { "/\($0)" } ?? "") + " · \(progress.percent)%" + progress.timeLeft
     }
 
     /// What the reader shows of the headline's whole article, before its place: "fetching… · " while its page is
@@ -24,16 +21,5 @@ public enum FeedArticleScreen {
     static func wholeArticleText(_ article: FeedArticleState) -> String {
         if article.isFetchingArticle { return "fetching… · " }
         return article.wholeArticle != nil ? "whole article · " : ""
-    }
-
-    /// The article as the reader's article view draws it.
-    static func readerView(_ article: FeedArticleState) -> ReaderState {
-        var reader = ReaderState(issueID: 0)
-        reader.isShowingArticle = true
-        reader.blocks = article.blocks
-        reader.layout = article.layout
-        reader.topLine = article.topLine
-        reader.pictures = article.pictures
-        return reader
     }
 }

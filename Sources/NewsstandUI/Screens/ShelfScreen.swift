@@ -56,7 +56,7 @@ public enum ShelfScreen {
     /// The cover of an issue at a layout's cover size: its art when it has arrived, else a placeholder.
     static func cover(for issue: Issue, columns: Int, rows: Int, state: AppState) -> CoverView {
         let request = state.coverRequest(issueID: issue.id, columns: columns, rows: rows)
-        return CoverView(art: state.covers[request], hasFailed: state.failedCovers.contains(request) || !issue.mayHaveCover)
+        return CoverView(art: state.covers[request], hasFailed: state.covers.hasFailed(request) || !issue.mayHaveCover)
     }
 
     /// One issue in the grid: a large cover with title, date and state beneath it.
