@@ -10,7 +10,8 @@ import NewsstandCore
 /// printed (install it with `apt-get install python3-feedparser`; the benchmark never installs anything).
 struct FeedBenchmark {
     var entries = 10_000
-    var repetitions = 10
+    /// `NEWSSTAND_BENCH_FEED_RUNS` sets fewer (or more), e.g. for a run under callgrind.
+    var repetitions = ProcessInfo.processInfo.environment["NEWSSTAND_BENCH_FEED_RUNS"].flatMap { Int($0) }.map { max(1, $0) } ?? 10
     /// feedparser takes seconds a parse: its median is of fewer.
     var pythonRepetitions = 3
 

@@ -135,4 +135,35 @@ final class FeedAssemblerTests: XCTestCase {
             XCTAssertEqual(feed.entries.last?.contentURLTexts, ["https://e.com/2999.epub"])
         }
     }
+
+    /// An item's page link (RSS `link` text, Atom's first `alternate` link) is kept as bytes until a headline or a
+    /// held item needs it: resolved then against the base it had where it was read, and the first that resolves
+    /// is the one used, as when it was resolved at once.
+    func testPageLinksReadLateAreTheFirstThatResolveAgainstTheirOwnBase() throws {
+        let rss = Data("""
+            <rss version="2.0"><channel xml:base="https://example.com/news/"><title>T</title>
+              <item><title>One</title><link xml:base="https://other.org/y/">story</link><link>https://example.com/second</link></item>
+              <item><title>Two</title><link>http://[bad</link><link>two.html</link></item>
+              <item><title>Three</title><link>three.html</link><enclosure url="three.epub" type="application/epub+zip"/></item>
+            </channel></rss>
+            """.utf8)
+        let news = try FeedParser.parse(rss, url: base)
+        XCTAssertEqual(news.headlines.map(\.title), ["One", "Two"])
+        XCTAssertEqual(news.headlines.map(\.link?.absoluteString), ["https://other.org/y/story", "https://example.com/news/two.html"])
+        XCTAssertEqual(news.entries.map(\.contentURLTexts), [["https://example.com/news/three.epub"]])
+        XCTAssertEqual("\(news)", wholeDocument(rss, url: base))
+
+        // Atom entries without content are held until the format is certain (the feed's end), links and all.
+        let atom = Data("""
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.com/a/"><title>T</title>
+              <entry><id>1</id><title>One</title><link xml:base="https://other.org/x/" href="page"/><link rel="alternate" href="second"/></entry>
+              <entry><id>2</id><title>Two</title><link rel="alternate" href="http://[bad"/><link href="two"/></entry>
+              <entry><id>3</id><title>Three</title><link rel="alternate" type="application/atom+xml;profile=opds-catalog" href="cat"/><link href="three"/></entry>
+            </feed>
+            """.utf8)
+        let feed = try FeedParser.parse(atom, url: base)
+        XCTAssertEqual(feed.headlines.map(\.link?.absoluteString), ["https://other.org/x/page", "https://example.com/a/two"])
+        XCTAssertEqual(feed.navigation.map(\.url.absoluteString), ["https://example.com/a/cat"])
+        XCTAssertEqual("\(feed)", wholeDocument(atom, url: base))
+    }
 }

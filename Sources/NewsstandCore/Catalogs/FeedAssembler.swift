@@ -30,6 +30,9 @@ final class FeedAssembler {
     @exclusivity(unchecked) private var lastTypeKind: (type: String?, kind: ContentKind)?
     /// The last entry's content types with any.
     @exclusivity(unchecked) private var lastTypes: [String] = []
+    /// The last entry's content lengths as the feed wrote them, and as numbers.
+    @exclusivity(unchecked) private var lastLengthTexts: [String?] = []
+    @exclusivity(unchecked) private var lastLengths: [Int64?] = []
     /// The content assets of the item being mapped (kept from one item to the next).
     @exclusivity(unchecked) private var assets: [FeedParser.Asset] = []
     /// Items kept until the feed's format is known, in document order.
@@ -54,25 +57,29 @@ final class FeedAssembler {
     /// valid during the call, is the item's `markup` as bytes when the reader kept it so (made into a String
     /// only if the item is held or becomes a headline).
     /// The item is read in place (`inout` so that it is not copied on the way) and left as it was.
-    func add(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool) {
+    /// `completeLinks` puts into a copy of it the page links the reader kept aside (an item's `link` and
+    /// `alternate` link, which only a held item and a headline use).
+    func add(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool,
+             completeLinks: (inout FeedDocument.Item) -> Void = { _ in }) {
         let format = settledFormat(atomFamily: atomFamily, sawNewsstand: sawNewsstand)
         if !held.isEmpty {
             guard let format else {
-                hold(item, markup: markup)
+                hold(item, markup: markup, completeLinks: completeLinks)
                 return
             }
             release(format: format)
         }
         FeedParser.contentAssets(item, into: &assets)
         if assets.isEmpty && format == nil {
-            hold(item, markup: markup)
+            hold(item, markup: markup, completeLinks: completeLinks)
             return
         }
-        place(item, markup: markup, format: format)
+        place(item, markup: markup, format: format, completeLinks: completeLinks)
     }
 
-    private func hold(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?) {
+    private func hold(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?, completeLinks: (inout FeedDocument.Item) -> Void) {
         var kept = item
+        completeLinks(&kept)
         if let markup { kept.markup = String(decoding: markup, as: UTF8.self) }
         held.append(kept)
     }
@@ -100,8 +107,26 @@ final class FeedAssembler {
         return byType == .unknown ? ContentKind.of(fileName: asset.url.absoluteString) : byType
     }
 
+    /// The sizes of `assets` (a length that is no positive number is nil). Most entries give the sizes the one
+    /// before gave (a feed's issues are often one size, or the feed writes a placeholder): that array is
+    /// shared, not parsed and made again.
+    private func lengths() -> [Int64?] {
+        if lastLengthTexts.count == assets.count {
+            var same = true
+            for index in assets.indices where lastLengthTexts[index] != assets[index].length {
+                same = false
+                break
+            }
+            if same { return lastLengths }
+        }
+        lastLengthTexts = assets.map(\.length)
+        lastLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
+        return lastLengths
+    }
+
     /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
-    private func place(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?) {
+    private func place(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?,
+                       completeLinks: (inout FeedDocument.Item) -> Void = { _ in }) {
         defer { position += 1 }
         let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
         let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
@@ -142,20 +167,17 @@ final class FeedAssembler {
                     lastTypes = types
                 }
             }
-            var links: [LazyURL] = []
-            links.reserveCapacity(assets.count)
-            for asset in assets { links.append(asset.url) }
+            // One link (the usual) as a literal: made at its size at once.
+            let links = assets.count == 1 ? [assets[0].url] : assets.map(\.url)
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            // Made in the array and completed there: a CatalogEntry is large, and one made aside was copied in.
-            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types))
-            let index = entries.count - 1
-            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entries[index].acquisitions = AcquisitionLink.all(in: item.links) }
-            if assets.contains(where: { $0.length != nil }) {
-                entries[index].contentLengths = assets.map { $0.length.flatMap { Int64(FeedText.trimmed($0)) }.flatMap { $0 > 0 ? $0 : nil } }
-            }
-            if let pageStream = item.pageStream { entries[index].pageStream = pageStream }
+            // Completed aside and appended once: its last use, so moved in.
+            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
+            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
+            if assets.contains(where: { $0.length != nil }) { entry.contentLengths = lengths() }
+            if let pageStream = item.pageStream { entry.pageStream = pageStream }
+            entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)
@@ -163,6 +185,8 @@ final class FeedAssembler {
             navigationLink.isAcquisitionFeed = link.type.map { FeedText.contains($0.lowercased(), "kind=acquisition") } ?? false
             navigation.append(navigationLink)
         } else {
+            var item = item
+            completeLinks(&item)
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {
                 headlines.append(Headline(title: title, link: link?.url, date: date, summary: summary,

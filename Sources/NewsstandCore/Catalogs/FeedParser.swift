@@ -241,12 +241,20 @@ public enum FeedParser {
         for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type, length: media.length)) }
         if assets.isEmpty, let image = item.mediaContents.first(where: isImage) { assets.append(Asset(url: image.url, type: image.type)) }
         guard assets.count > 1 else { return }
-        // The first of each URL, in order.
-        var seen: Set<LazyURL> = []
+        // The first of each URL, in order. An item has a few: each is compared with those kept before it
+        // (a set was made and hashed into for every item with two); a set only for many.
         var kept = 0
-        for index in assets.indices where seen.insert(assets[index].url).inserted {
-            assets.swapAt(kept, index)
-            kept += 1
+        if assets.count <= 16 {
+            for index in assets.indices where !assets[..<kept].contains(where: { $0.url == assets[index].url }) {
+                assets.swapAt(kept, index)
+                kept += 1
+            }
+        } else {
+            var seen: Set<LazyURL> = []
+            for index in assets.indices where seen.insert(assets[index].url).inserted {
+                assets.swapAt(kept, index)
+                kept += 1
+            }
         }
         assets.removeLast(assets.count - kept)
     }
@@ -314,7 +322,7 @@ public enum FeedParser {
         Int(size.split(separator: "X").first ?? "") ?? Int(size) ?? 0
     }
 
-    private static func isCatalogType(_ type: String?) -> Bool {
+    static func isCatalogType(_ type: String?) -> Bool {
         guard var type else { return false }
         if type.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { type = type.lowercased() }
         return FeedText.contains(type, "profile=opds-catalog") || type.hasPrefix("application/atom+xml") || type.hasPrefix("application/opds+json")

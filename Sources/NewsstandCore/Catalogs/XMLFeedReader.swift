@@ -96,6 +96,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// for an item that needs it (a headline's article), not for every issue of a feed whose texts are HTML.
     private let markup = TextBytes()
     @exclusivity(unchecked) private var hasMarkup = false
+    /// An item's page links, kept as the parser's bytes with their base until the assembler needs them (when
+    /// the item is held or becomes a headline): an issue never uses them, and resolving each and making its
+    /// String was a tenth of reading a feed. The first `link` text (RSS), and the first `alternate` link that
+    /// is not a catalog's (Atom); only while items go to an assembler.
+    private let pendingLinkText = TextBytes(capacity: 64)
+    @exclusivity(unchecked) private var pendingLinkBase: (url: URL, text: String?)?
+    private let pendingAlternateHref = TextBytes(capacity: 64)
+    @exclusivity(unchecked) private var pendingAlternate: (rel: String, type: String?, length: String?, title: String?, base: URL, baseText: String?)?
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
@@ -328,6 +336,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem { item = FeedDocument.Item() }
             readingItem = true
             hasMarkup = false
+            pendingLinkBase = nil
+            pendingAlternate = nil
             item.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
@@ -348,9 +358,17 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 }
                 break
             }
-            guard let url = resolve(attribute: href, base: baseIndex) else { break }
             let rel = FeedText.trimmed(interned(tag, .rel) ?? "alternate", newlines: false)
             let type = interned(tag, .type)
+            if assembler != nil, readingItem, parent == .item, pendingAlternate == nil, rel == "alternate",
+               !FeedParser.isCatalogType(type), !XMLBytes.hasAmpersand(href) {
+                pendingAlternateHref.removeAll(keepingCapacityUpTo: 4 << 10)
+                pendingAlternateHref.append(href)
+                pendingAlternate = (rel, type, tag.attribute(.length), tag.attribute(.title), bases[baseIndex], baseTexts[baseIndex])
+                acquisitionIndex = nil
+                break
+            }
+            guard let url = resolve(attribute: href, base: baseIndex) else { break }
             let opdsRel = rel.utf8.first == UInt8(ascii: "h") && rel.hasPrefix("http://opds-spec.org/")
             if opdsRel || type.map({ FeedText.contains($0, "profile=opds-catalog") }) == true { document.sawOPDS = true }
             if readingItem, parent == .item {
@@ -470,8 +488,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 if let assembler {
                     // Read where it is, then emptied for the next item with its arrays' storage kept: an item
                     // handed over by value was copied and destroyed twice.
-                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand)
+                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand,
+                                  completeLinks: { self.completeLinks(&$0) })
                     item.clear()
+                    pendingLinkBase = nil
+                    pendingAlternate = nil
                 } else {
                     var finished = FeedDocument.Item()
                     swap(&finished, &item)
@@ -487,7 +508,18 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem, item.alternateTitle == nil { item.alternateTitle = readText(frame) }
             else if inFeed, document.title == nil { document.title = readText(frame) }
         case .link:
-            guard !frame.hasHref, let url = resolve(text: frame.baseIndex) else { break }
+            guard !frame.hasHref else { break }
+            if inItem, assembler != nil, item.link == nil {
+                if pendingLinkBase != nil {
+                    completeTextLink(&item)
+                    if item.link != nil { break }
+                }
+                pendingLinkText.removeAll(keepingCapacityUpTo: 4 << 10)
+                pendingLinkText.append(text.bytes)
+                pendingLinkBase = (bases[frame.baseIndex], baseTexts[frame.baseIndex])
+                break
+            }
+            guard let url = resolve(text: frame.baseIndex) else { break }
             if inItem { if item.link == nil { item.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = FeedText.trimmed(rawText)
@@ -546,6 +578,23 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     // MARK: Helpers
+
+    /// Puts the pending page links (see `pendingLinkBase`) into `item` as reading them at once would have:
+    /// the `link` text as its link, the `alternate` link before the item's others (only the first alternate
+    /// link is ever read).
+    private func completeLinks(_ item: inout FeedDocument.Item) {
+        completeTextLink(&item)
+        if let pending = pendingAlternate,
+           let url = LazyURL(utf8: pendingAlternateHref.bytes, base: pending.base, certainBaseText: pending.baseText) {
+            item.links.insert(FeedDocument.Link(url: url, rel: pending.rel, type: pending.type, length: pending.length, title: pending.title), at: 0)
+        }
+    }
+
+    private func completeTextLink(_ item: inout FeedDocument.Item) {
+        if let base = pendingLinkBase, item.link == nil {
+            item.link = LazyURL(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
+        }
+    }
 
     /// `tag.attribute(local)`, the same String as last time when the value is one of the last few
     /// seen: a `rel`, a `type` or a `medium` takes a handful of values over thousands of elements,
