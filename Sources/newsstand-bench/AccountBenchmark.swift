@@ -44,6 +44,7 @@ struct AccountBenchmark {
         func subscriptions() throws -> [ServerSubscription] { try timed { try client.subscriptions() } }
         func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed { try client.items(since: microseconds) } }
         func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed { try client.itemIDs(list) } }
+        func unreadCounts() throws -> [ServerUnreadCount]? { try timed { try client.unreadCounts() } }
         func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed { try client.set(state, adding, items: items) } }
         func subscribe(to feedURL: URL) throws -> String { try timed { try client.subscribe(to: feedURL) } }
         func unsubscribe(streamID: String) throws { try timed { try client.unsubscribe(streamID: streamID) } }
