@@ -59,6 +59,7 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         try client.set(.starred, true, items: [try XCTUnwrap(ServerItemID(starred.name))])
         let marked = sync.sync(try XCTUnwrap(try store.accounts().first))
         XCTAssertEqual(marked.readCheck, .compared, "the feed's unread count changed")
+        XCTAssertFalse(marked.starredListUnchanged, "a star was added there")
         XCTAssertEqual(marked.markedRead, 1)
         let after = Dictionary(uniqueKeysWithValues: try issues.map { ($0.name, try XCTUnwrap(try store.issue(id: $0.id))) })
         XCTAssertNotNil(after[read.name]?.openedAt)
@@ -149,6 +150,7 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         XCTAssertEqual(unchanged.report.readCheck, .countsUnchanged)
         XCTAssertEqual(unchanged.lists, 0, "no unread list")
         XCTAssertEqual(unchanged.requests, 4, "subscriptions, unread counts, items, starred ids")
+        XCTAssertTrue(unchanged.report.starredListUnchanged)
 
         // Read in FreshRSS: its feed's count is one less, so the list is read and the issue is read here.
         let feed1 = try XCTUnwrap(try store.publications(accountID: account.id).first { $0.title == "Feed 1" })
@@ -188,5 +190,16 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let same = try syncAgain()
         XCTAssertEqual(same.report.readCheck, .listUnchanged)
         XCTAssertEqual(same.lists, 1)
+
+        // Read here and sent at once (as `newsstand mark` does), then unread in FreshRSS: the counts are back to those
+        // of the last check, but a sent mark made the next sync compare the whole list, so it is unread here again.
+        XCTAssertTrue(try store.setHeadlineRead(true, publicationID: feed1.id, key: try XCTUnwrap(headline.key)))
+        XCTAssertEqual(try sync.sendMarks(of: try XCTUnwrap(try store.accounts().first)), 1)
+        XCTAssertFalse(try client.itemIDs(.unread).ids.contains(headlineItem))
+        try client.set(.read, false, items: [headlineItem])
+        let back = try syncAgain()
+        XCTAssertEqual(back.report.readCheck, .compared)
+        XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, false)
+        XCTAssertEqual(try syncAgain().report.readCheck, .countsUnchanged)
     }
 }

@@ -33,7 +33,7 @@ final class AccountReadCheckTests: XCTestCase {
         store.close()
         // A library of schema 19: the accounts without the columns.
         let database = try SQLiteDatabase(path: paths.databaseFile.path)
-        for column in ["full_check_at", "unread_counts_digest", "unread_list_digest"] {
+        for column in ["full_check_at", "unread_counts_digest", "unread_list_digest", "starred_list_digest"] {
             try database.execute("ALTER TABLE accounts DROP COLUMN \(column)")
         }
         try database.execute("PRAGMA user_version = 19")
@@ -41,7 +41,7 @@ final class AccountReadCheckTests: XCTestCase {
         let upgraded = try LibraryStore(file: paths.databaseFile)
         defer { upgraded.close() }
         XCTAssertEqual(try upgraded.readCheck(accountID: account.id), .init())
-        let check = LibraryStore.AccountReadCheck(at: Date(timeIntervalSince1970: 1_800_000_000), countsDigest: "c", listDigest: "l")
+        let check = LibraryStore.AccountReadCheck(at: Date(timeIntervalSince1970: 1_800_000_000), countsDigest: "c", listDigest: "l", starredDigest: "s")
         try upgraded.recordReadCheck(accountID: account.id, check)
         XCTAssertEqual(try upgraded.readCheck(accountID: account.id), check)
         // Its follow-up again changes nothing.

@@ -61,6 +61,8 @@ public struct AccountSync: Sendable {
         /// How the read states were checked: the server's unread counts alone (unchanged since the last full check), the
         /// whole unread list found the same as the one last applied, or the list compared with the library.
         public var readCheck: ReadCheck = .compared
+        /// The starred list was the one last applied: not compared with the library.
+        public var starredListUnchanged = false
     }
 
     /// How a sync learnt what was read on the server.
@@ -96,6 +98,9 @@ public struct AccountSync: Sendable {
     public func sendMarks(of account: Account, with client: FeedServerClient) throws -> Int {
         let marks = try store.pendingMarks(accountID: account.id)
         var sent = 0
+        // The server's lists now differ from what the last check saw, in ways the library knows but the counts may not
+        // show (a read here, then unread there): the next sync compares the whole lists again.
+        defer { if sent > 0 { try? store.recordReadCheck(accountID: account.id, .init()) } }
         for state in ServerItemState.allCases {
             for adding in [true, false] {
                 let group = marks.filter { $0.state == state && $0.adding == adding }
@@ -181,6 +186,7 @@ public struct AccountSync: Sendable {
         let quiet = report.sentMarks == 0 && report.newItems == 0 && !linkedAgain && batch.problems.isEmpty && pending.isEmpty
         // Due after the interval, or when the clock went back (by more than the rounding of a stored time).
         let due = last.at.map { time.timeIntervalSince($0) >= fullCheckInterval || time.timeIntervalSince($0) < -1 } ?? true
+        var check = last
         if quiet, !due, let counts, counts == last.countsDigest {
             report.readCheck = .countsUnchanged
         } else {
@@ -192,19 +198,28 @@ public struct AccountSync: Sendable {
                 } else {
                     report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
                 }
-                try store.recordReadCheck(accountID: account.id, .init(at: time, countsDigest: counts, listDigest: list))
+                (check.at, check.countsDigest, check.listDigest) = (time, counts, list)
             } else {
-                try store.recordReadCheck(accountID: account.id, .init())
+                (check.at, check.countsDigest, check.listDigest) = (nil, nil, nil)
                 problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
             }
         }
 
+        // The starred list is small, and read every time; when it is the one last applied, nothing is compared.
         let starred = try client.itemIDs(.starred)
         if starred.isComplete {
-            try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+            let list = Self.digest(ofIDs: starred.ids)
+            if quiet, let list, list == last.starredDigest {
+                report.starredListUnchanged = true
+            } else {
+                try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+            }
+            check.starredDigest = list
         } else {
+            check.starredDigest = nil
             problems.append("the list of starred items was cut short (\(starred.ids.count) read); stars wait for the next sync")
         }
+        if check != last { try store.recordReadCheck(accountID: account.id, check) }
 
         // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
         let newest = batch.items.compactMap(\.crawledMicroseconds).max()
