@@ -6,7 +6,8 @@ import NewsstandCore
 
 /// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server and SQLite) following
 /// 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the first sync (every
-/// item through `stream/contents`) and then three unchanged ones, each with its time and the requests it sent (counted
+/// item through `stream/contents`), then three unchanged ones (the unread counts unchanged: no unread list) and three
+/// with the hourly full check due (the unread list read, found the one last applied), each with its time and the requests it sent (counted
 /// by `GoogleReaderClient`, every request it sends) and the time spent in the API's calls (FreshRSS answering, the
 /// answer read and parsed). Beside it, in the same run, a direct sync of the same feeds into a library of its own
 /// (`SyncService`, as the `sync` case: one conditional request a feed). Target: the unchanged account sync within 10
@@ -44,6 +45,7 @@ struct AccountBenchmark {
         func subscriptions() throws -> [ServerSubscription] { try timed { try client.subscriptions() } }
         func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed { try client.items(since: microseconds) } }
         func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed { try client.itemIDs(list) } }
+        func unreadCounts() throws -> [ServerUnreadCount]? { try timed { try client.unreadCounts() } }
         func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed { try client.set(state, adding, items: items) } }
         func subscribe(to feedURL: URL) throws -> String { try timed { try client.subscribe(to: feedURL) } }
         func unsubscribe(streamID: String) throws { try timed { try client.unsubscribe(streamID: streamID) } }
@@ -146,6 +148,7 @@ struct AccountBenchmark {
         var unchangedTimes: [Double] = []
         var inCalls: [Double] = []
         var requests: [Int] = []
+        var checks: [AccountSync.ReadCheck] = []
         for _ in 0..<Self.unchangedRuns {
             let current = try store.accounts().first { $0.id == account.id } ?? account
             let (report, seconds) = MonotonicClock.measure { sync.sync(current) }
@@ -154,11 +157,12 @@ struct AccountBenchmark {
             unchangedTimes.append(seconds)
             inCalls.append(clients.last?.secondsInCalls ?? 0)
             requests.append(report.requests)
+            checks.append(report.readCheck)
         }
         let accountUnchanged = Statistics(unchangedTimes)
         let requestText = Set(requests).count == 1 ? Format.count(requests[0]) : requests.map(Format.count).joined(separator: ", ")
         table.add("account sync, unchanged", accountUnchanged,
-                  notes: "\(requestText) requests in each; nothing new, read or starred")
+                  notes: "\(requestText) requests in each; nothing new, read or starred; \(Self.describe(checks))")
         let calls = Statistics(inCalls)
         let own = Statistics(zip(unchangedTimes, inCalls).map { $0 - $1 })
         table.add("  in the API's calls", calls, notes: "FreshRSS answering (PHP's built-in server), the answers read and parsed")
@@ -172,7 +176,39 @@ struct AccountBenchmark {
                       + (met ? "met" : "NOT met"))
         table.add("  library part / direct", runs: nil, median: Format.ratio(own.median / directUnchanged.median),
                   notes: "Newsstand's own share of the unchanged account sync")
+
+        // The hourly full check (`fullCheckInterval` passed, the clock moved on): the whole unread list read again,
+        // found the one last applied, so not compared. After the measured runs, as a clock moved forward stays forward.
+        var fullTimes: [Double] = []
+        var fullRequests: [Int] = []
+        var fullChecks: [AccountSync.ReadCheck] = []
+        for run in 1...Self.unchangedRuns {
+            var later = sync
+            let offset = Double(run) * (sync.fullCheckInterval + 1)
+            later.now = { Date().addingTimeInterval(offset) }
+            let current = try store.accounts().first { $0.id == account.id } ?? account
+            let (report, seconds) = MonotonicClock.measure { later.sync(current) }
+            if let problem = report.problem { throw ChildProcess.Failure(description: "an account sync with its full check failed: \(problem)") }
+            fullTimes.append(seconds)
+            fullRequests.append(report.requests)
+            fullChecks.append(report.readCheck)
+        }
+        let fullText = Set(fullRequests).count == 1 ? Format.count(fullRequests[0]) : fullRequests.map(Format.count).joined(separator: ", ")
+        table.add("account sync, unchanged, hourly full check", Statistics(fullTimes),
+                  notes: "\(fullText) requests; \(Self.describe(fullChecks)) (at most once an hour)")
         table.print()
+    }
+
+    /// How the runs' read states were checked, in words.
+    static func describe(_ checks: [AccountSync.ReadCheck]) -> String {
+        let words = checks.map { check in
+            switch check {
+            case .countsUnchanged: "unread counts unchanged, no unread list"
+            case .listUnchanged: "unread list read, the one last applied (not compared)"
+            case .compared: "unread list read and compared"
+            }
+        }
+        return Set(words).count == 1 ? words[0] : words.joined(separator: " / ")
     }
 
     /// Hands out the timed clients the account sync asks for, keeping the last.

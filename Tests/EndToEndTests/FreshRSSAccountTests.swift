@@ -104,7 +104,8 @@ final class FreshRSSAccountSyncTests: EndToEndTestCase {
         let again = sync.sync(try XCTUnwrap(try store.accounts().first))
         XCTAssertNil(again.problem)
         XCTAssertEqual(again.newItems, 0)
-        XCTAssertEqual(again.requests, 4, "subscriptions, items since the last sync, unread ids, starred ids")
+        XCTAssertEqual(again.requests, 4, "subscriptions, unread counts (unchanged: no unread ids), items since the last sync, starred ids")
+        XCTAssertEqual(again.readCheck, .countsUnchanged)
         XCTAssertEqual(server.settledLog().filter { $0.path.hasSuffix(".xml") && !($0.headers["user-agent"] ?? "").contains("FreshRSS") }.count, 0,
                        "no feed fetched by Newsstand")
 

@@ -40,7 +40,8 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let again = sync.sync(try XCTUnwrap(try store.accounts().first))
         XCTAssertNil(again.problem)
         XCTAssertEqual(again.newItems, 0)
-        XCTAssertEqual(again.requests, 4, "subscriptions, items since the server's time, unread ids, starred ids")
+        XCTAssertEqual(again.requests, 4, "subscriptions, unread counts (unchanged: no unread ids), items since the server's time, starred ids")
+        XCTAssertEqual(again.readCheck, .countsUnchanged)
         let ours = again.outcomes.filter { streams.contains($0.publication.accountStream ?? "") }
         XCTAssertEqual(ours.count, 3)
         for (publication, outcome) in ours {
@@ -57,6 +58,8 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         try client.set(.read, true, items: [try XCTUnwrap(ServerItemID(read.name))])
         try client.set(.starred, true, items: [try XCTUnwrap(ServerItemID(starred.name))])
         let marked = sync.sync(try XCTUnwrap(try store.accounts().first))
+        XCTAssertEqual(marked.readCheck, .compared, "the feed's unread count changed")
+        XCTAssertFalse(marked.starredListUnchanged, "a star was added there")
         XCTAssertEqual(marked.markedRead, 1)
         let after = Dictionary(uniqueKeysWithValues: try issues.map { ($0.name, try XCTUnwrap(try store.issue(id: $0.id))) })
         XCTAssertNotNil(after[read.name]?.openedAt)
@@ -82,5 +85,121 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         XCTAssertEqual(try store.publication(id: feed1.id)?.title, "Feed One")
         XCTAssertEqual(try store.publication(id: feed2.id)?.isSubscribed, false)
         XCTAssertEqual(try store.publication(id: feed3.id)?.isSubscribed, true)
+    }
+
+    /// The time an ``AccountSync`` sees, moved by the test.
+    private final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var date = Date()
+        var now: Date { lock.withLock { date } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { date += seconds } }
+    }
+
+    /// A FreshRSS client that counts the unread lists it is asked for.
+    private final class ListCounter: FeedServerClient, @unchecked Sendable {
+        let client: GoogleReaderClient
+        private let lock = NSLock()
+        private var lists = 0
+        init(_ client: GoogleReaderClient) { self.client = client }
+        var unreadLists: Int { lock.withLock { lists } }
+        var requestCount: Int { client.requestCount }
+        func subscriptions() throws -> [ServerSubscription] { try client.subscriptions() }
+        func items(since microseconds: Int64?) throws -> ServerItemBatch { try client.items(since: microseconds) }
+        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs {
+            if list == .unread { lock.withLock { lists += 1 } }
+            return try client.itemIDs(list)
+        }
+        func unreadCounts() throws -> [ServerUnreadCount]? { try client.unreadCounts() }
+        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try client.set(state, adding, items: items) }
+        func subscribe(to feedURL: URL) throws -> String { try client.subscribe(to: feedURL) }
+        func unsubscribe(streamID: String) throws { try client.unsubscribe(streamID: streamID) }
+        func rename(streamID: String, to title: String) throws { try client.rename(streamID: streamID, to: title) }
+    }
+
+    /// An unchanged sync asks FreshRSS's unread counts and not its unread list; an item read in FreshRSS changes its
+    /// feed's count, so the next sync reads the list and sees it read; a read and an unread in the same feed leave the
+    /// counts as they were (the trade-off), and the full check due after `fullCheckInterval` sees them.
+    func testAnUnchangedSyncTrustsTheUnreadCountsUntilTheHourlyFullCheck() throws {
+        let feeds = Dictionary(uniqueKeysWithValues: (1...2).map { ("/feed\($0).xml", "Feed \($0)") })
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: feeds)
+        for path in feeds.keys.sorted() { _ = try client.subscribe(to: server.url(for: String(path.dropFirst()))) }
+        let store = try LibraryStore(file: home.appendingPathComponent("library.sqlite"))
+        defer { store.close() }
+        let token = try GoogleReaderClient.logIn(baseURL: freshRSS.apiURL, user: freshRSS.user, password: freshRSS.apiPassword)
+        let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
+        let url = freshRSS.apiURL
+        let counter = ListCounter(GoogleReaderClient(baseURL: url, authToken: token))
+        let clock = Clock()
+        var sync = AccountSync(store: store) { _ in counter }
+        sync.now = { clock.now }
+        sync.fullCheckInterval = 600
+        func syncAgain() throws -> (report: AccountSync.Report, requests: Int, lists: Int) {
+            let (requests, lists) = (counter.requestCount, counter.unreadLists)
+            let report = sync.sync(try XCTUnwrap(try store.accounts().first))
+            XCTAssertNil(report.problem)
+            return (report, counter.requestCount - requests, counter.unreadLists - lists)
+        }
+
+        let first = try syncAgain()
+        XCTAssertEqual(first.report.newItems, 4)
+        XCTAssertEqual(first.report.readCheck, .compared)
+        XCTAssertEqual(first.lists, 1)
+        XCTAssertNotNil(try store.readCheck(accountID: account.id).countsDigest)
+
+        let unchanged = try syncAgain()
+        XCTAssertEqual(unchanged.report.readCheck, .countsUnchanged)
+        XCTAssertEqual(unchanged.lists, 0, "no unread list")
+        XCTAssertEqual(unchanged.requests, 4, "subscriptions, unread counts, items, starred ids")
+        XCTAssertTrue(unchanged.report.starredListUnchanged)
+
+        // Read in FreshRSS: its feed's count is one less, so the list is read and the issue is read here.
+        let feed1 = try XCTUnwrap(try store.publications(accountID: account.id).first { $0.title == "Feed 1" })
+        let issue = try XCTUnwrap(try store.issues(publicationID: feed1.id).first)
+        let headline = try XCTUnwrap(try store.headlines(publicationID: feed1.id).first)
+        let headlineItem = try XCTUnwrap(headline.serverItem)
+        XCTAssertNil(issue.openedAt)
+        try client.set(.read, true, items: [try XCTUnwrap(ServerItemID(issue.name))])
+        clock.advance(60)
+        let read = try syncAgain()
+        XCTAssertEqual(read.report.readCheck, .compared)
+        XCTAssertEqual(read.lists, 1)
+        XCTAssertEqual(read.report.markedRead, 1)
+        XCTAssertNotNil(try store.issue(id: issue.id)?.openedAt)
+        XCTAssertEqual(try syncAgain().report.readCheck, .countsUnchanged)
+
+        // The trade-off: in the same feed, the issue unread and the headline read in FreshRSS leave its count as it
+        // was; within the interval the headline stays unread here.
+        try client.set(.read, false, items: [try XCTUnwrap(ServerItemID(issue.name))])
+        try client.set(.read, true, items: [headlineItem])
+        clock.advance(60)
+        let hidden = try syncAgain()
+        XCTAssertEqual(hidden.report.readCheck, .countsUnchanged)
+        XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, false)
+
+        // The full check once the interval has passed: the list is read and compared, and the headline is read.
+        clock.advance(600)
+        let due = try syncAgain()
+        XCTAssertEqual(due.report.readCheck, .compared)
+        XCTAssertEqual(due.lists, 1)
+        XCTAssertEqual(due.requests, 5, "subscriptions, unread counts, items, unread ids, starred ids")
+        XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, true)
+
+        // The next full check finds the list the one last applied: nothing to compare.
+        XCTAssertEqual(try syncAgain().report.readCheck, .countsUnchanged)
+        clock.advance(601)
+        let same = try syncAgain()
+        XCTAssertEqual(same.report.readCheck, .listUnchanged)
+        XCTAssertEqual(same.lists, 1)
+
+        // Read here and sent at once (as `newsstand mark` does), then unread in FreshRSS: the counts are back to those
+        // of the last check, but a sent mark made the next sync compare the whole list, so it is unread here again.
+        XCTAssertTrue(try store.setHeadlineRead(true, publicationID: feed1.id, key: try XCTUnwrap(headline.key)))
+        XCTAssertEqual(try sync.sendMarks(of: try XCTUnwrap(try store.accounts().first)), 1)
+        XCTAssertFalse(try client.itemIDs(.unread).ids.contains(headlineItem))
+        try client.set(.read, false, items: [headlineItem])
+        let back = try syncAgain()
+        XCTAssertEqual(back.report.readCheck, .compared)
+        XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, false)
+        XCTAssertEqual(try syncAgain().report.readCheck, .countsUnchanged)
     }
 }

@@ -136,7 +136,8 @@ final class GoogleReaderClientTests: XCTestCase {
         let sync = AccountSync(store: store) { _ in GoogleReaderClient(baseURL: api, authToken: "reader/token") }
         let first = sync.sync(account)
         XCTAssertNil(first.problem)
-        XCTAssertEqual(first.requests, 4, "subscriptions, items, unread ids, starred ids")
+        XCTAssertEqual(first.requests, 5, "subscriptions, unread counts (this server has none: 404), items, unread ids, starred ids")
+        XCTAssertEqual(first.readCheck, .compared)
         let alpha = try XCTUnwrap(try store.publications(accountID: account.id).first)
         XCTAssertEqual(alpha.title, "Alpha")
         XCTAssertEqual(try store.headlines(publicationID: alpha.id).map(\.title), ["Item 5", "Item 4"])

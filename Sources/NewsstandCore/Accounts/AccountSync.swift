@@ -4,7 +4,8 @@ import NewsstandContent
 /// Brings an account's subscriptions, items and read states into the library: the server's subscriptions become
 /// publications marked as coming from the account, its items issues (those carrying a file Newsstand reads: an
 /// EPUB, PDF or comic book enclosure) or headlines (the rest, their text the server's content), and what the server
-/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`) and the unread and starred ids, so an
+/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`), the unread counts (the
+/// whole unread list only when they changed, or at least every ``fullCheckInterval``) and the starred ids, so an
 /// unchanged sync costs a handful of requests whatever the number of feeds. Newsstand does not fetch those feeds
 /// itself. Blocking: run it off the interface's thread.
 public struct AccountSync: Sendable {
@@ -16,6 +17,12 @@ public struct AccountSync: Sendable {
     /// How long a server may take to store what it crawled (an item's crawl time is taken before it is written):
     /// the part of the time before its answer that the next sync asks for again (tests shorten it).
     public var crawlSettlingSeconds: TimeInterval = 30
+    /// How long an unchanged sync may go on trusting the server's unread counts instead of reading the whole unread
+    /// list: a full check at least this often (an item read and another unread in the same feed between two syncs
+    /// leave the counts as they were; the next full check sees them).
+    public var fullCheckInterval: TimeInterval = 3600
+    /// The time now (tests move it).
+    public var now: @Sendable () -> Date = { Date() }
 
     public init(store: LibraryStore, maxHeadlines: Int = Configuration.defaultMaxHeadlines,
                 client: @escaping @Sendable (Account) throws -> FeedServerClient) {
@@ -51,6 +58,21 @@ public struct AccountSync: Sendable {
         public var markedRead: Int
         /// Marks made here (read, unread) sent to the server.
         public var sentMarks = 0
+        /// How the read states were checked: the server's unread counts alone (unchanged since the last full check), the
+        /// whole unread list found the same as the one last applied, or the list compared with the library.
+        public var readCheck: ReadCheck = .compared
+        /// The starred list was the one last applied: not compared with the library.
+        public var starredListUnchanged = false
+    }
+
+    /// How a sync learnt what was read on the server.
+    public enum ReadCheck: Sendable, Equatable {
+        /// The unread counts were those of the last full check, within ``fullCheckInterval``: the unread list was not read.
+        case countsUnchanged
+        /// The unread list was read and was the one last applied: nothing to compare.
+        case listUnchanged
+        /// The unread list was read and compared with the library.
+        case compared
     }
 
     /// Syncs one account. A failure leaves the library as it was and records the reason on the account.
@@ -76,6 +98,9 @@ public struct AccountSync: Sendable {
     public func sendMarks(of account: Account, with client: FeedServerClient) throws -> Int {
         let marks = try store.pendingMarks(accountID: account.id)
         var sent = 0
+        // The server's lists now differ from what the last check saw, in ways the library knows but the counts may not
+        // show (a read here, then unread there): the next sync compares the whole lists again.
+        defer { if sent > 0 { try? store.recordReadCheck(accountID: account.id, .init()) } }
         for state in ServerItemState.allCases {
             for adding in [true, false] {
                 let group = marks.filter { $0.state == state && $0.adding == adding }
@@ -96,6 +121,8 @@ public struct AccountSync: Sendable {
     private func sync(_ account: Account, with client: FeedServerClient, into report: inout Report) throws {
         // What was read here goes first, so the server's unread list already knows it.
         report.sentMarks = try sendMarks(of: account, with: client)
+        // The unread counts after those marks and before anything else: what the skipping of the unread list rests on.
+        let counts = Self.digest(ofCounts: try unreadCounts(with: client))
         let subscriptions = try client.subscriptions()
         report.subscriptions = subscriptions.count
         // One read of the account's publications; only a subscription that is new or changed (title, subscribed
@@ -105,12 +132,14 @@ public struct AccountSync: Sendable {
             if let stream = publication.accountStream, linked[stream] == nil { linked[stream] = publication }
         }
         var publications: [String: Publication] = [:]
+        var linkedAgain = false
         for subscription in subscriptions {
             if let publication = linked[subscription.streamID], publication.isSubscribed,
                publication.title == TextSanitizer.singleLine(subscription.title) {
                 publications[subscription.streamID] = publication
             } else {
                 publications[subscription.streamID] = try store.linkPublication(accountID: account.id, subscription: subscription)
+                linkedAgain = true
             }
         }
         // Unsubscribed on the server (from another reader): unsubscribed here, downloads kept.
@@ -149,19 +178,48 @@ public struct AccountSync: Sendable {
         // Every item not unread on the server is read: one list, however many items were read since.
         // A list cut short says nothing of what is missing from it: the states it would change wait, and the report says so.
         var problems = batch.problems
-        let unread = try client.itemIDs(.unread)
-        if unread.isComplete {
-            report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
+        // Nothing new here or there since the last full check (same counts, nothing sent, no new item, no publication
+        // linked again, within the hour): the library already has what the unread list would say.
+        let last = try store.readCheck(accountID: account.id)
+        let time = now()
+        let pending = try store.pendingMarks(accountID: account.id)
+        let quiet = report.sentMarks == 0 && report.newItems == 0 && !linkedAgain && batch.problems.isEmpty && pending.isEmpty
+        // Due after the interval, or when the clock went back (by more than the rounding of a stored time).
+        let due = last.at.map { time.timeIntervalSince($0) >= fullCheckInterval || time.timeIntervalSince($0) < -1 } ?? true
+        var check = last
+        if quiet, !due, let counts, counts == last.countsDigest {
+            report.readCheck = .countsUnchanged
         } else {
-            problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
+            let unread = try client.itemIDs(.unread)
+            if unread.isComplete {
+                let list = Self.digest(ofIDs: unread.ids)
+                if quiet, let list, list == last.listDigest {
+                    report.readCheck = .listUnchanged
+                } else {
+                    report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
+                }
+                (check.at, check.countsDigest, check.listDigest) = (time, counts, list)
+            } else {
+                (check.at, check.countsDigest, check.listDigest) = (nil, nil, nil)
+                problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
+            }
         }
 
+        // The starred list is small, and read every time; when it is the one last applied, nothing is compared.
         let starred = try client.itemIDs(.starred)
         if starred.isComplete {
-            try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+            let list = Self.digest(ofIDs: starred.ids)
+            if quiet, let list, list == last.starredDigest {
+                report.starredListUnchanged = true
+            } else {
+                try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+            }
+            check.starredDigest = list
         } else {
+            check.starredDigest = nil
             problems.append("the list of starred items was cut short (\(starred.ids.count) read); stars wait for the next sync")
         }
+        if check != last { try store.recordReadCheck(accountID: account.id, check) }
 
         // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
         let newest = batch.items.compactMap(\.crawledMicroseconds).max()
@@ -172,6 +230,40 @@ public struct AccountSync: Sendable {
         let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
         report.problem = problem
         try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
+    }
+
+    /// The server's unread counts; nil when it does not serve them (not found, not the shape the API gives): its
+    /// unread list is then read every time. Other failures fail the sync, as any request's.
+    private func unreadCounts(with client: FeedServerClient) throws -> [ServerUnreadCount]? {
+        do {
+            return try client.unreadCounts()
+        } catch AccountError.notTheAPI, AccountError.unexpectedAnswer {
+            return nil
+        }
+    }
+
+    /// A digest of the server's unread counts, in the order of their streams; nil when the server gave none.
+    static func digest(ofCounts counts: [ServerUnreadCount]?) -> String? {
+        guard let counts else { return nil }
+        var text = ""
+        for count in counts.sorted(by: { $0.streamID < $1.streamID }) {
+            text += "\(count.streamID)\u{1F}\(count.count)\u{1F}\(count.newestMicroseconds)\n"
+        }
+        return sha256(Data(text.utf8))
+    }
+
+    /// A digest of an unread list, whatever the order the server gave it in.
+    static func digest(ofIDs ids: Set<ServerItemID>) -> String? {
+        var values = ids.map(\.value)
+        values.sort()
+        return sha256(values.withUnsafeBytes { Data($0) })
+    }
+
+    /// SHA-256 in hex; nil when libcrypto cannot be opened (then nothing is skipped).
+    private static func sha256(_ data: Data) -> String? {
+        guard let digest = try? SHA256Digest() else { return nil }
+        digest.update(data)
+        return digest.finalizeHex()
     }
 
     /// Stores a publication's new items: issues upserted by the item's long id, headlines put before the ones kept.

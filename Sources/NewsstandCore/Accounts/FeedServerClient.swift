@@ -26,10 +26,18 @@ public protocol FeedServerClient: AnyObject, Sendable {
     func items(since microseconds: Int64?) throws -> ServerItemBatch
     /// The ids of every item in a list (unread, starred).
     func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs
+    /// Every stream's unread count and newest item (one small answer), or nil when the server cannot say: what lets a
+    /// sync see that nothing was read or unread without the whole unread list.
+    func unreadCounts() throws -> [ServerUnreadCount]?
     /// Puts `items` into `state` (`adding`) or takes them out of it.
     func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws
     /// Subscribes to a feed; the new subscription's stream id.
     func subscribe(to feedURL: URL) throws -> String
     func unsubscribe(streamID: String) throws
     func rename(streamID: String, to title: String) throws
+}
+
+extension FeedServerClient {
+    /// A server that cannot say its unread counts: every sync reads the whole unread list.
+    public func unreadCounts() throws -> [ServerUnreadCount]? { nil }
 }

@@ -143,6 +143,22 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         return ServerItemIDs(ids: ids, isComplete: false)
     }
 
+    /// `reader/api/0/unread-count`: per stream (`feed/…`, labels, the reading list) its unread count and
+    /// `newestItemTimestampUsec`. Counts and times come as numbers or strings, as servers write them; an entry without
+    /// an id or a count is left out.
+    public func unreadCounts() throws -> [ServerUnreadCount]? {
+        let object = try getJSON("reader/api/0/unread-count", [("output", "json")])
+        guard let list = object["unreadcounts"] as? [[String: Any]] else { throw unexpected("no unread counts") }
+        func number(_ value: Any?) -> Int64? {
+            if let text = value as? String { return Int64(text) }
+            return (value as? NSNumber)?.int64Value
+        }
+        return list.compactMap { entry in
+            guard let id = entry["id"] as? String, let count = number(entry["count"]) else { return nil }
+            return ServerUnreadCount(streamID: id, count: count, newestMicroseconds: number(entry["newestItemTimestampUsec"]) ?? 0)
+        }
+    }
+
     /// A page of `stream/items/ids`: its ids as written and its continuation. Decoded as a whole (`IDPage`) without a
     /// Foundation object per id; anything else than the usual shape is read as before, for its plain error.
     private func idPage(_ query: [(String, String)]) throws -> (ids: [String], continuation: String?) {

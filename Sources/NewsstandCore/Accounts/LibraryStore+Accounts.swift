@@ -23,7 +23,10 @@ extension LibraryStore {
                     var account = Self.account(from: row)
                     if account.user != user {
                         // Another user's items are not this one's: start the sync over.
-                        try database.query("UPDATE accounts SET user = ?, synced_to_usec = NULL WHERE id = ?", [.text(user), .integer(account.id)])
+                        try database.query("""
+                            UPDATE accounts SET user = ?, synced_to_usec = NULL, full_check_at = NULL, unread_counts_digest = NULL,
+                            unread_list_digest = NULL, starred_list_digest = NULL WHERE id = ?
+                            """, [.text(user), .integer(account.id)])
                         account.user = user
                         account.syncedToMicroseconds = nil
                     }
@@ -69,6 +72,42 @@ extension LibraryStore {
             try database.query("UPDATE accounts SET last_sync = ?, last_error = ?, synced_to_usec = coalesce(?, synced_to_usec) WHERE id = ?",
                                [.real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null,
                                 microseconds.map { .integer($0) } ?? .null, .integer(id)])
+        }
+    }
+
+    /// What an account's last full check of its read states saw (migration 20): when it was, a digest of the server's
+    /// unread counts then, and one of the unread list applied; and a digest of the starred list last applied. All nil
+    /// before the first.
+    public struct AccountReadCheck: Sendable, Equatable {
+        public var at: Date?
+        public var countsDigest: String?
+        public var listDigest: String?
+        public var starredDigest: String?
+
+        public init(at: Date? = nil, countsDigest: String? = nil, listDigest: String? = nil, starredDigest: String? = nil) {
+            self.at = at
+            self.countsDigest = countsDigest
+            self.listDigest = listDigest
+            self.starredDigest = starredDigest
+        }
+    }
+
+    public func readCheck(accountID: Int64) throws -> AccountReadCheck {
+        try locked {
+            guard let row = try database.query("""
+                SELECT full_check_at, unread_counts_digest, unread_list_digest, starred_list_digest FROM accounts WHERE id = ?
+                """, [.integer(accountID)]).first else { return AccountReadCheck() }
+            return AccountReadCheck(at: row[0].double.map(Date.init(timeIntervalSince1970:)), countsDigest: row[1].string, listDigest: row[2].string,
+                                    starredDigest: row[3].string)
+        }
+    }
+
+    public func recordReadCheck(accountID: Int64, _ check: AccountReadCheck) throws {
+        try locked {
+            try database.query("""
+                UPDATE accounts SET full_check_at = ?, unread_counts_digest = ?, unread_list_digest = ?, starred_list_digest = ? WHERE id = ?
+                """, [check.at.map { .real($0.timeIntervalSince1970) } ?? .null, check.countsDigest.map { .text($0) } ?? .null,
+                      check.listDigest.map { .text($0) } ?? .null, check.starredDigest.map { .text($0) } ?? .null, .integer(accountID)])
         }
     }
 

@@ -105,6 +105,20 @@ public struct ServerItemIDs: Sendable, Equatable {
     }
 }
 
+/// One line of the server's unread counts (`unread-count`): a stream (a feed, a label, the reading list), how many of
+/// its items are unread and when its newest item came (microseconds; 0 when the server does not say).
+public struct ServerUnreadCount: Sendable, Equatable {
+    public var streamID: String
+    public var count: Int64
+    public var newestMicroseconds: Int64
+
+    public init(streamID: String, count: Int64, newestMicroseconds: Int64) {
+        self.streamID = streamID
+        self.count = count
+        self.newestMicroseconds = newestMicroseconds
+    }
+}
+
 /// One feed the account follows on the server.
 public struct ServerSubscription: Sendable, Equatable {
     /// The server's id of the feed (`feed/2`).

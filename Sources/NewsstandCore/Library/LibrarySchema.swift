@@ -319,6 +319,10 @@ enum LibrarySchema {
         );
         CREATE INDEX IF NOT EXISTS headline_states_by_item ON headline_states (item_id) WHERE item_id IS NOT NULL;
         """,
+        // 20: what an account's last full check of read states saw (AccountSync): when it was, a digest of the server's
+        // unread counts then and one of the unread list it applied, and one of the starred list applied; an unchanged sync
+        // compares the counts and skips the unread list. Columns added by the follow-up (safe to run again).
+        "SELECT 1;",
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.
@@ -333,6 +337,13 @@ enum LibrarySchema {
         18: { database in
             let columns = Set(try database.query("PRAGMA table_info(publications)").compactMap { $0.count > 1 ? $0[1].string : nil })
             if !columns.contains("full_text") { try database.execute("ALTER TABLE publications ADD COLUMN full_text TEXT") }
+        },
+        20: { database in
+            let columns = Set(try database.query("PRAGMA table_info(accounts)").compactMap { $0.count > 1 ? $0[1].string : nil })
+            for (column, type) in [("full_check_at", "REAL"), ("unread_counts_digest", "TEXT"), ("unread_list_digest", "TEXT"), ("starred_list_digest", "TEXT")]
+            where !columns.contains(column) {
+                try database.execute("ALTER TABLE accounts ADD COLUMN \(column) \(type)")
+            }
         },
     ]
 
