@@ -158,16 +158,7 @@ struct ArticleMetadata {
 
     // MARK: JSON-LD
 
-    private struct JSONLDFields {
-        var title: String?
-        var byline: String?
-        var excerpt: String?
-        var siteName: String?
-        var published: String?
-        var image: String?
-    }
-
-    private static func readJSONLD(from root: PageNode, documentTitle: String) -> JSONLDFields {
+    private static func readJSONLD(from root: PageNode, documentTitle: String) -> ArticleMetadata {
         for script in root.elements(named: "script") where script["type"]?.lowercased() == "application/ld+json" {
             var content = script.textContent.trimmingCharacters(in: .whitespacesAndNewlines)
             if content.hasPrefix("<![CDATA[") { content.removeFirst(9) }
@@ -197,7 +188,7 @@ struct ArticleMetadata {
                 article = found
             }
             guard isArticle(article["@type"]) else { continue }
-            var fields = JSONLDFields()
+            var fields = ArticleMetadata()
             let name = (article["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
             let headline = (article["headline"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let name, let headline, name != headline {
@@ -228,7 +219,7 @@ struct ArticleMetadata {
             }
             return fields
         }
-        return JSONLDFields()
+        return ArticleMetadata()
     }
 
     private static func isSchemaOrg(_ text: String) -> Bool {
