@@ -1,7 +1,8 @@
 import Foundation
 
-/// Body bytes held in memory on their way to the partial file. `@unchecked Sendable`: raw memory that its
-/// transfer touches only under its `state` lock (filling) or on its writing queue (once handed off).
+/// Body bytes held in memory on their way to a file (a download's partial file, an ``HTTPFileSink``'s file).
+// @unchecked: raw memory; its owner fills and writes it under its own lock (an AssetTransfer's `state`, then its
+// writing queue once handed off; an HTTPFileSink's Mutex).
 final class HeldBlock: @unchecked Sendable {
     let capacity: Int
     let storage: UnsafeMutableRawPointer
