@@ -15,6 +15,8 @@ import Darwin
 /// precedence over files under `root`. All members may be used from any thread.
 ///
 /// The server keeps itself alive while running; call ``stop()`` when done.
+// @unchecked: every mutable field is guarded by `state`, an NSCondition that throttled writers and `settledLog` wait on
+// (a Mutex cannot wait); the test harness's one exception to checked state.
 public final class LocalHTTPServer: @unchecked Sendable {
     /// Body bytes per write when unthrottled.
     static let chunkSize = 256 * 1024
