@@ -8,13 +8,15 @@ import XCTest
 final class PictureEncodingQueueConcurrencyTests: XCTestCase {
     private static func bytes(of part: PictureEncodingQueue.Part) -> [UInt8] { Array("\(part.id):\(part.row),\(part.column)".utf8) }
 
-    /// Eight threads ask for the same 300 parts at once, in different orders: each part is encoded exactly once and
-    /// reported ready once, and afterwards every one is ready with its own bytes.
+    /// Eight threads ask for the same 300 parts at once (half of them from the first, half from the last, so they meet
+    /// on parts still being encoded): each part is encoded exactly once and reported ready once, and afterwards every
+    /// one is ready with its own bytes.
     func testPartsAskedForFromManyThreadsAreEncodedOnceEach() {
         let encoded = Mutex<[PictureEncodingQueue.Part: Int]>([:])
         let readied = Mutex<[PictureEncodingQueue.Part: Int]>([:])
         let queue = PictureEncodingQueue(capacity: 1_000, encode: { _, part in
             encoded.withLock { $0[part, default: 0] += 1 }
+            Thread.sleep(forTimeInterval: 0.000_2)
             return Self.bytes(of: part)
         }, onReady: { part in readied.withLock { $0[part, default: 0] += 1 } })
         let picture = PictureOutputTests.picture(id: 7, columns: 20, rows: 15)
@@ -25,7 +27,7 @@ final class PictureEncodingQueueConcurrencyTests: XCTestCase {
             done.enter()
             Thread {
                 for index in parts.indices {
-                    let part = parts[(index + thread * 37) % parts.count]
+                    let part = parts[thread % 2 == 0 ? index : parts.count - 1 - index]
                     if let ready = queue.bytes(part, of: picture), ready != Self.bytes(of: part) {
                         wrong.withLock { $0.append("\(part)") }
                     }
