@@ -29,7 +29,7 @@ final class HeldBlock: @unchecked Sendable {
 
 /// The blocks of one transfer: the one the sink fills, the full ones handed to the writing queue (oldest
 /// first, the first being written), and written ones kept for reuse, so a transfer allocates at most
-/// `depth + 1` blocks however long it runs. A value its transfer keeps under its `state` lock.
+/// `depth + 1` blocks however long it runs. A value its transfer keeps in its `state` Mutex.
 struct TransferBuffers {
     /// Bytes in a block.
     let blockSize: Int
