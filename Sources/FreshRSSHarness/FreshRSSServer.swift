@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A real FreshRSS (`../shared/servers/freshrss/FreshRSS.tar.gz`) on 127.0.0.1, served by PHP's built-in web server
 /// with SQLite, for the accounts tests and the `accounts` benchmark (the Google Reader API at ``apiURL``). Each server
@@ -151,12 +152,11 @@ public final class FreshRSSServer {
 }
 
 /// Whether a program's time ran out (set from the timer's thread).
-private final class Watch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+private final class Watch: Sendable {
+    private let value = Atomic(false)
     var fired: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
+        get { value.load(ordering: .sequentiallyConsistent) }
+        set { value.store(newValue, ordering: .sequentiallyConsistent) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A kosync server (KOReader's progress sync) on 127.0.0.1 for tests, demos and benchmarks, written from the
 /// protocol's description (pid1/kosync-conformance SPEC.md §3–§6) to answer as the reference server does:
@@ -20,7 +21,7 @@ import Foundation
 ///
 /// Positions are kept per user. Faults for tests: ``delay`` before every answer, ``failure`` (a status answered to
 /// every request, with a JSON error), ``malformedBodies`` (a 200 with a body that is not JSON).
-public final class KOSyncServer: @unchecked Sendable {
+public final class KOSyncServer: Sendable {
     /// One stored position, as the reference keeps it.
     public struct Record: Sendable, Equatable {
         public var percentage: Double
@@ -31,14 +32,18 @@ public final class KOSyncServer: @unchecked Sendable {
     }
 
     public let http: LocalHTTPServer
-    private let lock = NSLock()
-    private var users: [String: String] = [:]
-    private var records: [String: [String: Record]] = [:]
-    private var registration = true
-    private var pause: TimeInterval = 0
-    private var failing: Int?
-    private var malformed = false
-    private var clock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    private let state = Mutex(State())
+
+    /// The accounts, the positions and the faults.
+    private struct State {
+        var users: [String: String] = [:]
+        var records: [String: [String: Record]] = [:]
+        var registration = true
+        var pause: TimeInterval = 0
+        var failing: Int?
+        var malformed = false
+        var clock: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    }
 
     /// A stopped server; `start()` it.
     public init() {
@@ -56,55 +61,55 @@ public final class KOSyncServer: @unchecked Sendable {
 
     /// Whether `POST /users/create` makes accounts (else 402 code 2005).
     public var registrationEnabled: Bool {
-        get { lock.withLock { registration } }
-        set { lock.withLock { registration = newValue } }
+        get { state.withLock { $0.registration } }
+        set { state.withLock { $0.registration = newValue } }
     }
     /// Seconds every answer waits before it is sent.
     public var delay: TimeInterval {
-        get { lock.withLock { pause } }
-        set { lock.withLock { pause = newValue } }
+        get { state.withLock { $0.pause } }
+        set { state.withLock { $0.pause = newValue } }
     }
     /// A status (500, 502…) answered to every request instead of its answer; nil: none.
     public var failure: Int? {
-        get { lock.withLock { failing } }
-        set { lock.withLock { failing = newValue } }
+        get { state.withLock { $0.failing } }
+        set { state.withLock { $0.failing = newValue } }
     }
     /// Whether every answer is a 200 whose body is not JSON.
     public var malformedBodies: Bool {
-        get { lock.withLock { malformed } }
-        set { lock.withLock { malformed = newValue } }
+        get { state.withLock { $0.malformed } }
+        set { state.withLock { $0.malformed = newValue } }
     }
     /// The server's clock, in Unix seconds (tests move it).
     public var now: @Sendable () -> Int {
-        get { lock.withLock { clock } }
-        set { lock.withLock { clock = newValue } }
+        get { state.withLock { $0.clock } }
+        set { state.withLock { $0.clock = newValue } }
     }
 
     // MARK: State, for tests
 
     /// Makes an account directly (`key`: what the client sends as `x-auth-key`).
     public func addUser(_ name: String, key: String) {
-        lock.withLock { users[name] = key }
+        state.withLock { $0.users[name] = key }
     }
 
     /// The position stored for `user` and `document`.
     public func record(user: String, document: String) -> Record? {
-        lock.withLock { records[user]?[document] }
+        state.withLock { $0.records[user]?[document] }
     }
 
     /// Stores a position directly, as another device would have (stamped now unless `timestamp` is given).
     public func store(_ user: String, document: String, progress: String, percentage: Double, device: String,
                       deviceID: String?, timestamp: Int? = nil) {
-        lock.withLock {
-            records[user, default: [:]][document] = Record(percentage: percentage, progress: progress, device: device,
-                                                           deviceID: deviceID, timestamp: timestamp ?? clock())
+        state.withLock { state in
+            state.records[user, default: [:]][document] = Record(percentage: percentage, progress: progress, device: device,
+                                                                 deviceID: deviceID, timestamp: timestamp ?? state.clock())
         }
     }
 
     // MARK: Answering
 
     private func answer(_ request: ServedRequest) -> ServedResponse {
-        let (pause, failing, malformed) = lock.withLock { (self.pause, self.failing, self.malformed) }
+        let (pause, failing, malformed) = state.withLock { ($0.pause, $0.failing, $0.malformed) }
         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
         if let failing { return error(failing, code: 2000, "Unknown server error.") }
         if malformed { return ServedResponse(status: 200, body: Data("<html>not json".utf8), contentType: "text/html") }
@@ -157,20 +162,24 @@ public final class KOSyncServer: @unchecked Sendable {
     }
 
     private func createUser(_ fields: [String: Any], _ request: ServedRequest) -> ServedResponse {
-        lock.lock()
-        defer { lock.unlock() }
-        guard registration else { return error(402, code: 2005, "User registration is disabled.") }
-        guard let name = fields["username"] as? String, !name.isEmpty, !name.contains(":"),
-              let key = fields["password"] as? String, !key.isEmpty else { return error(403, code: 2003, "Invalid request") }
-        guard users[name] == nil else { return error(402, code: 2002, "Username is already registered.") }
-        users[name] = key
-        return json(201, ["username": name])
+        var account: (name: String, key: String)?
+        if let name = fields["username"] as? String, !name.isEmpty, !name.contains(":"), let key = fields["password"] as? String, !key.isEmpty {
+            account = (name, key)
+        }
+        let made = account
+        return state.withLock { state in
+            guard state.registration else { return error(402, code: 2005, "User registration is disabled.") }
+            guard let (name, key) = made else { return error(403, code: 2003, "Invalid request") }
+            guard state.users[name] == nil else { return error(402, code: 2002, "Username is already registered.") }
+            state.users[name] = key
+            return json(201, ["username": name])
+        }
     }
 
     private func authorized(_ request: ServedRequest) -> String? {
         guard let user = request.headers["x-auth-user"], !user.isEmpty, !user.contains(":"),
               let key = request.headers["x-auth-key"], !key.isEmpty else { return nil }
-        return lock.withLock { users[user] == key ? user : nil }
+        return state.withLock { $0.users[user] == key ? user : nil }
     }
 
     private func updateProgress(_ fields: [String: Any], _ request: ServedRequest) -> ServedResponse {
@@ -187,10 +196,9 @@ public final class KOSyncServer: @unchecked Sendable {
             return error(403, code: 2003, "Invalid request")
         }
         let timestamp = now()
-        lock.withLock {
-            records[user, default: [:]][document] = Record(percentage: percentage, progress: progress, device: device,
-                                                           deviceID: Self.text(fields["device_id"]), timestamp: timestamp)
-        }
+        let record = Record(percentage: percentage, progress: progress, device: device, deviceID: Self.text(fields["device_id"]),
+                            timestamp: timestamp)
+        state.withLock { $0.records[user, default: [:]][document] = record }
         return json(200, ["document": document, "timestamp": timestamp])
     }
 
@@ -205,7 +213,7 @@ public final class KOSyncServer: @unchecked Sendable {
 
     private func progress(of document: String, _ request: ServedRequest) -> ServedResponse {
         guard let user = authorized(request) else { return unauthorized() }
-        guard let record = lock.withLock({ records[user]?[document] }) else { return json(200, [String: Any]()) }
+        guard let record = state.withLock({ $0.records[user]?[document] }) else { return json(200, [String: Any]()) }
         var body: [String: Any] = ["document": document, "percentage": record.percentage, "progress": record.progress,
                                    "device": record.device, "timestamp": record.timestamp]
         if let deviceID = record.deviceID { body["device_id"] = deviceID }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs a command-line tool to completion with a time limit, collecting what it prints.
 public enum Subprocess {
@@ -70,21 +71,15 @@ public enum Subprocess {
                       standardError: String(decoding: errors, as: UTF8.self))
     }
 
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var output = Data()
-        private var errors = Data()
+    private final class Collected: Sendable {
+        private let streams = Mutex((output: Data(), errors: Data()))
 
         func store(_ data: Data, isError: Bool) {
-            lock.lock()
-            if isError { errors = data } else { output = data }
-            lock.unlock()
+            streams.withLock { streams in
+                if isError { streams.errors = data } else { streams.output = data }
+            }
         }
 
-        var values: (Data, Data) {
-            lock.lock()
-            defer { lock.unlock() }
-            return (output, errors)
-        }
+        var values: (Data, Data) { streams.withLock { ($0.output, $0.errors) } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A picture to show with a terminal picture protocol over `columns` × `rows` cells.
 ///
@@ -41,8 +42,8 @@ public struct TerminalPicture: Sendable {
         self.init(id: Self.nextID(), columns: max(1, columns), rows: max(1, rows), image: canvas)
     }
 
-    private static let counterLock = NSLock()
-    nonisolated(unsafe) private static var counter: UInt32 = 0
+    /// The id given last, less one.
+    private static let counter = Mutex<UInt32>(0)
 
     /// The most pictures named at once: ids go 1…65,025 and then are used again (as many as kitty's
     /// placeholders can tell apart, 255 colours × 255 diacritics).
@@ -50,11 +51,11 @@ public struct TerminalPicture: Sendable {
 
     /// A new id, 1…`idCount`.
     public static func nextID() -> UInt32 {
-        counterLock.lock()
-        defer { counterLock.unlock() }
-        let number = counter
-        counter = (counter + 1) % idCount
-        return number + 1
+        counter.withLock { counter in
+            let number = counter
+            counter = (counter + 1) % idCount
+            return number + 1
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NewsstandImaging
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,9 +22,7 @@ import Glibc
 ///
 /// The work runs on a thread of its own at a lower priority (nice 10): on a busy machine the UI thread takes
 /// the CPU from it, so a picture being encoded costs a keypress nothing.
-public final class PictureEncodingQueue: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`; the work runs on `worker`'s thread.
-
+public final class PictureEncodingQueue: Sendable {
     /// What to encode: a picture, and the cells of it that show (the whole picture, or the visible part).
     public struct Part: Hashable, Sendable {
         public let id: UInt32
@@ -55,12 +54,16 @@ public final class PictureEncodingQueue: @unchecked Sendable {
     private let encode: Encode
     private let onReady: @Sendable (Part) -> Void
     private let worker = Worker()
-    private let lock = NSLock()
     private let capacity: Int
-    private var ready: [Part: [UInt8]] = [:]
-    private var readyOrder: [Part] = []
-    private var pending: Set<Part> = []
-    private var failed: Set<Part> = []
+    private let parts = Mutex(Parts())
+
+    /// The bytes ready (least recently asked for first), the parts under way and those that failed.
+    private struct Parts {
+        var ready: [Part: [UInt8]] = [:]
+        var readyOrder: [Part] = []
+        var pending: Set<Part> = []
+        var failed: Set<Part> = []
+    }
 
     public init(capacity: Int = 48, encode: @escaping Encode, onReady: @escaping @Sendable (Part) -> Void = { _ in }) {
         self.capacity = max(1, capacity)
@@ -70,18 +73,18 @@ public final class PictureEncodingQueue: @unchecked Sendable {
 
     /// The bytes of `part` of `picture` when they are ready; otherwise queues their encoding (once) and returns nil.
     public func bytes(_ part: Part, of picture: TerminalPicture) -> [UInt8]? {
-        let start: Bool = lock.withLock {
-            if ready[part] != nil {
-                if let index = readyOrder.firstIndex(of: part) { readyOrder.remove(at: index) }
-                readyOrder.append(part)
+        let start: Bool = parts.withLock { parts in
+            if parts.ready[part] != nil {
+                if let index = parts.readyOrder.firstIndex(of: part) { parts.readyOrder.remove(at: index) }
+                parts.readyOrder.append(part)
                 return false
             }
-            guard !failed.contains(part), !pending.contains(part) else { return false }
-            pending.insert(part)
+            guard !parts.failed.contains(part), !parts.pending.contains(part) else { return false }
+            parts.pending.insert(part)
             return true
         }
         if start { worker.add { self.run(part, of: picture) } }
-        return lock.withLock { ready[part] }
+        return parts.withLock { $0.ready[part] }
     }
 
     /// Queues `part` of `picture` ahead of its first frame (nothing when it is ready or under way).
@@ -91,14 +94,14 @@ public final class PictureEncodingQueue: @unchecked Sendable {
 
     /// Drops the bytes of every part of picture `id` (kitty: sent once, the terminal keeps it).
     public func forget(id: UInt32) {
-        lock.withLock {
-            for part in ready.keys where part.id == id { ready[part] = nil }
-            readyOrder.removeAll { $0.id == id }
+        parts.withLock { parts in
+            for part in parts.ready.keys where part.id == id { parts.ready[part] = nil }
+            parts.readyOrder.removeAll { $0.id == id }
         }
     }
 
     /// Whether `part` could not be encoded (it is not tried again).
-    public func hasFailed(_ part: Part) -> Bool { lock.withLock { failed.contains(part) } }
+    public func hasFailed(_ part: Part) -> Bool { parts.withLock { $0.failed.contains(part) } }
 
     /// Waits until the work queued so far is done (tests, benchmarks).
     public func waitUntilIdle() {
@@ -111,26 +114,30 @@ public final class PictureEncodingQueue: @unchecked Sendable {
 
     private func run(_ part: Part, of picture: TerminalPicture) {
         let bytes = try? encode(picture, part)
-        lock.withLock {
-            pending.remove(part)
+        parts.withLock { parts in
+            parts.pending.remove(part)
             guard let bytes else {
-                failed.insert(part)
+                parts.failed.insert(part)
                 return
             }
-            ready[part] = bytes
-            readyOrder.append(part)
-            while readyOrder.count > capacity { ready[readyOrder.removeFirst()] = nil }
+            parts.ready[part] = bytes
+            parts.readyOrder.append(part)
+            while parts.readyOrder.count > capacity { parts.ready[parts.readyOrder.removeFirst()] = nil }
         }
         if bytes != nil { onReady(part) }
     }
 }
 
 /// One thread that runs jobs in order, at nice 10 (below the UI thread), until stopped.
-private final class Worker: @unchecked Sendable {
-    // @unchecked: `jobs` and `isStopped` are guarded by `condition`.
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-    private var isStopped = false
+private final class Worker: Sendable {
+    private struct Jobs {
+        var waiting: [@Sendable () -> Void] = []
+        var isStopped = false
+    }
+
+    private let jobs = Mutex(Jobs())
+    /// Signalled once per job added and once by `stop()`.
+    private let wakeUps = DispatchSemaphore(value: 0)
 
     init() {
         let thread = Thread { [self] in run() }
@@ -138,19 +145,15 @@ private final class Worker: @unchecked Sendable {
         thread.start()
     }
 
-    func add(_ job: @escaping () -> Void) {
-        condition.withLock {
-            jobs.append(job)
-            condition.signal()
-        }
+    func add(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.waiting.append(job) }
+        wakeUps.signal()
     }
 
     /// Ends the thread once the jobs already added are done.
     func stop() {
-        condition.withLock {
-            isStopped = true
-            condition.signal()
-        }
+        jobs.withLock { $0.isStopped = true }
+        wakeUps.signal()
     }
 
     private func run() {
@@ -159,15 +162,16 @@ private final class Worker: @unchecked Sendable {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         #endif
         while true {
-            condition.lock()
-            while jobs.isEmpty && !isStopped { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
+            wakeUps.wait()
+            // A job's wake-up may be taken by an earlier job; the last wake-up finds none left, and the stop.
+            let (job, isStopped) = jobs.withLock { jobs in
+                (jobs.waiting.isEmpty ? nil : jobs.waiting.removeFirst(), jobs.isStopped)
+            }
+            if let job {
+                job()
+            } else if isStopped {
                 return
             }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job()
         }
     }
 }

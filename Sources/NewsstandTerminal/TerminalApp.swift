@@ -11,8 +11,10 @@ import NewsstandUI
 /// Keys arrive through a read source on stdin, resizes and termination signals through
 /// Dispatch signal sources, and background work through messages hopped onto the main queue.
 /// Each message runs `AppUpdate.update`; one frame is drawn after a burst of messages.
-/// Confined to the main thread: other threads only ever enqueue work on the main queue.
-public final class TerminalApp: @unchecked Sendable {
+/// Confined to the main thread (the main actor): other threads only ever enqueue work on the main queue, whose
+/// callbacks step onto the main actor (`MainActor.assumeIsolated`: they run on the main thread).
+@MainActor
+public final class TerminalApp {
     private let backend: CursesBackend
     /// The theme drawn with: the user's, or (`auto`) the one the terminal's background chose at `run()`.
     private var theme: Theme
@@ -68,7 +70,7 @@ public final class TerminalApp: @unchecked Sendable {
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit
         runner = EffectRunner(store: store, paths: paths, configuration: configuration) { [weak self] message in
-            DispatchQueue.main.async { self?.handle(message) }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(message) } }
         }
     }
 
@@ -87,9 +89,11 @@ public final class TerminalApp: @unchecked Sendable {
         state.height = size.height
         installSources()
         DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstFrameWait) { [unowned self] in
-            if !isShelfComplete {
-                isShelfComplete = true
-                render()
+            MainActor.assumeIsolated {
+                if !isShelfComplete {
+                    isShelfComplete = true
+                    render()
+                }
             }
         }
         dispatchMain()
@@ -125,42 +129,44 @@ public final class TerminalApp: @unchecked Sendable {
         backend.usePictures(choice.picture, kittyPlaceholders: choice.kittyPlaceholders, throughTmux: PictureModeChooser.isInsideTmux(answers: answers, environment: environment),
                             background: answers.background ?? (theme.isLight ? .white : .black)) {
             // A picture's bytes are ready (encoded off this thread): draw again to show it.
-            DispatchQueue.main.async { [weak self] in self?.scheduleRender() }
+            DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.scheduleRender() } }
         }
         return answers.typed
     }
 
     private func installSources() {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [unowned self] in readKeys() }
+        input.setEventHandler { [unowned self] in MainActor.assumeIsolated { readKeys() } }
         input.resume()
         // Keys typed while the terminal was being asked were given back to ncurses: read them now.
-        DispatchQueue.main.async { [unowned self] in readKeys() }
+        DispatchQueue.main.async { [unowned self] in MainActor.assumeIsolated { readKeys() } }
         sources.append(input)
         for (signalNumber, action) in [(SIGWINCH, 0), (SIGINT, 1), (SIGTERM, 1), (SIGHUP, 1)] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler { [unowned self] in
-                if action == 0 { resized() } else { quit(status: 128 + signalNumber) }
+                MainActor.assumeIsolated {
+                    if action == 0 { resized() } else { quit(status: 128 + signalNumber) }
+                }
             }
             source.resume()
             sources.append(source)
         }
         let watch = DispatchSource.makeTimerSource(queue: .main)
         watch.schedule(deadline: .now(), repeating: 2, leeway: .milliseconds(500))
-        watch.setEventHandler { [unowned self] in runner.perform(.reloadLibraryIfChangedElsewhere) }
+        watch.setEventHandler { [unowned self] in MainActor.assumeIsolated { runner.perform(.reloadLibraryIfChangedElsewhere) } }
         watch.resume()
         sources.append(watch)
         // Retry countdowns on the downloads screen go down once a second (only while there is one).
         let clock = DispatchSource.makeTimerSource(queue: .main)
         clock.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-        clock.setEventHandler { [unowned self] in if state.downloads.hasCountdown { handle(.clockTicked) } }
+        clock.setEventHandler { [unowned self] in MainActor.assumeIsolated { if state.downloads.hasCountdown { handle(.clockTicked) } } }
         clock.resume()
         sources.append(clock)
         if refreshInterval > 0 {
             let timer = DispatchSource.makeTimerSource(queue: .main)
             timer.schedule(deadline: .now() + refreshInterval, repeating: refreshInterval, leeway: .seconds(5))
-            timer.setEventHandler { [unowned self] in runner.perform(.refreshPublications) }
+            timer.setEventHandler { [unowned self] in MainActor.assumeIsolated { runner.perform(.refreshPublications) } }
             timer.resume()
             sources.append(timer)
         }
@@ -190,7 +196,9 @@ public final class TerminalApp: @unchecked Sendable {
         scheduleRender()
         if !hasStartedBackgroundWork, state.library.hasLoaded, state.library.requestedWindows.isEmpty {
             hasStartedBackgroundWork = true
-            DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstRefreshDelay) { [unowned self] in runner.perform(.refreshPublications) }
+            DispatchQueue.main.asyncAfter(deadline: .now() + Self.firstRefreshDelay) { [unowned self] in
+                MainActor.assumeIsolated { runner.perform(.refreshPublications) }
+            }
         }
     }
 
@@ -203,8 +211,10 @@ public final class TerminalApp: @unchecked Sendable {
         guard !isRenderScheduled else { return }
         isRenderScheduled = true
         DispatchQueue.main.async { [unowned self] in
-            isRenderScheduled = false
-            render()
+            MainActor.assumeIsolated {
+                isRenderScheduled = false
+                render()
+            }
         }
     }
 

@@ -1,35 +1,39 @@
 import Foundation
 import NewsstandCore
+import Synchronization
 
 /// The least an unchanged sync's fetching costs through Newsstand's own client: the same conditional GETs (each
 /// feed's stored validators) from `SyncService.concurrentRefreshes` threads, nothing read from or written to the
 /// library. Between it and the unchanged sync is what the sync adds per feed; between it and curl, the client.
 enum ConditionalFetchFloor {
     /// Hands out the feeds one at a time to the threads.
-    private final class Cursor: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
-        private(set) var notModified = 0
-        private(set) var failure: String?
+    private final class Cursor: Sendable {
+        private let state = Mutex((next: 0, notModified: 0, failure: String?.none))
         let count: Int
 
         init(count: Int) { self.count = count }
 
+        var notModified: Int { state.withLock { $0.notModified } }
+        var failure: String? { state.withLock { $0.failure } }
+
         func take() -> Int? {
-            lock.withLock {
-                guard next < count, failure == nil else { return nil }
-                defer { next += 1 }
-                return next
+            state.withLock { state in
+                guard state.next < count, state.failure == nil else { return nil }
+                defer { state.next += 1 }
+                return state.next
             }
         }
 
         func record(_ result: Result<ConditionalFetchResult, any Error>) {
-            lock.withLock {
-                switch result {
-                case .success(.notModified): notModified += 1
-                case .success: break
-                case .failure(let error): failure = failure ?? "\(error)"
-                }
+            let notModified: Bool, failure: String?
+            switch result {
+            case .success(.notModified): (notModified, failure) = (true, nil)
+            case .success: (notModified, failure) = (false, nil)
+            case .failure(let error): (notModified, failure) = (false, "\(error)")
+            }
+            state.withLock { state in
+                if notModified { state.notModified += 1 }
+                state.failure = state.failure ?? failure
             }
         }
     }

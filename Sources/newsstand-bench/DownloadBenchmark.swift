@@ -3,6 +3,7 @@ import LocalHTTPServer
 import NewsstandCore
 import NewsstandRuntime
 import NewsstandUI
+import Synchronization
 
 /// Case `downloads`: Newsstand's own downloads against `curl`, and how the UI loop copes meanwhile.
 ///
@@ -231,78 +232,85 @@ struct DownloadBenchmark {
 }
 
 /// Download events with the time they arrived, and a way to wait for issues to finish.
-final class DownloadRecorder: @unchecked Sendable {
+final class DownloadRecorder: Sendable {
     struct Outcome {
         var installing: [Int64: UInt64] = [:]
         var installed: [Int64: UInt64] = [:]
         var failed: [Int64: String] = [:]
     }
 
-    private let condition = NSCondition()
-    private var outcome = Outcome()
-    private var forward: (@Sendable (DownloadEvent) -> Void)?
+    private let state = Mutex((outcome: Outcome(), forward: (@Sendable (DownloadEvent) -> Void)?.none))
+    /// Wakes `wait(for:)`; held while an event is recorded, so the waiter never misses one.
+    private let arrivals = NSCondition()
 
     func record(_ event: DownloadEvent) {
         let now = MonotonicClock.now()
-        condition.lock()
-        switch event {
-        case .installing(let id): outcome.installing[id] = now
-        case .installed(let id): outcome.installed[id] = now
-        case .failed(let id, let reason): outcome.failed[id] = reason
-        default: break
+        let forward = arrivals.withLock {
+            let forward = state.withLock { state in
+                switch event {
+                case .installing(let id): state.outcome.installing[id] = now
+                case .installed(let id): state.outcome.installed[id] = now
+                case .failed(let id, let reason): state.outcome.failed[id] = reason
+                default: break
+                }
+                return state.forward
+            }
+            arrivals.broadcast()
+            return forward
         }
-        let forward = forward
-        condition.broadcast()
-        condition.unlock()
         forward?(event)
     }
 
     func reset() {
-        condition.lock()
-        outcome = Outcome()
-        condition.unlock()
+        state.withLock { $0.outcome = Outcome() }
     }
 
     /// Sends every event on to `forward` as well (nil: stop).
     func forward(to forward: (@Sendable (DownloadEvent) -> Void)?) {
-        condition.lock()
-        self.forward = forward
-        condition.unlock()
+        state.withLock { $0.forward = forward }
     }
 
     /// Waits until every issue is installed; throws if one fails or it takes over ten minutes.
     func wait(for ids: Set<Int64>) throws -> Outcome {
         let deadline = Date(timeIntervalSinceNow: 600)
-        condition.lock()
-        defer { condition.unlock() }
-        while !ids.allSatisfy({ outcome.installed[$0] != nil || outcome.failed[$0] != nil }) {
-            guard condition.wait(until: deadline) else { throw ChildProcess.Failure(description: "downloads did not finish in 10 minutes") }
+        return try arrivals.withLock {
+            var outcome: Outcome { state.withLock { $0.outcome } }
+            while !ids.allSatisfy({ outcome.installed[$0] != nil || outcome.failed[$0] != nil }) {
+                guard arrivals.wait(until: deadline) else { throw ChildProcess.Failure(description: "downloads did not finish in 10 minutes") }
+            }
+            let ended = outcome
+            if let (id, reason) = ended.failed.first(where: { ids.contains($0.key) }) {
+                throw ChildProcess.Failure(description: "download of issue \(id) failed: \(reason)")
+            }
+            return ended
         }
-        if let (id, reason) = outcome.failed.first(where: { ids.contains($0.key) }) {
-            throw ChildProcess.Failure(description: "download of issue \(id) failed: \(reason)")
-        }
-        return outcome
     }
 }
 
 /// A stand-in for the terminal's main loop: a serial queue that handles messages, draws once after a
 /// burst (as `TerminalApp` does), and handles injected keypresses, timing each.
-final class UILoop: @unchecked Sendable {
+final class UILoop: Sendable {
     private let queue = DispatchQueue(label: "newsstand-bench.ui", qos: .userInteractive)
     private let theme: Theme
-    private var state: AppState
-    private var previous: CellBuffer
-    private var isRenderScheduled = false
-    private var handling: [Double] = []
-    private var latency: [Double] = []
-    private var messages = 0
+    /// Used only on `queue`.
+    private let loop: Mutex<Loop>
+
+    /// The interface's state, the last frame and the figures.
+    private struct Loop {
+        var state: AppState
+        var previous: CellBuffer
+        var isRenderScheduled = false
+        var handling: [Double] = []
+        var latency: [Double] = []
+        var messages = 0
+    }
 
     init(store: LibraryStore, theme: Theme, width: Int, height: Int) throws {
         self.theme = theme
-        state = AppState(width: width, height: height)
+        var state = AppState(width: width, height: height)
         try LibraryLoader(store: store).settle([.loadLibrary], into: &state)
         _ = AppUpdate.update(&state, .keyPressed(.character("D")))
-        previous = AppView.render(state, theme: theme)
+        loop = Mutex(Loop(state: state, previous: AppView.render(state, theme: theme)))
     }
 
     /// Injects a keypress every 10 ms: `keypresses` of them, or, when nil, until the issues `start` enqueues are done.
@@ -328,35 +336,45 @@ final class UILoop: @unchecked Sendable {
         }
         timer.cancel()
         queue.sync {}
-        return queue.sync { (handling, latency, messages) }
+        return queue.sync { loop.withLock { ($0.handling, $0.latency, $0.messages) } }
     }
 
+    /// On `queue`.
     private func handle(_ message: Message) {
-        messages += 1
-        _ = AppUpdate.update(&state, message)
-        guard !isRenderScheduled else { return }
-        isRenderScheduled = true
+        let scheduleRender = loop.withLock { loop -> Bool in
+            loop.messages += 1
+            _ = AppUpdate.update(&loop.state, message)
+            guard !loop.isRenderScheduled else { return false }
+            loop.isRenderScheduled = true
+            return true
+        }
+        guard scheduleRender else { return }
         queue.async { [self] in
-            isRenderScheduled = false
-            let frame = AppView.render(state, theme: theme)
-            _ = BufferDiff.changes(from: previous, to: frame)
-            previous = frame
+            loop.withLock { loop in
+                loop.isRenderScheduled = false
+                let frame = AppView.render(loop.state, theme: theme)
+                _ = BufferDiff.changes(from: loop.previous, to: frame)
+                loop.previous = frame
+            }
         }
     }
 
+    /// On `queue`.
     private func handleKey(_ key: Key, injectedAt: UInt64) {
-        let start = MonotonicClock.now()
-        _ = AppUpdate.update(&state, .keyPressed(key))
-        let frame = AppView.render(state, theme: theme)
-        _ = BufferDiff.changes(from: previous, to: frame)
-        previous = frame
-        let end = MonotonicClock.now()
-        handling.append(MonotonicClock.seconds(from: start, to: end))
-        latency.append(MonotonicClock.seconds(from: injectedAt, to: end))
+        loop.withLock { loop in
+            let start = MonotonicClock.now()
+            _ = AppUpdate.update(&loop.state, .keyPressed(key))
+            let frame = AppView.render(loop.state, theme: theme)
+            _ = BufferDiff.changes(from: loop.previous, to: frame)
+            loop.previous = frame
+            let end = MonotonicClock.now()
+            loop.handling.append(MonotonicClock.seconds(from: start, to: end))
+            loop.latency.append(MonotonicClock.seconds(from: injectedAt, to: end))
+        }
     }
 }
 
-private final class KeyCounter: @unchecked Sendable {
-    private var count = 0
-    func next() -> Int { count += 1; return count }
+private final class KeyCounter: Sendable {
+    private let count = Atomic(0)
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import Synchronization
 
 /// The least a download through Newsstand's own `HTTPClient` (libcurl's multi interface on one thread) can
 /// cost: transfers whose sink drops every byte, beside `URLSessionFloor` and `curl -o /dev/null`.
@@ -8,7 +9,7 @@ enum HTTPClientFloor {
     private static let client = HTTPClient(configuration: HTTPClient.Configuration(environment: [:]))
 
     /// A sink that takes everything and keeps nothing.
-    private final class DroppingSink: HTTPBodySink, @unchecked Sendable {
+    private final class DroppingSink: HTTPBodySink, Sendable {
         func receive(_ bytes: UnsafeRawBufferPointer, from transfer: HTTPTransfer) -> HTTPSinkVerdict { .accepted }
     }
 
@@ -18,21 +19,14 @@ enum HTTPClientFloor {
     }
 
     /// The first failure among the transfers of a run.
-    private final class FirstFailure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var error: HTTPError?
+    private final class FirstFailure: Sendable {
+        private let error = Mutex<HTTPError?>(nil)
 
         func record(_ error: HTTPError) {
-            lock.lock()
-            self.error = self.error ?? error
-            lock.unlock()
+            self.error.withLock { $0 = $0 ?? error }
         }
 
-        var value: HTTPError? {
-            lock.lock()
-            defer { lock.unlock() }
-            return error
-        }
+        var value: HTTPError? { error.withLock { $0 } }
     }
 
     /// Seconds to fetch `urls` at once, the bytes dropped as they arrive.

@@ -4,6 +4,7 @@ import NewsstandContent
 import NewsstandCore
 import NewsstandRuntime
 import NewsstandUI
+import Synchronization
 
 /// Case `progress-sync`: opening an issue with progress sync on (a kosync server on 127.0.0.1 holding another
 /// device's place) against sync off — the time to the issue opened must not change, the server's answer arriving
@@ -100,28 +101,32 @@ struct ProgressSyncBenchmark {
     }
 
     /// Messages from the runner: when the issue opened and when a place was offered.
-    final class Inbox: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var openedAt: UInt64?
-        private var offeredAt: UInt64?
+    final class Inbox: Sendable {
+        private let times = Mutex((openedAt: UInt64?.none, offeredAt: UInt64?.none))
+        /// Wakes `wait(forOffer:)`; held while a message is added, so the waiter never misses it.
+        private let arrivals = NSCondition()
 
         func add(_ message: Message) {
-            condition.lock()
-            switch message {
-            case .issueOpened: openedAt = openedAt ?? MonotonicClock.now()
-            case .progressSyncOffered: offeredAt = offeredAt ?? MonotonicClock.now()
-            default: break
+            arrivals.withLock {
+                times.withLock { times in
+                    switch message {
+                    case .issueOpened: times.openedAt = times.openedAt ?? MonotonicClock.now()
+                    case .progressSyncOffered: times.offeredAt = times.offeredAt ?? MonotonicClock.now()
+                    default: break
+                    }
+                }
+                arrivals.broadcast()
             }
-            condition.broadcast()
-            condition.unlock()
         }
 
         func wait(forOffer: Bool) -> (UInt64, UInt64?) {
-            condition.lock()
-            defer { condition.unlock() }
-            let deadline = Date().addingTimeInterval(10)
-            while openedAt == nil || (forOffer && offeredAt == nil), condition.wait(until: deadline) {}
-            return (openedAt ?? MonotonicClock.now(), offeredAt)
+            arrivals.withLock {
+                let deadline = Date().addingTimeInterval(10)
+                var current: (openedAt: UInt64?, offeredAt: UInt64?) { times.withLock { $0 } }
+                while current.openedAt == nil || (forOffer && current.offeredAt == nil), arrivals.wait(until: deadline) {}
+                let (openedAt, offeredAt) = current
+                return (openedAt ?? MonotonicClock.now(), offeredAt)
+            }
         }
     }
 }

@@ -7,6 +7,8 @@ import FoundationNetworking
 ///
 /// `DownloadQueue` fetched through URLSession until issue #11 moved it onto `HTTPClient` (libcurl driven
 /// directly); this row keeps the floor it had, next to `HTTPClientFloor`'s and curl's.
+// @unchecked: an NSObject subclass URLSession calls on its delegate queue; `failure` is written there before `finished`
+// is signalled, and read only after waiting on it.
 final class URLSessionFloor: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var failure: Error?

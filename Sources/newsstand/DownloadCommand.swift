@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import Synchronization
 
 /// `newsstand download ISSUE...`: downloads in the foreground with progress on stderr; exit status 1 if any fails.
 ///
@@ -78,20 +79,18 @@ enum DownloadCommand {
     }
 
     /// What happened to each issue, set from the queue's thread.
-    final class OutcomeBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var outcomes: [Int64: String?] = [:]
-        private var milestones: [Int64: Int] = [:]
+    final class OutcomeBox: Sendable {
+        private let state = Mutex((outcomes: [Int64: String?](), milestones: [Int64: Int]()))
 
-        func set(_ issueID: Int64, failure: String?) { lock.withLock { outcomes[issueID] = .some(failure) } }
+        func set(_ issueID: Int64, failure: String?) { state.withLock { $0.outcomes[issueID] = .some(failure) } }
         /// nil: no outcome; .some(nil): installed; .some(reason): failed.
-        func outcome(_ issueID: Int64) -> String?? { lock.withLock { outcomes[issueID] } }
+        func outcome(_ issueID: Int64) -> String?? { state.withLock { $0.outcomes[issueID] } }
 
         /// True once per ten percent and issue, for progress lines when stderr is not a terminal.
         func shouldPrintMilestone(_ percent: Int, issueID: Int64) -> Bool {
-            lock.withLock {
-                guard percent / 10 > milestones[issueID, default: -1] else { return false }
-                milestones[issueID] = percent / 10
+            state.withLock { state in
+                guard percent / 10 > state.milestones[issueID, default: -1] else { return false }
+                state.milestones[issueID] = percent / 10
                 return true
             }
         }

@@ -35,9 +35,13 @@ enum ShelfCommand {
         let keys = try keyTable(context.configuration)
         let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
-        let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
-                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck)
-        withExtendedLifetime(server) { app.run() }
+        // The command line runs on the main thread, where the interface lives (the main actor).
+        MainActor.assumeIsolated {
+            let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
+                                  theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck)
+            withExtendedLifetime(server) { app.run() }
+        }
+        fatalError("the interface returned")
     }
 
     /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.

@@ -1,6 +1,7 @@
 import Foundation
 import NewsstandCore
 import NewsstandRuntime
+import Synchronization
 
 /// `newsstand sync`: refreshes every subscription, downloads new issues per policy, keeps to the
 /// storage limits, runs `notify-program` when new issues arrived, prints a summary and exits (non-zero when
@@ -78,11 +79,10 @@ enum SyncCommand {
     }
 
     /// Download failures reported from the queue's thread.
-    final class FailureLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var reasons: [Int64: String] = [:]
-        func add(issueID: Int64, reason: String) { lock.withLock { reasons[issueID] = reason } }
-        func reason(for issueID: Int64) -> String? { lock.withLock { reasons[issueID] } }
-        var count: Int { lock.withLock { reasons.count } }
+    final class FailureLog: Sendable {
+        private let reasons = Mutex<[Int64: String]>([:])
+        func add(issueID: Int64, reason: String) { reasons.withLock { $0[issueID] = reason } }
+        func reason(for issueID: Int64) -> String? { reasons.withLock { $0[issueID] } }
+        var count: Int { reasons.withLock { $0.count } }
     }
 }

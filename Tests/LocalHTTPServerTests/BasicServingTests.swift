@@ -5,6 +5,7 @@ import FoundationNetworking
 import NewsstandTestSupport
 import XCTest
 @testable import LocalHTTPServer
+import Synchronization
 
 final class BasicServingTests: XCTestCase {
     /// GET through URLSession, the way the app's downloader talks to the server.
@@ -204,9 +205,8 @@ final class BasicServingTests: XCTestCase {
 }
 
 /// A thread-safe counter for concurrent test clients.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+final class LockedCounter: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

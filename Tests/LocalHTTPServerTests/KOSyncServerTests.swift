@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LocalHTTPServer
+import Synchronization
 
 /// The test kosync server answers as the protocol's reference server does (SPEC §3.3, §5, §6), seen on the wire.
 final class KOSyncServerTests: XCTestCase {
@@ -161,12 +162,11 @@ final class KOSyncServerTests: XCTestCase {
 }
 
 /// A clock a test moves.
-private final class Clock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds: Int
-    init(_ seconds: Int) { self.seconds = seconds }
+private final class Clock: Sendable {
+    private let seconds: Mutex<Int>
+    init(_ seconds: Int) { self.seconds = Mutex(seconds) }
     var value: Int {
-        get { lock.withLock { seconds } }
-        set { lock.withLock { seconds = newValue } }
+        get { seconds.withLock { $0 } }
+        set { seconds.withLock { $0 = newValue } }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import NewsstandContent
+import Synchronization
 
 final class XHTMLDocumentParserTests: XCTestCase {
     private func blocks(_ markup: String, baseURL: URL? = nil) -> [TextBlock] {
@@ -202,9 +203,8 @@ final class XHTMLDocumentParserTests: XCTestCase {
     }
 }
 
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var results: [[TextBlock]] = []
-    func append(_ blocks: [TextBlock]) { lock.withLock { results.append(blocks) } }
-    var all: [[TextBlock]] { lock.withLock { results } }
+private final class ResultBox: Sendable {
+    private let results = Mutex<[[TextBlock]]>([])
+    func append(_ blocks: [TextBlock]) { results.withLock { $0.append(blocks) } }
+    var all: [[TextBlock]] { results.withLock { $0 } }
 }

@@ -1,32 +1,40 @@
 import Foundation
 import XCTest
 @testable import NewsstandCore
+import Synchronization
 
 /// A full sync fetches catalogs several at a time, yet decides downloads one publication at a time and
 /// reports in library order.
 final class ConcurrentSyncTests: XCTestCase {
     /// Counts refreshes in flight; each waits until `together` are in flight at once (or gives up after 3 s),
     /// so a sync that refreshed one at a time could never reach it.
-    private final class Rendezvous: @unchecked Sendable {
+    private final class Rendezvous: Sendable {
         let together: Int
-        private let condition = NSCondition()
-        private var inFlight = 0
-        private(set) var mostAtOnce = 0
-        private(set) var timedOut = false
+        /// Wakes the waiting refreshes when another arrives; held around every change of `counts`.
+        private let arrivals = NSCondition()
+        private let counts = Mutex((inFlight: 0, mostAtOnce: 0, timedOut: false))
 
         init(together: Int) { self.together = together }
 
+        var mostAtOnce: Int { counts.withLock { $0.mostAtOnce } }
+        var timedOut: Bool { counts.withLock { $0.timedOut } }
+
         func arrive() {
-            condition.lock()
-            inFlight += 1
-            mostAtOnce = max(mostAtOnce, inFlight)
-            condition.broadcast()
-            let deadline = Date().addingTimeInterval(3)
-            while mostAtOnce < together {
-                if !condition.wait(until: deadline) { timedOut = true; break }
+            arrivals.withLock {
+                counts.withLock { counts in
+                    counts.inFlight += 1
+                    counts.mostAtOnce = max(counts.mostAtOnce, counts.inFlight)
+                }
+                arrivals.broadcast()
+                let deadline = Date().addingTimeInterval(3)
+                while mostAtOnce < together {
+                    if !arrivals.wait(until: deadline) {
+                        counts.withLock { $0.timedOut = true }
+                        break
+                    }
+                }
+                counts.withLock { $0.inFlight -= 1 }
             }
-            inFlight -= 1
-            condition.unlock()
         }
     }
 

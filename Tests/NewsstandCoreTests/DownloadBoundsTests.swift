@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import NewsstandCore
 import LocalHTTPServer
+import Synchronization
 
 /// Downloads over `HTTPClient` keep to their bounds while data arrives (issue #11): the catalog's size plus a
 /// margin or `max-download-size`, `disk-reserve`, `stall-timeout`, logins from the client's credential source,
@@ -290,21 +291,18 @@ final class DownloadBoundsTests: XCTestCase {
 }
 
 /// Bytes counted from several threads.
-private final class ByteCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total: Int64 = 0
-    func add(_ count: Int) { lock.withLock { total += Int64(count) } }
-    var value: Int64 { lock.withLock { total } }
+private final class ByteCount: Sendable {
+    private let total = Mutex<Int64>(0)
+    func add(_ count: Int) { total.withLock { $0 += Int64(count) } }
+    var value: Int64 { total.withLock { $0 } }
 }
 
 /// Free space that is ample until the partial file passes `shrinksAfter` bytes, then just above `reserve`
 /// (another program filled the disk), until `makeRoom()`.
-private final class ShrinkingDisk: @unchecked Sendable {
-    private let lock = NSLock()
+private final class ShrinkingDisk: Sendable {
     private let reserve: Int64
     private let shrinksAfter: Int64
-    private var roomy = false
-    private var file: URL?
+    private let state = Mutex((roomy: false, file: URL?.none))
 
     init(reserve: Int64, shrinksAfter: Int64) {
         self.reserve = reserve
@@ -312,14 +310,14 @@ private final class ShrinkingDisk: @unchecked Sendable {
     }
 
     var partial: URL? {
-        get { lock.withLock { file } }
-        set { lock.withLock { file = newValue } }
+        get { state.withLock { $0.file } }
+        set { state.withLock { $0.file = newValue } }
     }
 
-    func makeRoom() { lock.withLock { roomy = true } }
+    func makeRoom() { state.withLock { $0.roomy = true } }
 
     func free() -> Int64 {
-        let (roomy, file) = lock.withLock { (self.roomy, self.file) }
+        let (roomy, file) = state.withLock { ($0.roomy, $0.file) }
         let plenty: Int64 = 100 << 30
         guard !roomy, let file, PartialDownload.size(of: file) >= shrinksAfter else { return plenty }
         return reserve + 10_000

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import NewsstandCore
 import LocalHTTPServer
+import Synchronization
 
 final class DownloadQueueTests: XCTestCase {
     private typealias Harness = DownloadHarness
@@ -821,42 +822,42 @@ extension DownloadQueueTests {
 }
 
 /// Lets an event handler reach the server, which exists only after the harness is made.
-private final class ServerBox: @unchecked Sendable {
-    var server: LocalHTTPServer?
+private final class ServerBox: Sendable {
+    private let held = Mutex<LocalHTTPServer?>(nil)
+    var server: LocalHTTPServer? {
+        get { held.withLock { $0 } }
+        set { held.withLock { $0 = newValue } }
+    }
 }
 
 /// The paths a `DiskSync` was asked to sync.
-private final class SyncedPaths: @unchecked Sendable {
-    private let lock = NSLock()
-    private var paths: [URL] = []
-    var all: [URL] { lock.withLock { paths } }
-    func add(_ url: URL) { lock.withLock { paths.append(url) } }
+private final class SyncedPaths: Sendable {
+    private let paths = Mutex<[URL]>([])
+    var all: [URL] { paths.withLock { $0 } }
+    func add(_ url: URL) { paths.withLock { $0.append(url) } }
 }
 
 /// The harness's queue, handed out once (to act on the first of many events).
-private final class QueueBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queue: DownloadQueue?
-    private var taken = false
-    func set(_ queue: DownloadQueue) { lock.withLock { self.queue = queue } }
+private final class QueueBox: Sendable {
+    private let state = Mutex((queue: DownloadQueue?.none, taken: false))
+    func set(_ queue: DownloadQueue) { state.withLock { $0.queue = queue } }
     func takeOnce() -> DownloadQueue? {
-        lock.withLock {
-            guard !taken, let queue else { return nil }
-            taken = true
+        state.withLock { state in
+            guard !state.taken, let queue = state.queue else { return nil }
+            state.taken = true
             return queue
         }
     }
 }
 
 /// Events with the monotonic time they arrived.
-private final class TimedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [(time: TimeInterval, event: DownloadEvent)] = []
+private final class TimedLog: Sendable {
+    private let entries = Mutex<[(time: TimeInterval, event: DownloadEvent)]>([])
 
     func append(_ event: DownloadEvent) {
         let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-        lock.withLock { entries.append((now, event)) }
+        entries.withLock { $0.append((now, event)) }
     }
 
-    var all: [(time: TimeInterval, event: DownloadEvent)] { lock.withLock { entries } }
+    var all: [(time: TimeInterval, event: DownloadEvent)] { entries.withLock { $0 } }
 }

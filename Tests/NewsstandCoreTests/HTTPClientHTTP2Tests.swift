@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import NewsstandCore
+import Synchronization
 
 /// HTTP/2 against a real HTTP/2 server (`nghttpd`, Debian's nghttp2-server, which speaks nothing else): many
 /// transfers to one host share one connection as streams.
@@ -42,10 +43,9 @@ final class HTTPClientHTTP2Tests: XCTestCase {
         XCTAssertEqual(sessions.count, 1, "one connection for all eight: \(sessions)")
     }
 
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [String: (CompletedTransfer, Data)] = [:]
-        func set(_ path: String, _ transfer: CompletedTransfer, _ data: Data) { lock.withLock { results[path] = (transfer, data) } }
-        func get(_ path: String) -> (CompletedTransfer, Data)? { lock.withLock { results[path] } }
+    private final class ResultBox: Sendable {
+        private let results = Mutex<[String: (CompletedTransfer, Data)]>([:])
+        func set(_ path: String, _ transfer: CompletedTransfer, _ data: Data) { results.withLock { $0[path] = (transfer, data) } }
+        func get(_ path: String) -> (CompletedTransfer, Data)? { results.withLock { $0[path] } }
     }
 }

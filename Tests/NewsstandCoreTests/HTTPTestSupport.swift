@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import LocalHTTPServer
 @testable import NewsstandCore
+import Synchronization
 
 extension HTTPEvent {
     /// `.finished` or `.failed`.
@@ -64,10 +65,9 @@ enum HTTPTestSupport {
 }
 
 /// Logins by host and realm, recording every question.
-final class FixedCredentials: CredentialSource, @unchecked Sendable {
-    private let lock = NSLock()
+final class FixedCredentials: CredentialSource, Sendable {
     private let answers: [String?: Credentials]
-    private var asked: [(host: String, port: Int?, realm: String?)] = []
+    private let asked = Mutex<[(host: String, port: Int?, realm: String?)]>([])
 
     /// `answers[nil]` answers any realm; `answers["R"]` only realm R.
     init(_ answers: [String?: Credentials]) {
@@ -75,16 +75,12 @@ final class FixedCredentials: CredentialSource, @unchecked Sendable {
     }
 
     func credentials(forHost host: String, port: Int?, realm: String?) -> Credentials? {
-        lock.lock()
-        defer { lock.unlock() }
-        asked.append((host, port, realm))
+        asked.withLock { $0.append((host, port, realm)) }
         return answers[realm] ?? answers[nil]
     }
 
     var questions: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return asked.map { "\($0.host):\($0.port.map(String.init) ?? "-"):\($0.realm ?? "-")" }
+        asked.withLock { asked in asked.map { "\($0.host):\($0.port.map(String.init) ?? "-"):\($0.realm ?? "-")" } }
     }
 }
 

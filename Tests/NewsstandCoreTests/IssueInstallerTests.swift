@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import NewsstandCore
+import Synchronization
 
 final class IssueInstallerTests: XCTestCase {
     private struct Layout {
@@ -215,10 +216,9 @@ final class IssueInstallerTests: XCTestCase {
 }
 
 /// The paths a `DiskSync` was asked to sync, and whether the issue was already in place at the time.
-private final class SyncRecorder: @unchecked Sendable {
+private final class SyncRecorder: Sendable {
     struct Call { let url: URL; let installed: Bool }
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-    var calls: [Call] { lock.withLock { recorded } }
-    func record(_ url: URL, installed: Bool) { lock.withLock { recorded.append(Call(url: url, installed: installed)) } }
+    private let recorded = Mutex<[Call]>([])
+    var calls: [Call] { recorded.withLock { $0 } }
+    func record(_ url: URL, installed: Bool) { recorded.withLock { $0.append(Call(url: url, installed: installed)) } }
 }

@@ -3,6 +3,7 @@ import XCTest
 @testable import NewsstandCore
 @_exported import NewsstandTestSupport
 import LocalHTTPServer
+import Synchronization
 
 /// Shared helpers: scratch folders, the package's sample library, the shared corpora, and small builders.
 enum TestSupport {
@@ -67,33 +68,30 @@ enum TestSupport {
 }
 
 /// Collects events from a background queue and lets a test wait for a condition on them.
-final class EventLog<Event: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var events: [Event] = []
+final class EventLog<Event: Sendable>: Sendable {
+    private let events = Mutex<[Event]>([])
+    /// Wakes the waiters when an event arrives; held while one is added, so a waiter never misses it.
+    private let arrivals = NSCondition()
 
     func append(_ event: Event) {
-        condition.lock()
-        events.append(event)
-        condition.broadcast()
-        condition.unlock()
+        arrivals.withLock {
+            events.withLock { $0.append(event) }
+            arrivals.broadcast()
+        }
     }
 
-    var all: [Event] {
-        condition.lock()
-        defer { condition.unlock() }
-        return events
-    }
+    var all: [Event] { events.withLock { $0 } }
 
     /// Waits until `predicate` holds for the events so far; false on timeout.
     @discardableResult
     func wait(timeout: TimeInterval = 30, until predicate: ([Event]) -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(events) {
-            if !condition.wait(until: deadline) { return predicate(events) }
+        return arrivals.withLock {
+            while !predicate(all) {
+                if !arrivals.wait(until: deadline) { return predicate(all) }
+            }
+            return true
         }
-        return true
     }
 }
 

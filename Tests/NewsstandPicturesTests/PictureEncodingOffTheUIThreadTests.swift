@@ -4,29 +4,28 @@ import XCTest
 import NewsstandImaging
 import NewsstandUI
 @testable import NewsstandPictures
+import Synchronization
 
 /// Pictures are encoded off the UI thread: while a (slow) encoder runs, keys are handled and frames drawn, and the
 /// picture is written by the first frame after its bytes are ready.
 final class PictureEncodingOffTheUIThreadTests: XCTestCase {
     /// An encoder that says when it starts and then waits to be let go, standing in for a slow PNG or sixel encoding.
-    private final class SlowEncoder: @unchecked Sendable {
+    private final class SlowEncoder: Sendable {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var running = 0
-        private var calls = 0
+        private let counts = Mutex((running: 0, calls: 0))
 
-        var isRunning: Bool { lock.withLock { running > 0 } }
-        var callCount: Int { lock.withLock { calls } }
+        var isRunning: Bool { counts.withLock { $0.running > 0 } }
+        var callCount: Int { counts.withLock { $0.calls } }
 
         func encode(_ picture: TerminalPicture, _ part: PictureEncodingQueue.Part) -> [UInt8] {
-            lock.withLock {
-                running += 1
-                calls += 1
+            counts.withLock {
+                $0.running += 1
+                $0.calls += 1
             }
             started.signal()
             _ = release.wait(timeout: .now() + 20)
-            lock.withLock { running -= 1 }
+            counts.withLock { $0.running -= 1 }
             return Array("<picture \(picture.id)>".utf8)
         }
     }
@@ -106,10 +105,9 @@ final class PictureEncodingOffTheUIThreadTests: XCTestCase {
                        "the whole picture once, moved without encoding again; the part scrolled off the top once")
     }
 
-    private final class PartLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var parts: [PictureEncodingQueue.Part] = []
-        func add(_ part: PictureEncodingQueue.Part) { lock.withLock { parts.append(part) } }
-        var all: [PictureEncodingQueue.Part] { lock.withLock { parts } }
+    private final class PartLog: Sendable {
+        private let parts = Mutex<[PictureEncodingQueue.Part]>([])
+        func add(_ part: PictureEncodingQueue.Part) { parts.withLock { $0.append(part) } }
+        var all: [PictureEncodingQueue.Part] { parts.withLock { $0 } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NewsstandContent
 
 /// A client of the Google Reader API as FreshRSS, Inoreader, The Old Reader, BazQux and Miniflux serve it, over the
@@ -8,25 +9,49 @@ import NewsstandContent
 /// auth=…`); writes also need the short-lived `T` token (`reader/api/0/token`), fetched when first needed and again
 /// when a write is refused with 401. Paging through `continuation` is bounded: at most ``maxPages`` pages, and it
 /// stops at once when a continuation comes back or a page brings only items already seen.
-public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
+public final class GoogleReaderClient: FeedServerClient, Sendable {
     public let baseURL: URL
     private let http: HTTPClient
     private let authToken: String
+    private let state: Mutex<State>
+
+    /// The settings below (tests change them), the write token and the count of requests.
+    private struct State {
+        var limits: HTTPLimits
+        var maxPages = 200
+        var pageSize = 1000
+        var idPageSize = 100_000
+        var editBatchSize = 250
+        var writeToken: String?
+        var requests = 0
+    }
+
     /// Each answer's limits: at most 64 MB, a minute, 30 seconds without a byte (tests make them shorter).
-    public var limits: HTTPLimits
+    public var limits: HTTPLimits {
+        get { state.withLock { $0.limits } }
+        set { state.withLock { $0.limits = newValue } }
+    }
     /// Pages read at most per listing (items or ids).
-    public var maxPages = 200
+    public var maxPages: Int {
+        get { state.withLock { $0.maxPages } }
+        set { state.withLock { $0.maxPages = newValue } }
+    }
     /// Items asked for per page of `stream/contents`.
-    public var pageSize = 1000
+    public var pageSize: Int {
+        get { state.withLock { $0.pageSize } }
+        set { state.withLock { $0.pageSize = newValue } }
+    }
     /// Ids asked for per page of `stream/items/ids`: one page for 100,000 unread items (about 3 MB), so the unread
     /// list of a large account is one request; servers that give fewer continue the list.
-    public var idPageSize = 100_000
+    public var idPageSize: Int {
+        get { state.withLock { $0.idPageSize } }
+        set { state.withLock { $0.idPageSize = newValue } }
+    }
     /// Items put in or out of a state per `edit-tag` request.
-    public var editBatchSize = 250
-
-    private let lock = NSLock()
-    private var writeToken: String?
-    private var requests = 0
+    public var editBatchSize: Int {
+        get { state.withLock { $0.editBatchSize } }
+        set { state.withLock { $0.editBatchSize = newValue } }
+    }
 
     public static let defaultLimits = HTTPLimits(maxBodyBytes: 64 << 20, maxReceivedBytes: 64 << 20, deadline: 60,
                                                  subject: "the server's answer", sizeLimitName: "account answer size limit")
@@ -35,10 +60,10 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         self.baseURL = baseURL
         self.authToken = authToken
         self.http = http
-        self.limits = limits
+        state = Mutex(State(limits: limits))
     }
 
-    public var requestCount: Int { lock.withLock { requests } }
+    public var requestCount: Int { state.withLock { $0.requests } }
 
     var server: String { baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString }
 
@@ -234,7 +259,7 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         return URL(string: base.absoluteString + "?" + FormEncoding.encode(query)) ?? base
     }
 
-    private func countRequest() { lock.withLock { requests += 1 } }
+    private func countRequest() { state.withLock { $0.requests += 1 } }
 
     private func send(_ request: HTTPRequest) throws -> HTTPResponse {
         countRequest()
@@ -293,7 +318,7 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
     }
 
     private func currentWriteToken(renew: Bool) throws -> String {
-        if !renew, let token = lock.withLock({ writeToken }) { return token }
+        if !renew, let token = state.withLock({ $0.writeToken }) { return token }
         let response: HTTPResponse
         do {
             response = try send(HTTPRequest(url: url("reader/api/0/token", []), limits: limits))
@@ -304,7 +329,7 @@ public final class GoogleReaderClient: FeedServerClient, @unchecked Sendable {
         guard !token.isEmpty, !Self.looksLikeHTML(response.body), !token.contains(where: { $0.isNewline || $0 == "&" }) else {
             throw unexpected("no write token")
         }
-        lock.withLock { writeToken = token }
+        state.withLock { $0.writeToken = token }
         return token
     }
 

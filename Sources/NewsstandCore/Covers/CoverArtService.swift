@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandImaging
+import Synchronization
 
 /// Fetches, decodes and draws issue covers as text art, off the caller's thread.
 ///
@@ -12,20 +13,27 @@ import NewsstandImaging
 /// request still waiting raises it to the new rank. `keepOnly(_:)` drops waiting requests for rows no
 /// longer in view (work already started finishes, is cached and reported). Every event names the
 /// request it answers.
-public final class CoverArtService: @unchecked Sendable {
+///
+/// The scheduling and the art cache (`Schedule`) live on one serial queue, reached only through `onQueue`.
+public final class CoverArtService: Sendable {
     private let store: LibraryStore
     private let files: CoverFileCache
     private let onEvent: @Sendable (CoverArtEvent) -> Void
     private let concurrency: Int
     private let queue = DispatchQueue(label: "newsstand.covers")
     private let workers = DispatchQueue(label: "newsstand.covers.work", qos: .utility, attributes: .concurrent)
-    /// Waiting requests and their rank (higher goes first).
-    private var pending: [CoverArtRequest: UInt64] = [:]
-    private var nextRank: UInt64 = 0
-    private var running: Set<CoverArtRequest> = []
-    private var cache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 512)
-    /// Covers as terminal pictures hold pixels (tens to hundreds of kB each): fewer are kept.
-    private var pictureCache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 96)
+    private let schedule = Mutex(Schedule())
+
+    /// What waits, what runs and the art kept; used only on `queue` (see `onQueue`).
+    private struct Schedule {
+        /// Waiting requests and their rank (higher goes first).
+        var pending: [CoverArtRequest: UInt64] = [:]
+        var nextRank: UInt64 = 0
+        var running: Set<CoverArtRequest> = []
+        var cache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 512)
+        /// Covers as terminal pictures hold pixels (tens to hundreds of kB each): fewer are kept.
+        var pictureCache = LeastRecentlyUsedCache<CoverArtRequest, TextArt>(capacity: 96)
+    }
     /// The folder a downloaded issue is installed in, for covers the catalog does not give.
     private let issueFolder: (@Sendable (Issue) -> URL?)?
 
@@ -49,24 +57,24 @@ public final class CoverArtService: @unchecked Sendable {
     /// Asks for covers; cached art is reported at once, the rest is worked on newest call first,
     /// in the given order within a call.
     public func request(_ requests: [CoverArtRequest]) {
-        queue.async {
-            var rank = self.nextRank + UInt64(requests.count)
-            self.nextRank = rank
+        onQueue { schedule in
+            var rank = schedule.nextRank + UInt64(requests.count)
+            schedule.nextRank = rank
             for request in requests {
-                if let art = request.cellPixels == nil ? self.cache.value(for: request) : self.pictureCache.value(for: request) {
+                if let art = request.cellPixels == nil ? schedule.cache.value(for: request) : schedule.pictureCache.value(for: request) {
                     self.onEvent(.rendered(request, art))
-                } else if !self.running.contains(request) {
-                    self.pending[request] = rank
+                } else if !schedule.running.contains(request) {
+                    schedule.pending[request] = rank
                 }
                 rank -= 1
             }
-            self.startNext()
+            self.startNext(&schedule)
         }
     }
 
     /// Drops waiting requests that are not in `wanted` (work already started finishes and is cached).
     public func keepOnly(_ wanted: Set<CoverArtRequest>) {
-        queue.async { self.pending = self.pending.filter { wanted.contains($0.key) } }
+        onQueue { schedule in schedule.pending = schedule.pending.filter { wanted.contains($0.key) } }
     }
 
     /// The cover file of an issue, through the same disk cache and revalidation as the shelf; for a downloaded
@@ -98,19 +106,24 @@ public final class CoverArtService: @unchecked Sendable {
         return data
     }
 
-    private func startNext() {
-        while running.count < concurrency, let request = pending.max(by: { $0.value < $1.value })?.key {
-            pending[request] = nil
-            running.insert(request)
+    /// Runs `body` on the queue with the schedule, after the work queued before it.
+    private func onQueue(_ body: @escaping @Sendable (inout Schedule) -> Void) {
+        queue.async { self.schedule.withLock { body(&$0) } }
+    }
+
+    private func startNext(_ schedule: inout Schedule) {
+        while schedule.running.count < concurrency, let request = schedule.pending.max(by: { $0.value < $1.value })?.key {
+            schedule.pending[request] = nil
+            schedule.running.insert(request)
             workers.async {
                 let event = self.render(request)
-                self.queue.async {
-                    self.running.remove(request)
+                self.onQueue { schedule in
+                    schedule.running.remove(request)
                     if case .rendered(_, let art) = event {
-                        if art.picture == nil { self.cache.insert(art, for: request) } else { self.pictureCache.insert(art, for: request) }
+                        if art.picture == nil { schedule.cache.insert(art, for: request) } else { schedule.pictureCache.insert(art, for: request) }
                     }
                     self.onEvent(event)
-                    self.startNext()
+                    self.startNext(&schedule)
                 }
             }
         }

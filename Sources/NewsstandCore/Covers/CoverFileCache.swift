@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Cover image files on disk, kept fresh with HTTP validators.
 ///
@@ -9,7 +10,7 @@ import Foundation
 /// `304 Not Modified` keeps the file; `200` replaces it; if the source cannot be reached the cached
 /// file is used as it is. `file:` URLs use the file's size and modification time as their validator.
 /// Thread-safe; concurrent callers for the same cover wait for one fetch.
-final class CoverFileCache: @unchecked Sendable {
+final class CoverFileCache: Sendable {
     struct Validators: Equatable {
         var url: String
         var etag: String?
@@ -49,10 +50,15 @@ final class CoverFileCache: @unchecked Sendable {
 
     let directory: URL
     let revalidationInterval: TimeInterval
-    private let condition = NSCondition()
-    private var inFlight: Set<String> = []
-    /// When each cover was last checked by this instance.
-    private var checkedThisRun: [String: Date] = [:]
+    private let covers = Mutex(Covers())
+
+    /// The covers being fetched and when each was last checked.
+    private struct Covers {
+        /// Covers being fetched; the group is left when the fetch ends (others waiting for it go on).
+        var inFlight: [String: DispatchGroup] = [:]
+        /// When each cover was last checked by this instance.
+        var checkedThisRun: [String: Date] = [:]
+    }
 
     static let maximumBytes = 32 << 20
 
@@ -70,17 +76,8 @@ final class CoverFileCache: @unchecked Sendable {
     func data(issueID: Int64, url: URL, from origin: DocumentOrigin) throws -> Data {
         try origin.check(url)
         let key = "\(issueID)-\(PathComponent.safe(url.lastPathComponent))"
-        condition.lock()
-        while inFlight.contains(key) { condition.wait() }
-        inFlight.insert(key)
-        let lastCheck = checkedThisRun[key]
-        condition.unlock()
-        defer {
-            condition.lock()
-            inFlight.remove(key)
-            condition.broadcast()
-            condition.unlock()
-        }
+        let lastCheck = takeTurn(key)
+        defer { covers.withLock { $0.inFlight.removeValue(forKey: key) }?.leave() }
 
         let file = directory.appendingPathComponent(key)
         let validatorFile = directory.appendingPathComponent(key + ".validators")
@@ -118,10 +115,24 @@ final class CoverFileCache: @unchecked Sendable {
         }
     }
 
+    /// Waits until no one else fetches the cover `key`, then marks it as the caller's to fetch (the caller takes
+    /// its group out of `inFlight` and leaves it when done); returns when the cover was last checked.
+    private func takeTurn(_ key: String) -> Date? {
+        while true {
+            let (other, lastCheck) = covers.withLock { covers -> (DispatchGroup?, Date?) in
+                if let other = covers.inFlight[key] { return (other, nil) }
+                let mine = DispatchGroup()
+                mine.enter()
+                covers.inFlight[key] = mine
+                return (nil, covers.checkedThisRun[key])
+            }
+            guard let other else { return lastCheck }
+            other.wait()
+        }
+    }
+
     private func remember(_ key: String, _ date: Date) {
-        condition.lock()
-        checkedThisRun[key] = date
-        condition.unlock()
+        covers.withLock { $0.checkedThisRun[key] = date }
     }
 
     // MARK: Fetching

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Fetches one asset (one URL) of an issue into its partial file, streaming, resuming what an earlier
 /// attempt left there when that is provably the same representation, and reports bytes as they land.
@@ -22,7 +23,7 @@ import Foundation
 /// the client pauses the transfer until a write is done, so a disk slower than the network holds back the
 /// server instead of filling memory: at most `queuedBlocks + 1` blocks per transfer (2 MiB). The sidecar, the partial file's opening, every write and the end
 /// of each request happen on that queue, in order; file URLs are copied in chunks on a background queue.
-/// Every file operation happens under `lock` after checking for cancellation, so once `cancel()`
+/// Every file operation happens holding `files` after checking for cancellation, so once `cancel()`
 /// returns this transfer never touches the partial again. Callbacks arrive on a background queue.
 ///
 /// While data arrives, the transfer keeps to its bounds: the partial never holds more than `sizeBound`
@@ -39,7 +40,7 @@ import Foundation
 /// the bucket is in debt, answers `.full` and resumes the transfer when it has caught up. That pauses the
 /// transfer, not a thread: nothing sleeps on the network thread. A server that answers a slice with the
 /// whole file (200) is paced the same way.
-final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
+final class AssetTransfer: HTTPBodySink, Sendable {
     typealias Progress = @Sendable (_ received: Int64, _ expected: Int64?) -> Void
     typealias Completion = @Sendable (Result<Void, TransferFailure>) -> Void
 
@@ -75,23 +76,36 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         static let unbounded = SizeBound(bytes: .max, message: "the download is too large")
     }
 
-    /// One request and what its response decided; guarded by `state`.
-    private final class Attempt: @unchecked Sendable {
+    /// One request and what its response decided. Its fields are taken while `state` is held, or alone.
+    private final class Attempt: Sendable {
         /// What the request asks for, from the partial file it continues.
         let plan: ResumePlan
-        var transfer: HTTPTransfer?
-        /// Cancelled before `transfer` was known: cancel it as soon as it is.
-        var isCancelRequested = false
-        var head: HTTPResponseHead?
-        /// The response's body goes to the partial file.
-        var isAccepted = false
-        /// The last byte the response ends on when it is a slice (a 206 to a closed range), else nil.
-        var sliceLast: Int64?
-        /// The client reported the end (`.finished` or `.failed`).
-        var hasEnded = false
+        let fields = Mutex(Fields())
+
+        struct Fields {
+            var transfer: HTTPTransfer?
+            /// Cancelled before `transfer` was known: cancel it as soon as it is.
+            var isCancelRequested = false
+            var head: HTTPResponseHead?
+            /// The response's body goes to the partial file.
+            var isAccepted = false
+            /// The last byte the response ends on when it is a slice (a 206 to a closed range), else nil.
+            var sliceLast: Int64?
+            /// The client reported the end (`.finished` or `.failed`).
+            var hasEnded = false
+        }
 
         init(plan: ResumePlan) {
             self.plan = plan
+        }
+
+        /// The request's transfer, once the client has handed it over; until then, asks for it to be cancelled
+        /// as soon as it is.
+        func transferToCancel() -> HTTPTransfer? {
+            fields.withLock { fields in
+                if fields.transfer == nil { fields.isCancelRequested = true }
+                return fields.transfer
+            }
         }
     }
 
@@ -104,39 +118,48 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     private let sizeBound: SizeBound
     private let onProgress: Progress
     private let onCompletion: Completion
-    /// Held around every file operation, each after checking for cancellation. Never taken on the client's
-    /// network thread (the sink and the event handler), so a slow disk never holds the network up.
-    private let lock = NSLock()
+    /// The partial file's writer, held around every file operation, each after checking for cancellation. Never
+    /// taken on the client's network thread (the sink and the event handler), so a slow disk never holds the
+    /// network up.
+    private let files = Mutex<PartialWriter?>(nil)
     /// Held briefly around the fields shared with the network thread, never across a file operation or a
-    /// call out of this class. Taken after `lock` when both are held.
-    private let state = NSLock()
+    /// call out of this class. Taken after `files` when both are held, before an attempt's fields.
+    private let state: Mutex<Shared>
     /// Prepares the partial file for each response, writes the blocks and ends each request, in order.
     private let work = DispatchQueue(label: "newsstand.download.asset", qos: .utility)
 
-    // Under `lock`.
-    private var writer: PartialWriter?
+    /// What the transfer's threads share (held in `state`).
+    private struct Shared {
+        var isCancelled = false
+        var isFinished = false
+        var failure: TransferFailure?
+        var restartRequested = false
+        var restarts = 0
+        /// The current request is being dropped to continue in slices (a rate limit was set meanwhile).
+        var resliceRequested = false
+        var metadata: PartialMetadata?
+        var current: Attempt?
+        /// Bytes of the asset taken so far: in the partial file or held in memory.
+        var received: Int64 = 0
+        /// The blocks body bytes are held in on their way to the disk.
+        var buffers: TransferBuffers
+        /// The transfer the sink paused (`.full`) until the block being written is done, or the rate limit allows.
+        var pausedTransfer: HTTPTransfer?
+        var pauses = 0
+        var pacing = TransferPacing()
+        /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
+        /// way, so reporting every network chunk only cost a hop to its queue per chunk.
+        var progressThrottle = ProgressThrottle()
 
-    // Under `state`.
-    private var isCancelled = false
-    private var isFinished = false
-    private var failure: TransferFailure?
-    private var restartRequested = false
-    private var restarts = 0
-    /// The current request is being dropped to continue in slices (a rate limit was set meanwhile).
-    private var resliceRequested = false
-    private var metadata: PartialMetadata?
-    private var current: Attempt?
-    /// Bytes of the asset taken so far: in the partial file or held in memory.
-    private var received: Int64 = 0
-    /// The blocks body bytes are held in on their way to the disk.
-    private var buffers: TransferBuffers
-    /// The transfer the sink paused (`.full`) until the block being written is done, or the rate limit allows.
-    private var pausedTransfer: HTTPTransfer?
-    private var pauses = 0
-    private var pacing = TransferPacing()
-    /// Decides, at the source, which byte counts are worth passing on: the queue would throttle the same
-    /// way, so reporting every network chunk only cost a hop to its queue per chunk.
-    private var progressThrottle = ProgressThrottle()
+        /// Whether `received` bytes of `expected` are worth reporting: the same rule as the queue's own
+        /// `ProgressThrottle` (half a percent or 0.1 s), applied to this asset. The bytes reported are in the
+        /// partial file by the time they are reported (another process, or a later run after a crash, sees at
+        /// least that much).
+        mutating func shouldReport(_ received: Int64, of expected: Int64?) -> Bool {
+            let fraction = expected.map { $0 > 0 ? Double(received) / Double($0) : 0 } ?? 0
+            return progressThrottle.shouldReport(fraction)
+        }
+    }
 
     /// At most this many bytes are gathered in memory before they are written to the partial file; what is
     /// held is also written whenever progress is due, and at the end (see `syncUnlessChecked` for when it
@@ -159,7 +182,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         self.sizeBound = sizeBound
         self.onProgress = onProgress
         self.onCompletion = onCompletion
-        buffers = TransferBuffers(blockSize: environment.blockSize, queuedBlocks: environment.queuedBlocks)
+        state = Mutex(Shared(buffers: TransferBuffers(blockSize: environment.blockSize, queuedBlocks: environment.queuedBlocks)))
     }
 
     func start() {
@@ -177,27 +200,25 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// Stops the transfer; the partial file keeps what arrived (bytes held in memory are written out).
     /// Synchronous with respect to writes: waits for one in progress.
     func cancel() {
-        let transfer: HTTPTransfer? = state.withLock {
-            isCancelled = true
-            guard let current else { return nil }
-            if current.transfer == nil { current.isCancelRequested = true }
-            return current.transfer
+        let transfer: HTTPTransfer? = state.withLock { state in
+            state.isCancelled = true
+            return state.current?.transferToCancel()
         }
         // Once this returns the sink is not called again.
         transfer?.cancel()
-        lock.withLock {
-            let (held, failed) = state.withLock { (buffers.takeHeld(), failure != nil) }
-            if let writer {
+        files.withLock { writer in
+            let (held, failed) = state.withLock { ($0.buffers.takeHeld(), $0.failure != nil) }
+            if let open = writer {
                 if !failed {
                     do {
-                        for block in held { try write(block, to: writer) }
+                        for block in held { try write(block, to: open) }
                     } catch {}
                 }
-                try? writer.flush()
-                writer.close()
-                self.writer = nil
+                try? open.flush()
+                open.close()
+                writer = nil
             }
-            state.withLock { buffers.recycle(held) }
+            state.withLock { $0.buffers.recycle(held) }
         }
     }
 
@@ -206,20 +227,21 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// Only a request whose reply has not begun, or whose server takes ranges, is dropped: from a server
     /// that ignores them the rest would start over from zero (and the client's socket limit slows it anyway).
     func rateLimitWasSet() {
-        let transfer: HTTPTransfer? = state.withLock {
-            guard !isCancelled, !isFinished, let current, !current.hasEnded, !current.plan.asksForSlice else { return nil }
-            if let head = current.head, head.status != 206,
+        let transfer: HTTPTransfer? = state.withLock { state in
+            guard !state.isCancelled, !state.isFinished, let current = state.current, !current.plan.asksForSlice else { return nil }
+            let (hasEnded, head) = current.fields.withLock { ($0.hasEnded, $0.head) }
+            guard !hasEnded else { return nil }
+            if let head, head.status != 206,
                head.header("Accept-Ranges")?.lowercased().contains("bytes") != true { return nil }
-            resliceRequested = true
-            if current.transfer == nil { current.isCancelRequested = true }
-            return current.transfer
+            state.resliceRequested = true
+            return current.transferToCancel()
         }
         transfer?.cancel()
     }
 
     /// The most body bytes held in memory at once, and how many times the sink paused the transfer (tests).
-    var peakHeldBytes: Int { state.withLock { buffers.peakHeld } }
-    var timesPaused: Int { state.withLock { pauses } }
+    var peakHeldBytes: Int { state.withLock { $0.buffers.peakHeld } }
+    var timesPaused: Int { state.withLock { $0.pauses } }
 
     private var host: String { url.host ?? "the server" }
     private var disk: DiskRoom {
@@ -241,7 +263,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             guard let input = FileHandle(forReadingAtPath: url.path) else { throw TransferFailure.permanent("cannot read \(url.path)") }
             defer { try? input.close() }
             let current = PartialMetadata(url: url.absoluteString, validator: "\(size)-\(modified)", length: size)
-            let offset: Int64 = try lock.withLock {
+            let offset: Int64 = try files.withLock { writer in
                 guard !isCancelledNow else { throw TransferFailure.cancelled }
                 let offset = ResumePlan.fileOffset(onDisk: PartialDownload.size(of: destination),
                                                    stored: PartialDownload.metadata(of: destination), source: current)
@@ -252,10 +274,10 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                     try PartialDownload.write(current, of: destination)
                 }
                 writer = try PartialWriter(url: destination, truncate: !resume, bufferSize: environment.blockSize)
-                state.withLock {
-                    metadata = current
-                    self.received = offset
-                    progressThrottle = ProgressThrottle()
+                state.withLock { state in
+                    state.metadata = current
+                    state.received = offset
+                    state.progressThrottle = ProgressThrottle()
                 }
                 return offset
             }
@@ -263,21 +285,23 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             var copied = offset
             while let chunk = try input.read(upToCount: 64 << 10), !chunk.isEmpty {
                 TransferPacing.paceFileCopy(chunk.count, limiter: environment.limiter) { isCancelledNow }
-                let report: Int64? = try lock.withLock {
+                let total = copied
+                let report: Int64? = try files.withLock { writer in
                     guard !isCancelledNow, let writer else { throw TransferFailure.cancelled }
                     try writer.write(chunk)
-                    copied += Int64(chunk.count)
-                    guard state.withLock({ shouldReport(copied, of: size) }) else { return nil }
+                    let copied = total + Int64(chunk.count)
+                    guard state.withLock({ $0.shouldReport(copied, of: size) }) else { return nil }
                     try writer.flush()
                     return copied
                 }
+                copied += Int64(chunk.count)
                 if let report { onProgress(report, size) }
             }
-            try lock.withLock {
-                guard !isCancelledNow, let writer else { throw TransferFailure.cancelled }
-                try writer.flush()
-                writer.close()
-                self.writer = nil
+            try files.withLock { writer in
+                guard !isCancelledNow, let open = writer else { throw TransferFailure.cancelled }
+                try open.flush()
+                open.close()
+                writer = nil
             }
             guard PartialDownload.size(of: destination) == size else {
                 throw TransferFailure.transient("\(url.lastPathComponent) changed while it was being copied")
@@ -292,30 +316,32 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     /// Starts a request: a ranged, conditional one when the partial file can be continued. On `work`.
     private func startRequest() {
-        let begun: (Attempt, HTTPRequest)? = lock.withLock {
+        let begun: (Attempt, HTTPRequest)? = files.withLock { _ in
             guard !isCancelledNow else { return nil }
             let onDisk = PartialDownload.size(of: destination)
             let stored = PartialDownload.metadata(of: destination)
             // Reading the limit and publishing the attempt happen under one hold of `state`, so a limit set
             // meanwhile either is read here or finds the attempt (`rateLimitWasSet`).
-            return state.withLock { () -> (Attempt, HTTPRequest)? in
-                guard !isCancelled else { return nil }
+            return state.withLock { state -> (Attempt, HTTPRequest)? in
+                guard !state.isCancelled else { return nil }
                 let plan = ResumePlan(url: url.absoluteString, onDisk: onDisk, stored: stored,
                                       bytesPerSecond: environment.limiter.bytesPerSecond)
-                metadata = plan.stored
-                received = plan.offset
-                resliceRequested = false
+                state.metadata = plan.stored
+                state.received = plan.offset
+                state.resliceRequested = false
                 let attempt = Attempt(plan: plan)
-                current = attempt
+                state.current = attempt
                 let request = HTTPRequest(url: url, headers: plan.headers, limits: requestLimits, isRateLimited: true, decodesContent: false)
                 return (attempt, request)
             }
         }
         guard let (attempt, request) = begun else { return finish(.failure(.cancelled)) }
         let transfer = environment.client.start(request, sink: self) { [self] event in handle(event, of: attempt) }
-        let cancelNow = state.withLock { () -> Bool in
-            attempt.transfer = transfer
-            return attempt.isCancelRequested
+        let cancelNow = state.withLock { _ in
+            attempt.fields.withLock { fields in
+                fields.transfer = transfer
+                return fields.isCancelRequested
+            }
         }
         if cancelNow { transfer.cancel() }
     }
@@ -344,31 +370,33 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     }
 
     private func responded(_ head: HTTPResponseHead, _ attempt: Attempt) {
-        let answer = state.withLock { () -> ResumePlan.Answer? in
-            guard attempt === current, !isCancelled else { return nil }
-            attempt.head = head
+        let answer = state.withLock { state -> ResumePlan.Answer? in
+            guard attempt === state.current, !state.isCancelled else { return nil }
+            attempt.fields.withLock { $0.head = head }
             return attempt.plan.answer(head)
         }
         switch answer {
         case nil:
             return
         case .accept(let metadata, let append, let remaining, let sliceLast)?:
-            let accepted = state.withLock { () -> Bool in
-                guard !isCancelled, failure == nil else { return false }
-                attempt.isAccepted = true
-                attempt.sliceLast = sliceLast
-                self.metadata = metadata
-                received = append ? attempt.plan.offset : 0
-                progressThrottle = ProgressThrottle()
-                buffers.startFilling()
+            let accepted = state.withLock { state -> Bool in
+                guard !state.isCancelled, state.failure == nil else { return false }
+                attempt.fields.withLock { fields in
+                    fields.isAccepted = true
+                    fields.sliceLast = sliceLast
+                }
+                state.metadata = metadata
+                state.received = append ? attempt.plan.offset : 0
+                state.progressThrottle = ProgressThrottle()
+                state.buffers.startFilling()
                 return true
             }
             if accepted { work.async { self.prepare(attempt, metadata: metadata, append: append, remaining: remaining) } }
         case .startOver?:
-            let allowed = state.withLock { () -> Bool in
-                guard restarts < 2 else { return false }
-                restarts += 1
-                restartRequested = true
+            let allowed = state.withLock { state -> Bool in
+                guard state.restarts < 2 else { return false }
+                state.restarts += 1
+                state.restartRequested = true
                 return true
             }
             if allowed { cancel(attempt) } else { stop(attempt, .transient("\(host) sent a part of the issue that does not fit the download")) }
@@ -383,8 +411,8 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// On `work`, before any block of this response.
     private func prepare(_ attempt: Attempt, metadata: PartialMetadata, append: Bool, remaining: Int64?) {
         do {
-            try lock.withLock {
-                guard state.withLock({ !isCancelled && failure == nil && attempt === current }) else { return }
+            try files.withLock { writer in
+                guard state.withLock({ !$0.isCancelled && $0.failure == nil && attempt === $0.current }) else { return }
                 try disk.checkBeforeBody(needed: remaining ?? 0)
                 if !append { PartialDownload.remove(destination) }
                 if !append || PartialDownload.metadata(of: destination) != metadata {
@@ -399,16 +427,13 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     /// Records why the transfer fails (the first reason wins) and stops its request.
     private func stop(_ attempt: Attempt, _ failure: TransferFailure) {
-        state.withLock { if self.failure == nil { self.failure = failure } }
+        state.withLock { if $0.failure == nil { $0.failure = failure } }
         cancel(attempt)
     }
 
     /// Cancels a request, now or as soon as the client has handed it over.
     private func cancel(_ attempt: Attempt) {
-        let transfer: HTTPTransfer? = state.withLock {
-            if attempt.transfer == nil { attempt.isCancelRequested = true }
-            return attempt.transfer
-        }
+        let transfer: HTTPTransfer? = state.withLock { _ in attempt.transferToCancel() }
         transfer?.cancel()
     }
 
@@ -421,54 +446,55 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         var report: (received: Int64, expected: Int64?)?
         var handedOff = false
         var resumeAt: DispatchTime?
-        let verdict = state.withLock { () -> HTTPSinkVerdict in
-            guard !isCancelled, failure == nil, let attempt = current, attempt.isAccepted, buffers.filling != nil else {
+        let verdict = state.withLock { state -> HTTPSinkVerdict in
+            guard !state.isCancelled, state.failure == nil, let attempt = state.current, attempt.fields.withLock({ $0.isAccepted }),
+                  state.buffers.filling != nil else {
                 return .failed("the download was stopped")
             }
-            let paced = pacing.check()
+            let paced = state.pacing.check()
             if paced.pause {
-                pausedTransfer = transfer
+                state.pausedTransfer = transfer
                 resumeAt = paced.resumeAt
                 return .full
             }
             let count = bytes.count
-            if received + Int64(count) > sizeBound.bytes {
-                failure = .permanent(sizeBound.message)
+            if state.received + Int64(count) > sizeBound.bytes {
+                state.failure = .permanent(sizeBound.message)
                 return .failed(sizeBound.message)
             }
-            guard let overflowed = buffers.take(bytes) else {
-                if pausedTransfer == nil { pauses += 1 }
-                pausedTransfer = transfer
+            guard let overflowed = state.buffers.take(bytes) else {
+                if state.pausedTransfer == nil { state.pauses += 1 }
+                state.pausedTransfer = transfer
                 return .full
             }
             handedOff = overflowed
-            received += Int64(count)
-            pacing.charge(wait: environment.limiter.reserve(count))
-            let expected = metadata?.length
-            let filled = buffers.filling?.count ?? 0
+            state.received += Int64(count)
+            state.pacing.charge(wait: environment.limiter.reserve(count))
+            let expected = state.metadata?.length
+            let filled = state.buffers.filling?.count ?? 0
             if handedOff {
                 // Once the block is written, everything but what fills the next one is in the file.
-                let onDisk = received - Int64(filled)
-                if shouldReport(onDisk, of: expected) { report = (onDisk, expected) }
+                let onDisk = state.received - Int64(filled)
+                if state.shouldReport(onDisk, of: expected) { report = (onDisk, expected) }
             } else if filled > 0 {
                 // A full block goes as soon as there is room in the queue; a partial one only when the disk is
                 // idle and progress is due, so every byte count reported is in the file.
                 let goes: Bool
-                if buffers.filling?.isFull == true && buffers.canQueue {
+                if state.buffers.filling?.isFull == true && state.buffers.canQueue {
                     goes = true
-                    if shouldReport(received, of: expected) { report = (received, expected) }
-                } else if buffers.queued.isEmpty, shouldReport(received, of: expected) {
+                    if state.shouldReport(state.received, of: expected) { report = (state.received, expected) }
+                } else if state.buffers.queued.isEmpty, state.shouldReport(state.received, of: expected) {
                     goes = true
-                    report = (received, expected)
+                    report = (state.received, expected)
                 } else {
                     goes = false
                 }
                 if goes {
-                    buffers.handOffFilling()
+                    state.buffers.handOffFilling()
                     handedOff = true
                 }
             }
-            buffers.notePeak()
+            state.buffers.notePeak()
             return .accepted
         }
         if handedOff {
@@ -482,10 +508,10 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// The token bucket has caught up: lets the transfer the pacing paused go on (if a block is still being
     /// written, the sink pauses it again and the write resumes it).
     private func resumeAfterPacing() {
-        let paused: HTTPTransfer? = state.withLock {
-            pacing.resumed()
-            defer { pausedTransfer = nil }
-            return pausedTransfer
+        let paused: HTTPTransfer? = state.withLock { state in
+            state.pacing.resumed()
+            defer { state.pausedTransfer = nil }
+            return state.pausedTransfer
         }
         paused?.resume()
     }
@@ -495,8 +521,8 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     private func writeQueued(report: (received: Int64, expected: Int64?)?) {
         var failed: TransferFailure?
         var wrote = false
-        let paused: HTTPTransfer? = lock.withLock {
-            let (block, cancelled, failedBefore) = state.withLock { (buffers.nextToWrite, isCancelled, failure != nil) }
+        let paused: HTTPTransfer? = files.withLock { writer in
+            let (block, cancelled, failedBefore) = state.withLock { ($0.buffers.nextToWrite, $0.isCancelled, $0.failure != nil) }
             // After a cancel, `cancel()` has written what was held.
             guard let block, !cancelled else { return nil }
             if !failedBefore, let writer {
@@ -507,21 +533,22 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
                     failed = TransferFailure.from(error)
                 }
             }
-            return state.withLock { () -> HTTPTransfer? in
-                buffers.written()
-                if let failed, failure == nil { failure = failed }
-                let paused = pausedTransfer
-                pausedTransfer = nil
-                return failure == nil ? paused : nil
+            let failedNow = failed
+            return state.withLock { state -> HTTPTransfer? in
+                state.buffers.written()
+                if let failedNow, state.failure == nil { state.failure = failedNow }
+                let paused = state.pausedTransfer
+                state.pausedTransfer = nil
+                return state.failure == nil ? paused : nil
             }
         }
-        if failed != nil, let attempt = state.withLock({ current }) { cancel(attempt) }
+        if failed != nil, let attempt = state.withLock({ $0.current }) { cancel(attempt) }
         paused?.resume()
         if wrote, let report { onProgress(report.received, report.expected) }
     }
 
     /// Writes one block to the partial file, unless that would take the disk's free space below the reserve.
-    /// Called with `lock` held.
+    /// Called holding `files`.
     private func write(_ block: HeldBlock, to writer: PartialWriter) throws {
         guard block.count > 0 else { return }
         try disk.checkBeforeWriting(block.count)
@@ -532,9 +559,12 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     // MARK: http and https: the end of a request
 
     private func ended(_ attempt: Attempt, error: HTTPError?) {
-        state.withLock {
-            attempt.hasEnded = true
-            if pausedTransfer === attempt.transfer { pausedTransfer = nil }
+        state.withLock { state in
+            let transfer = attempt.fields.withLock { fields in
+                fields.hasEnded = true
+                return fields.transfer
+            }
+            if state.pausedTransfer === transfer { state.pausedTransfer = nil }
         }
         work.async { self.requestEnded(attempt, error: error) }
     }
@@ -548,31 +578,31 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
     /// the next slice, slices after a limit was set) or the end. On `work`, after every block of the request.
     private func requestEnded(_ attempt: Attempt, error: HTTPError?) {
         var report: (received: Int64, expected: Int64?)?
-        let next: Next = lock.withLock {
+        let next: Next = files.withLock { writer in
             let (held, cancelled, failedBefore, restart) = state.withLock {
-                (buffers.takeHeld(), isCancelled, failure != nil, restartRequested)
+                ($0.buffers.takeHeld(), $0.isCancelled, $0.failure != nil, $0.restartRequested)
             }
-            if let writer {
+            if let open = writer {
                 if !cancelled, !failedBefore, !restart {
                     do {
-                        for block in held { try write(block, to: writer) }
+                        for block in held { try write(block, to: open) }
                         if !held.isEmpty {
-                            report = state.withLock { () -> (Int64, Int64?)? in
-                                let expected = metadata?.length
-                                return shouldReport(received, of: expected) ? (received, expected) : nil
+                            report = state.withLock { state -> (Int64, Int64?)? in
+                                let expected = state.metadata?.length
+                                return state.shouldReport(state.received, of: expected) ? (state.received, expected) : nil
                             }
                         }
                     } catch {
                         let failed = TransferFailure.from(error)
-                        state.withLock { if failure == nil { failure = failed } }
+                        state.withLock { if $0.failure == nil { $0.failure = failed } }
                     }
                 }
-                writer.close()
-                self.writer = nil
+                open.close()
+                writer = nil
             }
-            state.withLock {
-                buffers.recycle(held)
-                if current === attempt { current = nil }
+            state.withLock { state in
+                state.buffers.recycle(held)
+                if state.current === attempt { state.current = nil }
             }
             return decideAfter(attempt, error: error)
         }
@@ -583,14 +613,14 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         }
     }
 
-    /// Called with `lock` held.
+    /// Called holding `files`.
     private func decideAfter(_ attempt: Attempt, error: HTTPError?) -> Next {
-        let (cancelled, failure, restart, reslice, metadata) = state.withLock { () -> (Bool, TransferFailure?, Bool, Bool, PartialMetadata?) in
+        let (cancelled, failure, restart, reslice, metadata) = state.withLock { state -> (Bool, TransferFailure?, Bool, Bool, PartialMetadata?) in
             defer {
-                restartRequested = false
-                resliceRequested = false
+                state.restartRequested = false
+                state.resliceRequested = false
             }
-            return (isCancelled, self.failure, restartRequested, resliceRequested, self.metadata)
+            return (state.isCancelled, state.failure, state.restartRequested, state.resliceRequested, state.metadata)
         }
         if cancelled { return .done(.failure(.cancelled)) }
         if let failure { return .done(.failure(failure)) }
@@ -603,7 +633,8 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
             if case .status(let head) = error, head.status == 416 { return rangeNotSatisfiable(head, attempt) }
             return .done(.failure(.classifying(error, host: host, tooLarge: sizeBound.message)))
         }
-        switch ResumePlan.afterBody(onDisk: PartialDownload.size(of: destination), sliceLast: attempt.sliceLast, length: metadata?.length) {
+        switch ResumePlan.afterBody(onDisk: PartialDownload.size(of: destination), sliceLast: attempt.fields.withLock { $0.sliceLast },
+                                    length: metadata?.length) {
         case .nextSlice: return .again
         case .complete: return .done(.success(()))
         case .stoppedEarly(let onDisk, let length):
@@ -611,18 +642,18 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
         }
     }
 
-    /// A 416: the partial is complete (finish it), or the download starts over (at most twice). Called with `lock` held.
+    /// A 416: the partial is complete (finish it), or the download starts over (at most twice). Called holding `files`.
     private func rangeNotSatisfiable(_ head: HTTPResponseHead, _ attempt: Attempt) -> Next {
         switch attempt.plan.rangeNotSatisfiable(head) {
         case .complete(let complete, let learnedLength):
             if learnedLength { try? PartialDownload.write(complete, of: destination) }
-            state.withLock { metadata = complete }
+            state.withLock { $0.metadata = complete }
             return .done(PartialDownload.size(of: destination) == complete.length
                          ? .success(()) : .failure(.transient("the partial download does not match the server's")))
         case .startOver:
-            let allowed = state.withLock { () -> Bool in
-                guard restarts < 2 else { return false }
-                restarts += 1
+            let allowed = state.withLock { state -> Bool in
+                guard state.restarts < 2 else { return false }
+                state.restarts += 1
                 return true
             }
             guard allowed else { return .done(.failure(.transient("\(host) could not continue the download (416 Range Not Satisfiable)"))) }
@@ -633,16 +664,7 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     // MARK: helpers
 
-    private var isCancelledNow: Bool { state.withLock { isCancelled } }
-
-    /// Whether `received` bytes of `expected` are worth reporting: the same rule as the queue's own
-    /// `ProgressThrottle` (half a percent or 0.1 s), applied to this asset. Called with `state` held;
-    /// the bytes reported are in the partial file by the time they are reported (another process, or a
-    /// later run after a crash, sees at least that much).
-    private func shouldReport(_ received: Int64, of expected: Int64?) -> Bool {
-        let fraction = expected.map { $0 > 0 ? Double(received) / Double($0) : 0 } ?? 0
-        return progressThrottle.shouldReport(fraction)
-    }
+    private var isCancelledNow: Bool { state.withLock { $0.isCancelled } }
 
     /// Forces the finished partial to disk unless it will be checked before it is installed: a zip (an
     /// EPUB) is checked entry by entry as it is unpacked, and an asset with the catalog's SHA-256 is
@@ -655,12 +677,12 @@ final class AssetTransfer: HTTPBodySink, @unchecked Sendable {
 
     private func finish(_ result: Result<Void, TransferFailure>) {
         var result = result
-        if case .success = result, !state.withLock({ isFinished }) {
+        if case .success = result, !state.withLock({ $0.isFinished }) {
             do { try syncUnlessChecked() } catch { result = .failure(TransferFailure.from(error)) }
         }
-        let first = state.withLock { () -> Bool in
-            defer { isFinished = true }
-            return !isFinished
+        let first = state.withLock { state -> Bool in
+            defer { state.isFinished = true }
+            return !state.isFinished
         }
         if first { onCompletion(result) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,13 +14,14 @@ import Darwin
 /// process dies, however it dies. The file is removed on release while still locked; a taker
 /// checks after locking that the path still names the file it locked (else it locked a removed
 /// file and tries again), so removing never lets two holders in.
-final class IssueLock: @unchecked Sendable {
+final class IssueLock: Sendable {
     let file: URL
-    private var descriptor: Int32
+    /// The open lock file; -1 once released.
+    private let descriptor: Mutex<Int32>
 
     private init(file: URL, descriptor: Int32) {
         self.file = file
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     deinit { release() }
@@ -61,9 +63,11 @@ final class IssueLock: @unchecked Sendable {
 
     /// Removes the lock file and lets go; safe to call twice.
     func release() {
-        guard descriptor >= 0 else { return }
-        unlink(file.path)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            unlink(file.path)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Body bytes held in memory on their way to the partial file. `@unchecked Sendable`: raw memory that its
-/// transfer touches only under its `state` lock (filling) or on its writing queue (once handed off).
+/// Body bytes held in memory on their way to a file (a download's partial file, an ``HTTPFileSink``'s file).
+// @unchecked: raw memory; its owner fills and writes it under its own lock (an AssetTransfer's `state`, then its
+// writing queue once handed off; an HTTPFileSink's Mutex).
 final class HeldBlock: @unchecked Sendable {
     let capacity: Int
     let storage: UnsafeMutableRawPointer
@@ -28,7 +29,7 @@ final class HeldBlock: @unchecked Sendable {
 
 /// The blocks of one transfer: the one the sink fills, the full ones handed to the writing queue (oldest
 /// first, the first being written), and written ones kept for reuse, so a transfer allocates at most
-/// `depth + 1` blocks however long it runs. A value its transfer keeps under its `state` lock.
+/// `depth + 1` blocks however long it runs. A value its transfer keeps in its `state` Mutex.
 struct TransferBuffers {
     /// Bytes in a block.
     let blockSize: Int

@@ -3,7 +3,7 @@ import Foundation
 /// How a transfer keeps to the queue's rate limit. An http sink draws each chunk from the shared token
 /// bucket; while the bucket is in debt the sink pauses the transfer (answers `.full`) and one resume is
 /// scheduled for when it has caught up, so nothing sleeps on the network thread. A value its transfer
-/// keeps under its `state` lock.
+/// keeps in its `state` Mutex.
 struct TransferPacing {
     /// No more bytes are taken before this moment.
     private var until: DispatchTime?

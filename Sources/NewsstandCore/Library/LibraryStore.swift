@@ -1,13 +1,16 @@
 import Foundation
 import NewsstandContent
+import Synchronization
 
 /// The persistent issue library (like NKLibrary): publications, their issues and states, and where the reader is.
 ///
 /// Backed by one SQLite file in WAL mode with a busy timeout, so the TUI and a command-line
 /// process can use the same library at once. Every method is safe to call from any thread.
+// @unchecked: `database` wraps a sqlite3 connection, used only inside `locked` (or before `init` returns).
 public final class LibraryStore: @unchecked Sendable {
     let database: SQLiteDatabase
-    private let lock = NSLock()
+    /// Held around every use of `database`.
+    private let connectionTurn = Mutex(())
     public let file: URL
 
     /// Opens (creating if needed) the library at `file` and brings its schema up to date.
@@ -21,7 +24,7 @@ public final class LibraryStore: @unchecked Sendable {
 
     /// Closes the connection; later calls fail.
     public func close() {
-        lock.withLock { database.close() }
+        locked { database.close() }
     }
 
     private func migrate() throws {
@@ -42,10 +45,8 @@ public final class LibraryStore: @unchecked Sendable {
     }
 
     @discardableResult
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    func locked<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try connectionTurn.withLock { _ throws(Failure) in try body() }
     }
 
     // MARK: Publications

@@ -27,7 +27,7 @@ import Darwin
 /// (mode & 077): its logins are then ignored (lookups find nothing) and every operation that needs them —
 /// listing, saving, forgetting — fails with a message saying why and how to fix it (`chmod 600 FILE`). It is
 /// never overwritten in that case, so nothing in it is lost without the user deciding.
-public final class CredentialStore: CredentialSource, @unchecked Sendable {
+public final class CredentialStore: CredentialSource, Sendable {
     public let file: URL
 
     /// The first line of the file: the format and its version.

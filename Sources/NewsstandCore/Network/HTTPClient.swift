@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The program's one HTTP client: libcurl's multi interface on one network thread, serving every transfer
 /// (feeds, covers, downloads) over shared connections.
@@ -133,11 +134,15 @@ public final class HTTPClient: Sendable {
 
 /// The client's network loop, made (libcurl opened, its thread started) when first needed; a rate limit
 /// set before then is handed to it first. Without libcurl there is none, and every transfer fails saying so.
-private final class LazyNetworkLoop: @unchecked Sendable {
-    private let lock = NSLock()
+private final class LazyNetworkLoop: Sendable {
+    private struct State {
+        var made: NetworkLoop?
+        /// A limit set before the loop was made (`.some(nil)`: none).
+        var rateLimit: Int??
+    }
+
     private let maxConnectionsPerHost: Int
-    private var made: NetworkLoop?
-    private var rateLimit: Int??
+    private let state = Mutex(State())
     private let library: @Sendable () -> Result<Libcurl, HTTPError>
 
     init(maxConnectionsPerHost: Int, library: @escaping @Sendable () -> Result<Libcurl, HTTPError>) {
@@ -145,68 +150,65 @@ private final class LazyNetworkLoop: @unchecked Sendable {
         self.library = library
     }
 
-    var started: NetworkLoop? { lock.withLock { made } }
+    var started: NetworkLoop? { state.withLock { $0.made } }
 
     var loop: Result<NetworkLoop, HTTPError> {
-        lock.withLock {
-            if let made { return .success(made) }
+        state.withLock { state in
+            if let made = state.made { return .success(made) }
             return library().map { curl in
                 let loop = NetworkLoop(curl: curl, maxConnectionsPerHost: maxConnectionsPerHost)
-                if let rateLimit { loop.submit(.setRateLimit(rateLimit)) }
-                made = loop
+                if let rateLimit = state.rateLimit { loop.submit(.setRateLimit(rateLimit)) }
+                state.made = loop
                 return loop
             }
         }
     }
 
     func setRateLimit(_ bytesPerSecond: Int?) {
-        lock.withLock {
-            if let made { made.submit(.setRateLimit(bytesPerSecond)) } else { rateLimit = .some(bytesPerSecond) }
+        state.withLock { state in
+            if let made = state.made { made.submit(.setRateLimit(bytesPerSecond)) } else { state.rateLimit = .some(bytesPerSecond) }
         }
     }
 }
 
 /// Numbers transfers.
-private final class TransferCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = 0
+private final class TransferCounter: Sendable {
+    private let last = Atomic(0)
 
     func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        last += 1
-        return last
+        last.add(1, ordering: .relaxed).newValue
     }
 }
 
 /// What a blocking fetch waits for.
-private final class FetchOutcome: @unchecked Sendable {
-    /// One value handed from the network thread to a waiting one.
-    final class Box<Value>: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var value: Value?
+private final class FetchOutcome: Sendable {
+    /// One value handed from the network thread to the threads that wait for it.
+    final class Box<Value: Sendable>: Sendable {
+        private let value = Mutex<Value?>(nil)
+        /// Signalled when the value is set; each waiter passes the signal on to the next.
+        private let isSet = DispatchSemaphore(value: 0)
 
         func set(_ newValue: Value) {
-            condition.lock()
-            value = newValue
-            condition.broadcast()
-            condition.unlock()
+            let first = value.withLock { value in
+                defer { value = newValue }
+                return value == nil
+            }
+            if first { isSet.signal() }
         }
 
         func wait() -> Value {
-            condition.lock()
-            defer { condition.unlock() }
-            while value == nil { condition.wait() }
-            return value!
+            isSet.wait()
+            isSet.signal()
+            return value.withLock { $0! }
         }
     }
 
-    private var head: HTTPResponseHead?
+    private let head = Mutex<HTTPResponseHead?>(nil)
     private let done = Box<HTTPError?>()
 
     func record(_ event: HTTPEvent) {
         switch event {
-        case .response(let head): self.head = head
+        case .response(let head): self.head.withLock { $0 = head }
         case .progress: break
         case .finished: done.set(nil)
         case .failed(let error): done.set(error)
@@ -215,6 +217,6 @@ private final class FetchOutcome: @unchecked Sendable {
 
     func wait() -> (HTTPResponseHead?, HTTPError?) {
         let error = done.wait()
-        return (head, error)
+        return (head.withLock { $0 }, error)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,15 +9,33 @@ import Darwin
 /// A sink that writes the body to an open file, from its current offset, in blocks (one `write` per block
 /// rather than per 16 KiB network chunk). The download side wraps it to add its own checks (free space,
 /// the partial file's lock) and calls ``write(_:)`` and ``flush()`` itself.
-public final class HTTPFileSink: HTTPBodySink, @unchecked Sendable {
+public final class HTTPFileSink: HTTPBodySink, Sendable {
     /// Bytes gathered before they are written.
     public let blockSize: Int
     private let fileHandle: FileHandle
     private let label: String
-    private let lock = NSLock()
-    private var block: UnsafeMutableRawBufferPointer
-    private var blockCount = 0
-    private var written: Int64 = 0
+    private let block: Mutex<Block>
+
+    /// The bytes gathered and not yet written, and the count of those written.
+    private struct Block {
+        let held: HeldBlock
+        var written: Int64 = 0
+
+        /// Writes the gathered bytes to `descriptor` (`label` names it in a message).
+        mutating func writeOut(to descriptor: Int32, label: String) throws(HTTPError) {
+            var offset = 0
+            while offset < held.count {
+                let result = HTTPFileSink.systemWrite(descriptor, held.storage + offset, held.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw HTTPError.sink("cannot write \(label): \(String(cString: strerror(errno)))")
+                }
+                offset += result
+            }
+            written += Int64(held.count)
+            held.count = 0
+        }
+    }
 
     /// Writes to `fileHandle` (kept open by the sink; the caller closes it). `label` names the file in messages:
     /// "the download".
@@ -24,11 +43,7 @@ public final class HTTPFileSink: HTTPBodySink, @unchecked Sendable {
         self.fileHandle = fileHandle
         self.label = label
         self.blockSize = max(1, blockSize)
-        block = UnsafeMutableRawBufferPointer.allocate(byteCount: self.blockSize, alignment: 16)
-    }
-
-    deinit {
-        block.deallocate()
+        block = Mutex(Block(held: HeldBlock(capacity: self.blockSize)))
     }
 
     public func receive(_ bytes: UnsafeRawBufferPointer, from transfer: HTTPTransfer) -> HTTPSinkVerdict {
@@ -46,33 +61,26 @@ public final class HTTPFileSink: HTTPBodySink, @unchecked Sendable {
 
     /// Adds bytes to the block, writing it out whenever it fills. Throws ``HTTPError/sink(_:)``.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        var offset = 0
-        while offset < bytes.count {
-            let count = min(blockSize - blockCount, bytes.count - offset)
-            (block.baseAddress! + blockCount).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
-            blockCount += count
-            offset += count
-            if blockCount == blockSize { try writeBlock() }
+        try block.withLock { block throws(HTTPError) in
+            var offset = 0
+            while offset < bytes.count {
+                let count = min(block.held.room, bytes.count - offset)
+                block.held.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+                offset += count
+                if block.held.isFull { try block.writeOut(to: fileHandle.fileDescriptor, label: label) }
+            }
         }
     }
 
     /// Writes out the bytes gathered so far. Throws ``HTTPError/sink(_:)``.
     public func flush() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try writeBlock()
+        try block.withLock { block throws(HTTPError) in try block.writeOut(to: fileHandle.fileDescriptor, label: label) }
     }
 
     /// Bytes written to the file so far (not counting those still in the block).
-    public var bytesWritten: Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return written
-    }
+    public var bytesWritten: Int64 { block.withLock { $0.written } }
 
-    private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    fileprivate static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
         Glibc.write(fd, bytes, count)
         #else
@@ -80,18 +88,4 @@ public final class HTTPFileSink: HTTPBodySink, @unchecked Sendable {
         #endif
     }
 
-    /// Called with `lock` held.
-    private func writeBlock() throws {
-        var offset = 0
-        while offset < blockCount {
-            let result = Self.systemWrite(fileHandle.fileDescriptor, block.baseAddress! + offset, blockCount - offset)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw HTTPError.sink("cannot write \(label): \(String(cString: strerror(errno)))")
-            }
-            offset += result
-        }
-        written += Int64(blockCount)
-        blockCount = 0
-    }
 }

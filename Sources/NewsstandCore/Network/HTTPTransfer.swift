@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 
 /// A transfer started with ``HTTPClient/start(_:sink:events:)``: cancel it, or resume it after its sink paused it.
-public final class HTTPTransfer: @unchecked Sendable {
+public final class HTTPTransfer: Sendable {
     public let request: HTTPRequest
     let id: Int
     /// nil when the network cannot be used (libcurl is missing): the transfer failed as it started.
@@ -11,7 +12,8 @@ public final class HTTPTransfer: @unchecked Sendable {
     /// Held around every call into the sink and the event handler, so `cancel()` can promise that neither is
     /// called again once it returns. Recursive: a sink or handler may cancel its own transfer.
     private let callbackLock = NSRecursiveLock()
-    private var cancelled = false
+    /// Set once, under `callbackLock` (so a callback running on another thread is waited for).
+    private let cancelled = Atomic(false)
 
     init(request: HTTPRequest, id: Int, loop: NetworkLoop?, client: HTTPClient) {
         self.request = request
@@ -24,10 +26,7 @@ public final class HTTPTransfer: @unchecked Sendable {
     /// `.failed(.cancelled)` (unless the transfer had already ended). May be called from any thread, the sink
     /// and the event handler included, and more than once.
     public func cancel() {
-        callbackLock.lock()
-        let first = !cancelled
-        cancelled = true
-        callbackLock.unlock()
+        let first = callbackLock.withLock { !cancelled.exchange(true, ordering: .relaxed) }
         if first { loop?.submit(.cancel(id)) }
     }
 
@@ -39,16 +38,14 @@ public final class HTTPTransfer: @unchecked Sendable {
 
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool {
-        callbackLock.lock()
-        defer { callbackLock.unlock() }
-        return cancelled
+        callbackLock.withLock { cancelled.load(ordering: .relaxed) }
     }
 
     /// Runs `body` (a call into the sink or the event handler) unless the transfer was cancelled; nil if it was.
     func unlessCancelled<Value>(_ body: () throws -> Value) rethrows -> Value? {
         callbackLock.lock()
         defer { callbackLock.unlock() }
-        guard !cancelled else { return nil }
+        guard !cancelled.load(ordering: .relaxed) else { return nil }
         return try body()
     }
 }

@@ -3,6 +3,7 @@ import CCurl
 /// libcurl's functions, opened the first time the network is used (``shared``) instead of linked, so the program
 /// starts without loading libcurl and the two dozen libraries it brings (see `CCurl/shim.h`). The variadic
 /// `curl_easy_setopt`/`getinfo` and `curl_multi_setopt` are overloaded here by argument type.
+// @unchecked: `api` points to libcurl's function table, filled once before it is shared and only read after.
 struct Libcurl: @unchecked Sendable {
     /// The entry points; filled once and never freed (the library stays loaded for the life of the process).
     private let api: UnsafePointer<newsstand_curl>

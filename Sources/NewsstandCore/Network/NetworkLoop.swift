@@ -1,12 +1,15 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// One libcurl multi handle driven by one thread: every transfer of an ``HTTPClient`` runs here, sharing
 /// connections (keep-alive, HTTP/2) and the rate limit.
 ///
-/// Other threads never touch libcurl handles: they queue a ``Command`` under `lock` and wake the thread with
+/// Other threads never touch libcurl handles: they queue a ``Command`` in `inbox` and wake the thread with
 /// `curl_multi_wakeup`, which `curl_multi_poll` returns for. The thread owns everything else without locks.
 /// libcurl itself is opened (and `curl_global_init` run, once) by ``Libcurl/shared`` before the first loop is made.
+// @unchecked: the multi handle, the easy handles (`transfers`) and `rateLimit` are used only on the network thread;
+// other threads reach it only through `inbox`, a Mutex.
 final class NetworkLoop: @unchecked Sendable {
     /// Work handed to the network thread.
     enum Command: Sendable {
@@ -23,10 +26,14 @@ final class NetworkLoop: @unchecked Sendable {
 
     let curl: Libcurl
     private let multi: UnsafeMutableRawPointer
-    private let lock = NSLock()
-    private var queue: [Command] = []
-    private var isClosed = false
-    private var thread: Thread?
+    /// What other threads share with the network thread.
+    private struct Inbox {
+        var commands: [Command] = []
+        var isClosed = false
+        /// The network thread (nil once it has ended; the thread is alive while it is set, so it names no other).
+        var thread: ObjectIdentifier?
+    }
+    private let inbox = Mutex(Inbox())
 
     // The network thread's own state.
     private var transfers: [Int: CurlTransfer] = [:]
@@ -41,23 +48,27 @@ final class NetworkLoop: @unchecked Sendable {
         let thread = Thread { [self] in run() }
         thread.name = "Newsstand network"
         thread.qualityOfService = .userInitiated
-        self.thread = thread
+        let id = ObjectIdentifier(thread)
+        inbox.withLock { $0.thread = id }
         thread.start()
     }
 
     /// Whether the caller is the network thread (where blocking on a transfer would deadlock).
-    var isNetworkThread: Bool { Thread.current === thread }
+    var isNetworkThread: Bool {
+        let current = ObjectIdentifier(Thread.current)
+        return inbox.withLock { $0.thread == current }
+    }
 
     /// Queues a command and wakes the thread; false when the loop has shut down.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !isClosed else { return false }
-        queue.append(command)
-        // Inside the lock: once `isClosed` is set the multi handle may be gone.
-        curl.wakeUp(multi)
-        return true
+        inbox.withLock { inbox in
+            guard !inbox.isClosed else { return false }
+            inbox.commands.append(command)
+            // Inside the lock: once `isClosed` is set the multi handle may be gone.
+            curl.wakeUp(multi)
+            return true
+        }
     }
 
     // MARK: The network thread
@@ -65,10 +76,10 @@ final class NetworkLoop: @unchecked Sendable {
     private func run() {
         var running: Int32 = 0
         while true {
-            lock.lock()
-            let commands = queue
-            queue.removeAll(keepingCapacity: true)
-            lock.unlock()
+            let commands = inbox.withLock { inbox in
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
             var shuttingDown = false
             for command in commands {
                 if case .shutdown = command { shuttingDown = true; break }
@@ -79,11 +90,11 @@ final class NetworkLoop: @unchecked Sendable {
             collectCompleted()
             curl.poll(multi, timeoutMilliseconds: 1000)
         }
-        lock.lock()
-        isClosed = true
-        let leftover = queue
-        queue.removeAll()
-        lock.unlock()
+        let leftover = inbox.withLock { inbox in
+            inbox.isClosed = true
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
         for transfer in transfers.values {
             curl.remove(transfer.easy, from: multi)
             transfer.end(with: .cancelled)
@@ -93,7 +104,7 @@ final class NetworkLoop: @unchecked Sendable {
             setup.handle.unlessCancelled { setup.events(.failed(.cancelled)) }
         }
         curl.multiCleanup(multi)
-        thread = nil
+        inbox.withLock { $0.thread = nil }
     }
 
     private func handle(_ command: Command) {

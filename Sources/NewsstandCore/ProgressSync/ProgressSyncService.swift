@@ -5,7 +5,7 @@ import Synchronization
 /// Progress sync for one library: the login and device, each issue's document id and position in kosync's terms, the
 /// positions waiting to be sent (kept in the library until the server has them), and what to make of the server's.
 /// Blocking (HTTP, reading issues): call it off the interface's thread.
-public final class ProgressSyncService: @unchecked Sendable {
+public final class ProgressSyncService: Sendable {
     /// The realm a progress-sync login is saved under in the credential store: its password field holds the
     /// `x-auth-key` (the MD5 of the password), never the password, and it is never offered to other requests.
     public static let loginRealm = CredentialEntry.progressSyncRealm

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Brings every subscription up to date: refreshes catalogs, queues downloads under each
 /// publication's policy, and removes issues beyond keep-newest-N or the storage budget.
@@ -226,26 +227,29 @@ public struct SyncService: Sendable {
 
 /// The work of a concurrent sync: which publication is next, the reports by index, and the lock that
 /// makes planning run one publication at a time.
-private final class ReportSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private let planningLock = NSLock()
-    private var reports: [SyncService.PublicationReport?]
-    private var next = 0
+private final class ReportSlots: Sendable {
+    private struct Slots {
+        var reports: [SyncService.PublicationReport?]
+        var next = 0
+    }
 
-    init(count: Int) { reports = Array(repeating: nil, count: count) }
+    private let slots: Mutex<Slots>
+    private let planningTurn = Mutex(())
+
+    init(count: Int) { slots = Mutex(Slots(reports: Array(repeating: nil, count: count))) }
 
     /// The next publication to refresh, or nil when every one has been handed out.
     func nextIndex() -> Int? {
-        lock.withLock {
-            guard next < reports.count else { return nil }
-            defer { next += 1 }
-            return next
+        slots.withLock { slots in
+            guard slots.next < slots.reports.count else { return nil }
+            defer { slots.next += 1 }
+            return slots.next
         }
     }
 
-    func planning(_ body: () -> Void) { planningLock.withLock(body) }
+    func planning(_ body: () -> Void) { planningTurn.withLock { _ in body() } }
 
-    func set(_ index: Int, _ report: SyncService.PublicationReport) { lock.withLock { reports[index] = report } }
+    func set(_ index: Int, _ report: SyncService.PublicationReport) { slots.withLock { $0.reports[index] = report } }
 
-    var all: [SyncService.PublicationReport] { lock.withLock { reports.compactMap { $0 } } }
+    var all: [SyncService.PublicationReport] { slots.withLock { $0.reports.compactMap { $0 } } }
 }
