@@ -29,14 +29,23 @@ enum ShelfCommand {
             environment = demoEnvironment
             server = demoServer
         }
-        var context = try LibraryContext.open(environment: environment)
+        // With the theme following the terminal's background (`auto`, the default) the terminal will be asked, so the
+        // questions go out now and their answers are read once the library is open: the round trip runs meanwhile.
+        // Outside tmux only: inside, tmux is asked first whether the questions may pass.
+        let configuration = Configuration.load(from: LibraryPaths.fromEnvironment(environment).configFile)
+        let questions = (themeOption ?? configuration.theme) == ThemeChoice.automaticName && (environment["TMUX"] ?? "").isEmpty
+            ? TerminalQuestions.send() : nil
+        // Stopping with an error below: the answers are read and the terminal's input restored first.
+        defer { questions?.finish() }
+        var context = try LibraryContext.open(environment: environment, configuration: configuration)
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
         let keys = try keyTable(context.configuration)
         let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
-                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck)
+                              theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck,
+                              questions: questions)
         withExtendedLifetime(server) { app.run() }
     }
 
