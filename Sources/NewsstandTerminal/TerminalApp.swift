@@ -77,7 +77,7 @@ public final class TerminalApp: @unchecked Sendable {
 
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
-        CrashGuard.install()
+        CrashGuard.install(restoring: earlyQuestions?.modesBefore)
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).

@@ -20,12 +20,17 @@ public final class TerminalQuestions: @unchecked Sendable {
         self.deadline = deadline
     }
 
+    /// The terminal's modes before the questions went out, which reading the answers puts back.
+    var modesBefore: termios { saved }
+
     /// Writes the questions; nil (nothing written) when standard input or output is not a terminal.
     public static func send(throughTmux: Bool = false, timeout: TimeInterval = 0.25) -> TerminalQuestions? {
         let input = STDIN_FILENO
         guard isatty(input) == 1 && isatty(STDOUT_FILENO) == 1 else { return nil }
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
+        // A crash before the answers are read puts the modes back too.
+        CrashGuard.install(restoring: saved)
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         tcsetattr(input, TCSANOW, &raw)
