@@ -38,7 +38,9 @@ let package = Package(
         .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
         // No pkgConfig: libcrypto is opened when a digest is first taken, not linked (see CCrypto/shim.h).
         .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2 is opened when a document is first parsed, not linked (see CLibXML2/include/shim.h): a C target holding
+        // the table of its entry points, whose include/libxml links to the system's headers (Debian's libxml2-dev).
+        .target(name: "CLibXML2"),
         // No pkgConfig: its linker flags would link libcurl, which is opened at run time instead (see CCurl/shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // No pkgConfig: libsixel is opened when a picture is first encoded as sixels, not linked (see CSixel/shim.h).
@@ -81,7 +83,8 @@ let package = Package(
                                                         .when(configuration: .release))],
                           plugins: ["BuildCommit"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2", "FreshRSSHarness"],
-                          linkerSettings: [.unsafeFlags(staticLibraries, .when(configuration: .release))]),
+                          // Its libxml2 floors call libxml2 directly, linked (the program's own code goes through CLibXML2's table).
+                          linkerSettings: [.linkedLibrary("xml2"), .unsafeFlags(staticLibraries, .when(configuration: .release))]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),

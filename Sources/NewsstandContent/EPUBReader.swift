@@ -55,6 +55,7 @@ public enum EPUBReader {
         guard FileManager.default.fileExists(atPath: resolver.url(for: containerPath).path) else {
             throw EPUBError("missing META-INF/container.xml")
         }
+        if let unavailable = LibXML2Library.unavailable { throw EPUBError(unavailable) }
         let tree: MarkupElement
         switch XMLTreeParser.parse(contentsOf: resolver.url(for: containerPath)) {
         case .success(let parsed): tree = parsed

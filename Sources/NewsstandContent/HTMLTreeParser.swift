@@ -14,7 +14,7 @@ enum HTMLTreeParser {
     static let maxDepth = 400
 
     /// libxml2 must be initialised once before parsing from several threads.
-    private static let initialised: Void = { xmlInitParser() }()
+    private static let initialised: Void = { newsstand_xmlInitParser() }()
 
     static func parse(data: Data) -> MarkupElement {
         var root = MarkupElement(name: "#document")
@@ -41,10 +41,10 @@ enum HTMLTreeParser {
                             | XML_PARSE_HUGE.rawValue)
         let document: htmlDocPtr? = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
-            return htmlReadMemory(base, Int32(buffer.count), nil, encoding, options)
+            return newsstand_htmlReadMemory(base, Int32(buffer.count), nil, encoding, options)
         }
         guard let document else { return }
-        defer { xmlFreeDoc(document) }
+        defer { newsstand_xmlFreeDoc(document) }
         body(document)
     }
 

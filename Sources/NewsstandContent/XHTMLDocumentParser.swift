@@ -8,7 +8,7 @@ public enum XHTMLDocumentParser {
     /// resources numbered, footnotes collected at the end as `.footnote` blocks, script/style/head
     /// dropped, entities decoded, and all text sanitised. `baseURL` resolves image sources and links.
     ///
-    /// Well-formed documents are read with XMLParser; anything else (unclosed tags, HTML-only
+    /// Well-formed documents are read as XML (`XMLTreeParser`); anything else (unclosed tags, HTML-only
     /// entities such as `&nbsp;`, stray `<`) goes through libxml2's HTML parser, whose recovery
     /// still yields the text. Never throws and never returns less than the text it could find.
     public static func blocks(from data: Data, baseURL: URL?) -> [TextBlock] {

@@ -14,9 +14,15 @@ enum CrashGuard {
     nonisolated(unsafe) private static var savedModes = termios()
     nonisolated(unsafe) private static var hasSavedModes = false
 
-    /// Call before ncurses starts.
-    static func install() {
-        hasSavedModes = tcgetattr(STDIN_FILENO, &savedModes) == 0
+    /// Call before ncurses starts. `modes`: the terminal's modes to put back when they are not the current ones (the
+    /// start-up questions, still awaiting their answers, have the input neither echo nor wait for lines).
+    static func install(restoring modes: termios? = nil) {
+        if let modes {
+            savedModes = modes
+            hasSavedModes = true
+        } else {
+            hasSavedModes = tcgetattr(STDIN_FILENO, &savedModes) == 0
+        }
         for signalNumber in crashSignals {
             signal(signalNumber) { received in
                 if CrashGuard.hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &CrashGuard.savedModes) }

@@ -39,10 +39,13 @@ public final class TerminalApp {
     private var colorMode: CursesBackend.ColorMode
     /// Whether tmux lets the start-up questions through, asked of tmux while the program starts.
     private let tmuxCheck: TmuxPassthroughCheck
+    /// The start-up questions when they went out before the library was opened (`TerminalQuestions`), else nil.
+    private let earlyQuestions: TerminalQuestions?
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
-                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil) {
+                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil) {
         self.tmuxCheck = tmuxCheck ?? TmuxPassthroughCheck()
+        earlyQuestions = questions
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
         self.colorMode = colorMode
@@ -76,7 +79,7 @@ public final class TerminalApp {
 
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
-        CrashGuard.install()
+        CrashGuard.install(restoring: earlyQuestions?.modesBefore)
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
         // Reconciling the library with the disk comes before any download the user can start (same serial queue).
@@ -101,15 +104,16 @@ public final class TerminalApp {
 
     /// Asks the terminal what it shows and what its background is (only when `cover-mode` is `auto` or a picture
     /// protocol, or the theme is `auto`; inside tmux only when tmux lets the questions through), then chooses the
-    /// theme and how pictures are shown. Returns the keys typed meanwhile.
+    /// theme and how pictures are shown. Returns the keys typed meanwhile. Questions already sent (`earlyQuestions`)
+    /// are not asked again: their answers are read.
     private func askTerminal() -> [UInt8] {
         var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
-        guard mayShowPictures || themeChoice.followsBackground else { return [] }
+        guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
         let environment = ProcessInfo.processInfo.environment
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
-        guard !insideTmux || tmuxCheck.allowsPassthrough else { return [] }
-        let answers = TerminalQuery.ask(throughTmux: insideTmux)
+        guard earlyQuestions != nil || !insideTmux || tmuxCheck.allowsPassthrough else { return [] }
+        let answers = earlyQuestions?.read() ?? TerminalQuery.ask(throughTmux: insideTmux)
         // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
         if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
             setenv("TERM", better, 1)

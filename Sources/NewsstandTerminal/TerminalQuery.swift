@@ -4,7 +4,8 @@ import NewsstandImaging
 import NewsstandPictures
 
 /// Asks the terminal what it can show, before ncurses starts: writes the queries, reads the answers for a
-/// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse.
+/// short while (until DA1's answer, asked last, arrives) and gives them to `TerminalAnswers` to parse
+/// (`TerminalQuestions` writes and reads, at once or apart).
 enum TerminalQuery {
     /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, the background
     /// colour (OSC 11), and DA1 last. Inside tmux the kitty query, a second XTVERSION and a second DA1 go through
@@ -21,31 +22,7 @@ enum TerminalQuery {
     /// Asks and reads the answers, waiting at most `timeout`; a terminal that answers nothing costs that long once.
     /// Keys typed meanwhile come back in `typed`, for the backend to read as keys.
     static func ask(throughTmux: Bool, timeout: TimeInterval = 0.25) -> TerminalAnswers {
-        let input = STDIN_FILENO
-        guard isatty(input) == 1 && isatty(STDOUT_FILENO) == 1 else { return TerminalAnswers() }
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return TerminalAnswers() }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        tcsetattr(input, TCSANOW, &raw)
-        defer { tcsetattr(input, TCSANOW, &saved) }
-
-        let request = queries(throughTmux: throughTmux)
-        _ = request.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let deadline = Date().addingTimeInterval(timeout)
-        while received.count < 16_384 {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { break }
-            var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(remaining * 1000) + 1) > 0 else { break }
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-            if TerminalAnswers.parse(received).primaryAnswerCount >= (throughTmux ? 2 : 1) { break }
-        }
-        return TerminalAnswers.parse(received)
+        TerminalQuestions.send(throughTmux: throughTmux, timeout: timeout)?.read() ?? TerminalAnswers()
     }
 
     /// The cell size in pixels: from the kernel's window size when the terminal fills in its pixels,

@@ -13,10 +13,11 @@ struct LibraryContext {
     /// Setting remembered once the sample library has been offered, so unsubscribing it sticks.
     static let sampleOfferedSetting = "sample_library_offered"
 
-    static func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryContext {
+    /// Opens the library; `configuration`, when given, is the config file already read (else it is read here).
+    static func open(environment: [String: String] = ProcessInfo.processInfo.environment, configuration: Configuration? = nil) throws -> LibraryContext {
         let paths = LibraryPaths.fromEnvironment(environment)
         try paths.createDirectories()
-        let configuration = Configuration.load(from: paths.configFile)
+        let configuration = configuration ?? Configuration.load(from: paths.configFile)
         let store: LibraryStore
         do {
             store = try LibraryStore(file: paths.databaseFile)

@@ -29,7 +29,15 @@ enum ShelfCommand {
             environment = demoEnvironment
             server = demoServer
         }
-        var context = try LibraryContext.open(environment: environment)
+        // With the theme following the terminal's background (`auto`, the default) the terminal will be asked, so the
+        // questions go out now and their answers are read once the library is open: the round trip runs meanwhile.
+        // Outside tmux only: inside, tmux is asked first whether the questions may pass.
+        let configuration = Configuration.load(from: LibraryPaths.fromEnvironment(environment).configFile)
+        let questions = (themeOption ?? configuration.theme) == ThemeChoice.automaticName && (environment["TMUX"] ?? "").isEmpty
+            ? TerminalQuestions.send() : nil
+        // Stopping with an error below: the answers are read and the terminal's input restored first.
+        defer { questions?.finish() }
+        var context = try LibraryContext.open(environment: environment, configuration: configuration)
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
         let keys = try keyTable(context.configuration)
@@ -38,7 +46,8 @@ enum ShelfCommand {
         // The command line runs on the main thread, where the interface lives (the main actor).
         MainActor.assumeIsolated {
             let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
-                                  theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck)
+                                  theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck,
+                                  questions: questions)
             withExtendedLifetime(server) { app.run() }
         }
         fatalError("the interface returned")

@@ -28,13 +28,33 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(list.status, 0, list.errors)
         XCTAssertTrue(list.errors.contains("libsqlite3"), "LD_DEBUG reports loaded libraries: \(list.errors.prefix(500))")
         XCTAssertFalse(list.errors.contains("libcurl"), "listing the library loaded libcurl")
-        for library in ["libcrypto", "libarchive", "libsixel"] {
+        for library in ["libcrypto", "libarchive", "libsixel", "libxml2", "libicu"] {
             XCTAssertFalse(list.errors.contains(library), "listing the library loaded \(library)")
         }
         let server = try startSampleServer()
         let subscribe = try TestEnvironment.run(["subscribe", server.url(for: "catalog.plist").absoluteString], environment: environment)
         XCTAssertEqual(subscribe.status, 0, subscribe.errors)
         XCTAssertTrue(subscribe.errors.contains("libcurl.so.4"), "subscribing over HTTP opened libcurl")
+    }
+
+    /// libxml2 (and ICU, which Debian builds it with) is opened by the first XML document read, not at every start.
+    func testLibxml2IsLoadedOnlyWhenADocumentIsRead() throws {
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["LD_DEBUG"] = "files"  // as above: the loader names every library it loads
+        let list = try TestEnvironment.run(["list"], environment: environment)
+        XCTAssertEqual(list.status, 0, list.errors)
+        XCTAssertFalse(list.errors.contains("libxml2"), "listing the library loaded libxml2")
+        // A feed in a file, so that importing needs no network (`import` reads each feed it subscribes to).
+        let feed = home.appendingPathComponent("tea.xml"), opml = home.appendingPathComponent("feeds.opml")
+        try Data("""
+            <?xml version="1.0"?><rss version="2.0"><channel><title>Tea</title><item><title>One</title><guid>1</guid>
+            <enclosure url="\(home.appendingPathComponent("one.epub").absoluteString)" type="application/epub+zip" length="10"/></item></channel></rss>
+            """.utf8).write(to: feed)
+        try Data(#"<opml version="2.0"><body><outline text="Tea" xmlUrl="\#(feed.absoluteString)"/></body></opml>"#.utf8).write(to: opml)
+        let imported = try TestEnvironment.run(["import", opml.path], environment: environment)
+        XCTAssertEqual(imported.status, 0, imported.errors)
+        XCTAssertTrue(imported.output.contains("Imported 1 subscription"), imported.output)
+        XCTAssertTrue(imported.errors.contains("libxml2.so.2"), "reading the OPML file opened libxml2")
     }
 
     func testDownloadThenReadPlainText() throws {

@@ -68,6 +68,13 @@ final class PseudoTerminal {
         return (0...(output.count - bytes.count)).contains { output[$0..<($0 + bytes.count)].elementsEqual(bytes) }
     }
 
+    /// The terminal's local modes (`c_lflag`: ECHO, ICANON…) as the program has left them.
+    var localModes: tcflag_t {
+        var modes = termios()
+        _ = tcgetattr(primary, &modes)
+        return modes.c_lflag
+    }
+
     /// Types `bytes` as the terminal's answer or keys.
     func write(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.write(primary, $0.baseAddress, $0.count) }

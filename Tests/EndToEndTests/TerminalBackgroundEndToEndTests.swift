@@ -41,6 +41,27 @@ final class TerminalBackgroundEndToEndTests: EndToEndTestCase {
         dark.stop()
     }
 
+    /// With `theme auto` the questions go out before the library is opened (their round trip runs meanwhile): a shelf
+    /// that then stops with an error has still read the answers and left the terminal's input as it found it.
+    func testQuestionsAskedEarlyLeaveTheTerminalAsItWasWhenTheShelfStops() throws {
+        let config = home.appendingPathComponent(".config/newsstand", isDirectory: true)
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        // A key binding that cannot apply stops the shelf once the library is open, before the terminal is set up.
+        try "bind Z no-such-command\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["TMUX"] = nil
+        let terminal = try PseudoTerminal([], environment: environment)
+        XCTAssertTrue(terminal.read(until: Self.deviceAttributes, timeout: 20), "the questions go out before the library opens")
+        XCTAssertEqual(terminal.localModes & tcflag_t(ECHO | ICANON), 0, "no echo while the answers are awaited")
+        terminal.write(Array("\u{1B}]11;rgb:0000/0000/0000\u{1B}\\\u{1B}[?64;1;2;6;22c".utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while terminal.process.isRunning && Date() < deadline { terminal.read(for: 0.05) }
+        XCTAssertFalse(terminal.process.isRunning)
+        XCTAssertEqual(terminal.process.terminationStatus, 1)
+        XCTAssertEqual(terminal.localModes & tcflag_t(ECHO | ICANON), tcflag_t(ECHO | ICANON), "echo and lines are back")
+        XCTAssertFalse(terminal.contains(Array("rgb:0000".utf8)), "the answer was read, not echoed")
+    }
+
     func testNoAnswerOrGarbageFallsBackToCOLORFGBGThenDark() throws {
         let silent = try shelf(answering: nil)
         XCTAssertTrue(silent.contains(Self.darkHeader), "no answer: dark")

@@ -12,7 +12,7 @@ import Foundation
 /// `HTMLTreeParser.withDocument` does); text is sanitised later, when blocks are set.
 enum PageTreeBuilder {
     /// libxml2 must be initialised once before parsing from several threads.
-    private static let initialised: Void = { xmlInitParser() }()
+    private static let initialised: Void = { newsstand_xmlInitParser() }()
 
     static func build(data: Data, encoding: String?, limits: ArticleLimits) -> PageNode {
         _ = initialised
@@ -25,12 +25,12 @@ enum PageTreeBuilder {
         let builder = SAXTreeBuilder(root: root, limits: limits)
         data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                  let context = xmlCreateMemoryParserCtxt(base, Int32(buffer.count)) else { return }
-            defer { xmlFreeParserCtxt(context) }
+                  let context = newsstand_xmlCreateMemoryParserCtxt(base, Int32(buffer.count)) else { return }
+            defer { newsstand_xmlFreeParserCtxt(context) }
             // What htmlReadMemory does (its context, HTML's handlers, options, a charset from HTTP),
             // with this builder's handlers in place of the ones that build libxml2's tree.
             var html = xmlSAXHandler()
-            xmlSAX2InitHtmlDefaultSAXHandler(&html)
+            newsstand_xmlSAX2InitHtmlDefaultSAXHandler(&html)
             if let handler = context.pointee.sax {
                 withUnsafeBytes(of: &html) { bytes in
                     UnsafeMutableRawPointer(handler).copyMemory(from: bytes.baseAddress!, byteCount: MemoryLayout<xmlSAXHandlerV1>.size)
@@ -40,20 +40,20 @@ enum PageTreeBuilder {
             context.pointee._private = Unmanaged.passUnretained(builder).toOpaque()
             let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
                                 | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
-            _ = htmlCtxtUseOptions(context, options)
+            _ = newsstand_htmlCtxtUseOptions(context, options)
             context.pointee.html = 1
-            if let encoding, let handler = xmlFindCharEncodingHandler(encoding) {
-                _ = xmlSwitchToEncoding(context, handler)
+            if let encoding, let handler = newsstand_xmlFindCharEncodingHandler(encoding) {
+                _ = newsstand_xmlSwitchToEncoding(context, handler)
                 // The given charset is kept (a <meta charset> later does not switch it); a new context has none yet.
                 if let input = context.pointee.input, input.pointee.encoding == nil {
-                    input.pointee.encoding = UnsafePointer(xmlStrdup(encoding))
+                    input.pointee.encoding = UnsafePointer(newsstand_xmlStrdup(encoding))
                 }
             }
-            _ = htmlParseDocument(context)
+            _ = newsstand_htmlParseDocument(context)
             // Only the document node and its type are left: elements and text went to the builder.
             if let document = context.pointee.myDoc {
                 context.pointee.myDoc = nil
-                xmlFreeDoc(document)
+                newsstand_xmlFreeDoc(document)
             }
             builder.finish()
         }
@@ -137,7 +137,7 @@ private final class SAXTreeBuilder {
         guard count > limits.maxNodes else { return true }
         flushText()
         stopped = true
-        if let context { xmlStopParser(context.assumingMemoryBound(to: xmlParserCtxt.self)) }
+        if let context { newsstand_xmlStopParser(context.assumingMemoryBound(to: xmlParserCtxt.self)) }
         return false
     }
 
@@ -212,7 +212,7 @@ private final class SAXTreeBuilder {
 
     private func isInDictionary(_ name: UnsafePointer<xmlChar>) -> Bool {
         guard let dictionary else { return false }
-        return xmlDictOwns(dictionary, name) == 1
+        return newsstand_xmlDictOwns(dictionary, name) == 1
     }
 
     /// The element's lowercased local name (as `HTMLTreeParser.elementName`), read once per name:

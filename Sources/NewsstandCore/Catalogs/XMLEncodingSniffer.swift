@@ -105,8 +105,8 @@ enum XMLEncodingSniffer {
 
     /// Whether libxml2 has a converter for `name` (its own, or one it finds by name).
     private static func libxml2Knows(_ name: String) -> Bool {
-        guard let handler = xmlFindCharEncodingHandler(name) else { return false }
-        xmlCharEncCloseFunc(handler)
+        guard let handler = newsstand_xmlFindCharEncodingHandler(name) else { return false }
+        newsstand_xmlCharEncCloseFunc(handler)
         return true
     }
 

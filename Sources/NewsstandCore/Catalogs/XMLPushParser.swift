@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import NewsstandContent
 
 /// What `XMLPushParser` reports, in document order: subclasses override what they read. The
 /// pointers handed over are valid only during the call. Character data (text, CDATA, expanded
@@ -249,7 +250,7 @@ final class XMLPushParser {
     /// The most input libxml2 held unparsed at once (for tests: memory stays flat).
     @exclusivity(unchecked) private(set) var highWaterBufferedBytes = 0
 
-    private static let initialised: Void = { xmlInitParser() }()
+    private static let initialised: Void = { newsstand_xmlInitParser() }()
 
     init(delegate: XMLPushParserDelegate) {
         _ = Self.initialised
@@ -283,7 +284,7 @@ final class XMLPushParser {
     /// The line libxml2 has read to.
     var currentLine: Int {
         guard let context else { return 1 }
-        return Int(xmlSAX2GetLineNumber(context))
+        return Int(newsstand_xmlSAX2GetLineNumber(context))
     }
 
     /// Parses the next piece of the document. Returns false when parsing has stopped (the caller
@@ -336,6 +337,10 @@ final class XMLPushParser {
 
     /// Starts libxml2 on the held first bytes as `decision` says: as they are, or through iconv into UTF-8.
     private func start(_ decision: XMLEncodingSniffer.Decision) {
+        if let unavailable = LibXML2Library.unavailable {
+            stoppedBy = unavailable
+            return
+        }
         switch decision {
         case .libxml2:
             createContext(initial: head, ignoringDeclaredEncoding: false)
@@ -358,7 +363,7 @@ final class XMLPushParser {
 
     private func createContext(initial: [UInt8], ignoringDeclaredEncoding: Bool) {
         var handler = xmlSAXHandler()
-        xmlSAXVersion(&handler, 2)
+        newsstand_xmlSAXVersion(&handler, 2)
         // The document, DTD and entity declarations keep libxml2's own handlers (they record
         // entities for lookup); everything that would build a tree or load something does not.
         handler.startElementNs = { ctx, localName, _, uri, _, _, attributeCount, _, attributes in
@@ -392,7 +397,7 @@ final class XMLPushParser {
             }
             // With entity substitution off and no validation, this only looks the name up: an
             // external entity is returned undeclared-content and never loaded.
-            return xmlSAX2GetEntity(ctx, name)
+            return newsstand_xmlSAX2GetEntity(ctx, name)
         }
         handler.externalSubset = nil
         handler.resolveEntity = { _, _, _ in nil }
@@ -413,7 +418,7 @@ final class XMLPushParser {
 
         let created: xmlParserCtxtPtr? = initial.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                xmlCreatePushParserCtxt(&handler, nil, chars.baseAddress, Int32(chars.count), nil)
+                newsstand_xmlCreatePushParserCtxt(&handler, nil, chars.baseAddress, Int32(chars.count), nil)
             }
         }
         guard let created else {
@@ -424,7 +429,7 @@ final class XMLPushParser {
         created.pointee._private = Unmanaged.passUnretained(self).toOpaque()
         var options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
         if ignoringDeclaredEncoding { options |= XML_PARSE_IGNORE_ENC.rawValue }
-        xmlCtxtUseOptions(created, Int32(options))
+        newsstand_xmlCtxtUseOptions(created, Int32(options))
         bytesFed += initial.count
         noteBuffered()
     }
@@ -435,7 +440,7 @@ final class XMLPushParser {
         // libxml2 appends the piece to what it holds unparsed, then parses.
         noteBuffered(adding: bytes.count)
         let chars = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
-        xmlParseChunk(context, chars, Int32(bytes.count), terminate ? 1 : 0)
+        newsstand_xmlParseChunk(context, chars, Int32(bytes.count), terminate ? 1 : 0)
         noteBuffered()
     }
 
@@ -462,7 +467,7 @@ final class XMLPushParser {
         if stoppedBy == nil { stoppedBy = reason }
         for target in [ctx?.assumingMemoryBound(to: xmlParserCtxt.self), context] {
             guard let target else { continue }
-            xmlStopParser(target)
+            newsstand_xmlStopParser(target)
             target.pointee.wellFormed = 0
         }
     }
@@ -471,9 +476,9 @@ final class XMLPushParser {
         guard let context else { return }
         if let document = context.pointee.myDoc {
             context.pointee.myDoc = nil
-            xmlFreeDoc(document)
+            newsstand_xmlFreeDoc(document)
         }
-        xmlFreeParserCtxt(context)
+        newsstand_xmlFreeParserCtxt(context)
         self.context = nil
     }
 

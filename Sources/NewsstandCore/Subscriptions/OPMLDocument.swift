@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import NewsstandContent
 
 /// A list of subscriptions in OPML, the format feed readers (newsboat among them) import and export.
@@ -29,13 +26,12 @@ public struct OPMLDocument: Sendable, Equatable {
 
     /// Reads an OPML file: every `outline` with an `xmlUrl`, however deeply nested in folders.
     public static func parse(_ data: Data) throws -> OPMLDocument {
-        let delegate = OPMLParserDelegate()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        guard parser.parse(), delegate.sawOPML else {
-            throw CatalogError("not an OPML file" + (parser.parserError.map { " (\($0.localizedDescription))" } ?? ""))
+        let collector = OPMLCollector()
+        let failure = XMLEventReader.read(data, to: collector)
+        guard failure == nil, collector.sawOPML else {
+            throw CatalogError("not an OPML file" + (failure.map { " (line \($0.line): \($0.reason))" } ?? ""))
         }
-        return OPMLDocument(title: delegate.title ?? "Subscriptions", outlines: delegate.outlines)
+        return OPMLDocument(title: collector.title ?? "Subscriptions", outlines: collector.outlines)
     }
 
     /// The document as OPML 2.0 text, one `outline type="rss"` per feed, like newsboat's export.
@@ -58,17 +54,16 @@ public struct OPMLDocument: Sendable, Equatable {
     }
 }
 
-/// Collects outlines with feed URLs while XMLParser reads an OPML document.
-private final class OPMLParserDelegate: NSObject, XMLParserDelegate {
+/// Collects outlines with feed URLs while `XMLEventReader` reads an OPML document.
+private final class OPMLCollector: XMLEventHandler {
     var outlines: [OPMLDocument.Outline] = []
     var title: String?
     var sawOPML = false
     private var inTitle = false
     private var titleText = ""
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        switch element.lowercased() {
+    func startElement(localName: String, prefix: String?, attributes: [String: String]) {
+        switch localName.lowercased() {
         case "opml": sawOPML = true
         case "title": inTitle = true
         case "outline":
@@ -81,12 +76,12 @@ private final class OPMLParserDelegate: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if inTitle { titleText += string }
+    func characters(_ text: String) {
+        if inTitle { titleText += text }
     }
 
-    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
-        if element.lowercased() == "title" && inTitle {
+    func endElement(localName: String, prefix: String?) {
+        if localName.lowercased() == "title" && inTitle {
             inTitle = false
             if title == nil { title = TextSanitizer.singleLine(titleText) }
         }
