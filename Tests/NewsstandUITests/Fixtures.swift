@@ -101,10 +101,10 @@ extension AppState {
     }
 
     /// An issue's download state as the shelf shows it: the downloads model's, else the library's row.
-    func shownState(ofIssue id: Int64) -> IssueState? { loadedIssue(id: id).map(downloads.state(of:)) }
+    func shownState(ofIssue id: Int64) -> IssueState? { loadedIssue(id: id).map(shared.downloads.state(of:)) }
 
     /// The selected issue's download state as the shelf shows it.
-    var selectedShownState: IssueState? { selectedIssueValue.map(downloads.state(of:)) }
+    var selectedShownState: IssueState? { shared.selectedIssueValue.map(shared.downloads.state(of:)) }
 
     var downloadsCursor: DownloadsCursor? {
         screens.reversed().lazy.compactMap { if case .downloads(let cursor) = $0 { cursor } else { nil } }.first

@@ -33,10 +33,10 @@ final class ScreenStackTests: XCTestCase {
         XCTAssertEqual(state.screens, subscriptions)
 
         _ = AppUpdate.update(&state, .keyPressed(.character("S")))
-        XCTAssertEqual(state.screens.last, .storage(nil), "the storage screen opens measuring")
+        XCTAssertEqual(state.screens.last, .storage(StorageScreen()), "the storage screen opens measuring")
         let report = StorageReport(usage: [], budget: nil, plannedRemovals: [])
         _ = AppUpdate.update(&state, .storageMeasured(report))
-        XCTAssertEqual(state.screens.last, .storage(report))
+        XCTAssertEqual(state.screens.last, .storage(StorageScreen(report: report)))
     }
 
     func testASearchOpensItsResultsAndAHitOpensOverThem() {

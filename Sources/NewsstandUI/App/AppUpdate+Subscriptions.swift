@@ -118,22 +118,7 @@ extension AppUpdate {
     }
 
     static func openStorage(_ state: inout AppState) -> [Effect] {
-        state.screens.append(.storage(nil))
-        return [.measureStorage]
-    }
-
-    static func handleStorage(_ command: Command, report: StorageReport?, _ state: inout AppState) -> [Effect] {
-        switch command {
-        case .enforceStorageBudget:
-            guard let report, !report.plannedRemovals.isEmpty else {
-                state.message = StatusMessage("Nothing to remove: the library is within its limits.")
-                return []
-            }
-            state.message = StatusMessage("Removing \(report.plannedRemovals.count) issue\(report.plannedRemovals.count == 1 ? "" : "s")…")
-            return [.enforceStorageLimits]
-        case .back: return goBack(&state)
-        default: return []
-        }
+        apply(StorageScreen.open(), &state)
     }
 
     /// The account chosen for a feed (a digit), a feed of one's own (0), or nothing subscribed (any other key).

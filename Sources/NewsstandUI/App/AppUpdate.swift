@@ -8,7 +8,11 @@ import NewsstandCore
 /// takes its geometry from the screen's layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
-        let effects = handle(message, &state)
+        var effects = handle(message, &state)
+        switch message {
+        case .keyPressed, .resized: break
+        default: effects += offer(message, &state)
+        }
         guard state.screenReader else { return effects }
         // A screen reader reads covers and pictures drawn as text art as noise: they are never drawn.
         return effects.filter {
@@ -29,7 +33,7 @@ public enum AppUpdate {
             reflowReader(&state)
             reflowFeedArticles(&state)
             keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state) + pageStreamResized(&state)
+            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state) + pageStreamResized(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -77,13 +81,8 @@ public enum AppUpdate {
             return feedLoaded(url, result, &state)
         case .catalogPageLoaded(let url, let result):
             return catalogPageLoaded(url, result, &state)
-        case .storageMeasured(let report):
-            state.updateScreen { screen in
-                guard case .storage = screen else { return false }
-                screen = .storage(report)
-                return true
-            }
-            return []
+        case .storageMeasured:
+            return []  // the storage screen's own (`offer`)
         case .accountsLoaded(let accounts):
             return accountsLoaded(accounts, &state)
         case .reported(let message):
@@ -135,17 +134,13 @@ public enum AppUpdate {
         }
         if command == .showDownloads { return openDownloads(&state) }
         if command == .help { return openHelp(&state) }
+        if let effects = handleOnTop(command, key: key, &state) { return effects }
         switch state.screens.last ?? .shelf {
         case .shelf: return handleShelf(command, key: key, &state)
         case .detail: return handleDetail(command, &state)
         case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
         case .reader(let reader):
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
-        case .help(var cursor):
-            guard command != .back else { return goBack(&state) }
-            cursor.scroll(command, count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: state.body).page)
-            state.screens[state.screens.count - 1] = .help(cursor)
-            return []
         case .subscriptions(var cursor):
             let effects = handleSubscriptions(command, &cursor, &state)
             state.updateScreen { screen in
@@ -158,12 +153,12 @@ public enum AppUpdate {
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
         case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
-        case .storage(let report): return handleStorage(command, report: report, &state)
         case .accounts(let accounts): return handleAccounts(command, accounts, &state)
         case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
         case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
         case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
         case .marks(let list): return handleMarksList(command, key: key, list, &state)
+        case .help, .storage: return []  // on the protocol: handled above
         }
     }
 
@@ -179,7 +174,7 @@ public enum AppUpdate {
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {
-        if state.screen != .help { state.screens.append(.help(ListCursor())) }
+        if state.screen != .help { state.screens.append(.help(HelpScreen())) }
         return []
     }
 
@@ -188,9 +183,6 @@ public enum AppUpdate {
         let body = state.body
         for index in state.screens.indices {
             switch state.screens[index] {
-            case .help(var cursor):
-                cursor.keepScrolled(count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: body).page)
-                state.screens[index] = .help(cursor)
             case .subscriptions(var cursor):
                 cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)
                 state.screens[index] = .subscriptions(cursor)
@@ -221,7 +213,7 @@ public enum AppUpdate {
             case .accounts(var accounts):
                 accounts.cursor.keepVisible(count: accounts.accounts?.count ?? 0, page: AccountsScreen.layout(in: body).page)
                 state.screens[index] = .accounts(accounts)
-            case .shelf, .detail, .storage, .feedArticle, .streamedPages:
+            case .shelf, .detail, .feedArticle, .streamedPages, .help, .storage:
                 break
             }
         }

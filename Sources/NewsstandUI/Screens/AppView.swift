@@ -19,6 +19,10 @@ public enum AppView {
             .render(in: header, theme: theme, into: &buffer)
         let position: String
         var hints = state.keys.hints(for: state.screen)
+        if let screen = state.screens.last?.model {
+            position = screen.render(state.shared, in: body, theme: theme, into: &buffer)
+            hints = screen.hints(state.keys)
+        } else {
         switch state.screens.last ?? .shelf {
         case .shelf:
             ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
@@ -31,9 +35,6 @@ public enum AppView {
             position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
         case .reader(let reader):
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ""
-        case .help(let cursor):
-            HelpScreen.render(cursor, keys: state.keys, in: body, theme: theme, into: &buffer)
             position = ""
         case .subscriptions(let cursor):
             SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
@@ -50,9 +51,6 @@ public enum AppView {
         case .streamedPages(let viewer):
             PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
             position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
-        case .storage(let report):
-            StorageScreen.render(report, in: body, theme: theme, into: &buffer)
-            position = ""
         case .accounts(let accounts):
             AccountsScreen.render(accounts, in: body, theme: theme, into: &buffer)
             position = accounts.accounts.map { listPosition(accounts.cursor, count: $0.count) } ?? ""
@@ -69,6 +67,9 @@ public enum AppView {
         case .marks(let list):
             MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
             position = listPosition(list.cursor, count: list.count(in: state))
+        case .help, .storage:
+            position = ""  // on the protocol: drawn above
+        }
         }
         if let prompt = state.prompt {
             if prompt.takesText {

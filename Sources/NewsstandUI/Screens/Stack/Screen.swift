@@ -10,14 +10,12 @@ public enum Screen: Equatable, Sendable {
     case detail
     /// An open issue: its table of contents, or an article.
     case reader(ReaderState)
-    /// Every key; the cursor scrolls the text.
-    case help(ListCursor)
+    case help(HelpScreen)
     case subscriptions(ListCursor)
     case headlines(HeadlinesState)
     /// A headline read as an article (keys as in an issue's article).
     case feedArticle(FeedArticleState)
-    /// Space used per publication; nil while it is measured.
-    case storage(StorageReport?)
+    case storage(StorageScreen)
     /// Accounts on feed servers, to add and remove.
     case accounts(AccountsState)
     case catalog(CatalogBrowser)
@@ -36,11 +34,11 @@ public enum Screen: Equatable, Sendable {
         case .shelf: .shelf
         case .detail: .detail
         case .reader(let reader): reader.isShowingArticle ? (reader.selection != nil ? .selection : .article) : .contents
-        case .help: .help
+        case .help(let screen): screen.kind
         case .subscriptions: .subscriptions
         case .headlines: .headlines
         case .feedArticle: .article
-        case .storage: .storage
+        case .storage(let screen): screen.kind
         case .accounts: .accounts
         case .catalog: .catalog
         case .acquisitions: .acquisitions

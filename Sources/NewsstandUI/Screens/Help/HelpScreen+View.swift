@@ -1,5 +1,5 @@
-/// Every key, grouped by screen, straight from the key table in effect (the config's `bind` lines applied).
-public enum HelpScreen {
+/// The help's text, straight from the key table in effect (the config's `bind` lines applied), its layout and drawing.
+extension HelpScreen {
     public static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
                                                           ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Accounts", .accounts), ("Catalog", .catalog), ("Getting a title", .acquisitions),
                                                           ("Streamed pages", .streamedPages)]

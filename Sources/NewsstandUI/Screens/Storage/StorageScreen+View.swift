@@ -1,8 +1,8 @@
 import Foundation
 import NewsstandCore
 
-/// Space used by downloaded issues (and kept whole articles) per publication, the budget, and what keeping to it would remove — before anything is.
-public enum StorageScreen {
+/// The storage report drawn: per publication, the total, the budget and what keeping to it would remove.
+extension StorageScreen {
     public static func render(_ report: StorageReport?, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("STORAGE", x: area.x + 2, y: area.y, style: theme[.heading])
         guard let report else {

@@ -1,0 +1,32 @@
+/// The stack's one dispatch from a `Screen` case to its `ScreenModel`: everything else reaches a screen through these.
+extension Screen {
+    /// The screen's own value, as the protocol it conforms to.
+    var model: (any ScreenModel)? {
+        switch self {
+        case .help(let screen): screen
+        case .storage(let screen): screen
+        default: nil
+        }
+    }
+
+    /// Changes the screen through its model and stores it back; nil for a screen not on the protocol.
+    private mutating func change<Result>(_ body: (inout any ScreenModel) -> Result) -> Result? {
+        guard var model else { return nil }
+        self = .shelf  // lets go of the model's storage while it changes, so that changing it copies nothing
+        let result = body(&model)
+        self = model.screen
+        return result
+    }
+
+    mutating func handle(_ command: Command, key: Key, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+        change { $0.handle(command, key: key, body: body, shared: &shared) }
+    }
+
+    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> [Effect] {
+        change { $0.receive(message, body: body, shared: &shared) } ?? []
+    }
+
+    mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {
+        change { $0.fit(body: body, shared: &shared) } ?? []
+    }
+}

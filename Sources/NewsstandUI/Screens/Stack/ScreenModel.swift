@@ -1,0 +1,54 @@
+/// One screen of the interface: its own state, what it does with keys and messages, its layout and its drawing.
+/// Every case of `Screen` carries a value conforming to this; the stack (`AppUpdate+Stack`) hands it keys and
+/// messages and applies what it answers, so a screen never touches the stack or the screens under it.
+public protocol ScreenModel: Equatable, Sendable {
+    /// What kind of screen this is, for the key table, hints and help.
+    var kind: ScreenKind { get }
+    /// This screen as a case of the stack.
+    var screen: Screen { get }
+    /// A command the key table found for a key on this screen, with the key (a click's place). Global commands
+    /// (quit, help, downloads, library search) and keys while a prompt is open never reach a screen.
+    mutating func handle(_ command: Command, key: Key, body: Rect, shared: inout SharedState) -> ScreenAnswer
+    /// A message from the runtime. Every screen on the stack is offered each one, the top first; a screen ignores
+    /// what is not its own (by the id or address it asked for).
+    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> [Effect]
+    /// The terminal's size changed: keeps cursors in range and in view; returns the work the new size needs.
+    mutating func fit(body: Rect, shared: inout SharedState) -> [Effect]
+    /// Draws the screen into its body; returns what the status line shows at its right (a position such as "3/12").
+    func render(_ shared: SharedState, in body: Rect, theme: Theme, into buffer: inout CellBuffer) -> String
+    /// The keys hinted on the status line while it is shown.
+    func hints(_ keys: KeyTable) -> [KeyBinding]
+}
+
+extension ScreenModel {
+    public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> [Effect] { [] }
+    public mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] { [] }
+    public func hints(_ keys: KeyTable) -> [KeyBinding] { keys.hints(for: kind) }
+}
+
+/// What a screen answers to a key: whether it stays, opens another screen over itself, or goes, and the work to do.
+public struct ScreenAnswer: Equatable, Sendable {
+    public enum Move: Equatable, Sendable {
+        /// The screen stays on top (changed or not).
+        case stay
+        /// Opens a screen over this one; going back returns here as it is.
+        case push(Screen)
+        /// Closes this screen, showing the one under it.
+        case pop
+        /// Replaces the whole stack (the shelf stays at the bottom): going somewhere else entirely.
+        case reset([Screen])
+    }
+
+    public var move: Move
+    public var effects: [Effect]
+
+    public init(_ move: Move, _ effects: [Effect] = []) {
+        self.move = move
+        self.effects = effects
+    }
+
+    public static func stay(_ effects: [Effect] = []) -> ScreenAnswer { ScreenAnswer(.stay, effects) }
+    public static func push(_ screen: Screen, _ effects: [Effect] = []) -> ScreenAnswer { ScreenAnswer(.push(screen), effects) }
+    public static func pop(_ effects: [Effect] = []) -> ScreenAnswer { ScreenAnswer(.pop, effects) }
+    public static func reset(_ screens: [Screen], _ effects: [Effect] = []) -> ScreenAnswer { ScreenAnswer(.reset(screens), effects) }
+}
