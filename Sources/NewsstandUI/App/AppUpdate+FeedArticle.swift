@@ -7,15 +7,6 @@ import NewsstandImaging
 /// article, its links opened by number (`o`), `→` / `←` the next or previous headline, its pictures
 /// fetched from the web (within limits) and drawn as text art as they come into view.
 extension AppUpdate {
-    static func openFeedArticle(_ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
-        guard let items = headlines.headlines, items.indices.contains(headlines.cursor.selection) else { return [] }
-        let index = headlines.cursor.selection
-        var article = FeedArticleState(publicationID: headlines.publicationID, index: index, count: items.count, title: items[index].title)
-        article.link = items[index].link
-        state.screens.append(.feedArticle(article))
-        return [.loadHeadlineArticle(publicationID: headlines.publicationID, index: index)]
-    }
-
     /// Opens a headline found by a search (going back returns to the results).
     static func openFeedArticle(at location: HeadlineLocation, title: String, _ state: inout AppState) -> [Effect] {
         state.screens.append(.feedArticle(FeedArticleState(publicationID: location.publicationID, index: location.position,
@@ -32,7 +23,7 @@ extension AppUpdate {
             switch result {
             case .success(let blocks):
                 article.summaryBlocks = blocks
-                showWholeOrSummary(&article, fresh)
+                showWholeOrSummary(&article, fresh.shared)
             case .failure(let failure):
                 article.failure = failure.reason
                 article.view.blocks = []
@@ -40,24 +31,13 @@ extension AppUpdate {
             screen = .feedArticle(article)
             return true
         }
-        // Read now: the list under it says so at once (the runner marks it in the library).
-        if case .success = result {
-            state.updateScreen { screen in
-                guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID,
-                      let items = headlines.headlines, items.indices.contains(index) else { return false }
-                headlines.headlines?[index].isRead = true
-                headlines.headlines?[index].isNew = false
-                screen = .headlines(headlines)
-                return true
-            }
-        }
         return feedPictureEffects(&state)
     }
 
     /// Asks once for each web picture in view of the feed article on screen.
     static func feedPictureEffects(_ state: inout AppState) -> [Effect] {
         guard case .feedArticle(var article)? = state.screens.last else { return [] }
-        let wanted = article.view.picturesToAsk(state) { ["http", "https"].contains($0.source.scheme?.lowercased() ?? "") }
+        let wanted = article.view.picturesToAsk(state.shared) { ["http", "https"].contains($0.source.scheme?.lowercased() ?? "") }
         guard !wanted.isEmpty else { return [] }
         state.screens[state.screens.count - 1] = .feedArticle(article)
         return [.requestWebPictures(wanted)]
@@ -76,7 +56,7 @@ extension AppUpdate {
 
     static func handleFeedArticle(_ command: Command, _ article: FeedArticleState, _ state: inout AppState) -> [Effect] {
         var article = article
-        if article.view.scroll(command, state) {
+        if article.view.scroll(command, state.shared) {
             state.screens[state.screens.count - 1] = .feedArticle(article)
             return feedPictureEffects(&state)
         }
@@ -108,7 +88,9 @@ extension AppUpdate {
         case .openLink:
             return askForLink(among: article.layout?.links, &state)
         case .fetchWholeArticle:
-            return fetchWholeArticle(article, &state)
+            let effects = fetchWholeArticle(&article, &state.shared)
+            state.screens[state.screens.count - 1] = .feedArticle(article)
+            return effects
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
             state.message = StatusMessage("Feed articles are not searched here: / on the shelf searches issues.")
             return []
@@ -124,7 +106,7 @@ extension AppUpdate {
     static func reflowFeedArticles(_ state: inout AppState) {
         for index in state.screens.indices {
             guard case .feedArticle(var article) = state.screens[index] else { continue }
-            article.view.reflow(state)
+            article.view.reflow(state.shared)
             state.screens[index] = .feedArticle(article)
         }
     }

@@ -111,10 +111,10 @@ extension AppUpdate {
     /// Scrolls so the passage's last line shows.
     static func keepSelectionInView(_ state: inout AppState) {
         guard var reader = state.reader, let selection = reader.selection, reader.layout != nil else { return }
-        let visible = articleVisibleLines(state)
+        let visible = articleVisibleLines(state.shared)
         let line = selection.lastLine
-        if line >= reader.topLine + visible { reader.view.scroll(to: line - visible + 1, state) }
-        if line < reader.topLine { reader.view.scroll(to: line, state) }
+        if line >= reader.topLine + visible { reader.view.scroll(to: line - visible + 1, state.shared) }
+        if line < reader.topLine { reader.view.scroll(to: line, state.shared) }
         state.reader = reader
     }
 
@@ -171,7 +171,7 @@ extension AppUpdate {
         }
         reader.selection = nil
         if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.layout {
-            reader.view.scroll(to: layout.line(for: position), state)
+            reader.view.scroll(to: layout.line(for: position), state.shared)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)
         }

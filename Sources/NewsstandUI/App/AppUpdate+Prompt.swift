@@ -37,7 +37,7 @@ extension AppUpdate {
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
-            case .searchCatalog: return submitCatalogSearch(prompt, &state)
+            case .searchCatalog: return submitOnTop(prompt, &state)
             case .bookmarkName, .note, .confirmDeleteMark: return submitMarkPrompt(prompt, &state)
             case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
             case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,

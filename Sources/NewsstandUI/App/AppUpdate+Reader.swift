@@ -30,7 +30,7 @@ extension AppUpdate {
         guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex else { return [] }
         switch result {
         case .success(let blocks):
-            let layout = reader.view.show(blocks, state)
+            let layout = reader.view.show(blocks, state.shared)
             reader.failure = nil
             var top = reader.pendingPosition.map { layout.line(for: $0) } ?? 0
             reader.matchLine = nil
@@ -45,13 +45,13 @@ extension AppUpdate {
                 }
             }
             reader.pendingMatchIsFirst = nil
-            reader.view.scroll(to: top, state)
+            reader.view.scroll(to: top, state.shared)
             reader.pendingPosition = nil
             state.reader = reader
             return [.saveReadingPosition(issueID: issueID, reader.position)] + pictureEffects(&state)
         case .failure(let failure):
             reader.view.topLine = 0
-            reader.view.show([.paragraph("This article cannot be shown: \(failure.reason)")], state)
+            reader.view.show([.paragraph("This article cannot be shown: \(failure.reason)")], state.shared)
             reader.pendingMatchIsFirst = nil
             state.reader = reader
             return []
@@ -82,7 +82,7 @@ extension AppUpdate {
         return max(4, min(16, measure / 4))
     }
 
-    static func makeLayout(_ blocks: [TextBlock], _ state: AppState) -> ArticleLayout {
+    static func makeLayout(_ blocks: [TextBlock], _ state: SharedState) -> ArticleLayout {
         ArticleLayout(blocks: blocks, width: state.width, maximumMeasure: state.articleMeasure,
                       pictureHeight: pictureHeight(forWidth: state.width, measure: state.articleMeasure))
     }
@@ -90,7 +90,7 @@ extension AppUpdate {
     /// Lays the open article out again for a new width, keeping the same text at the top.
     static func reflowReader(_ state: inout AppState) {
         guard var reader = state.reader, reader.blocks != nil else { return }
-        reader.view.reflow(state, articleIndex: reader.articleIndex)
+        reader.view.reflow(state.shared, articleIndex: reader.articleIndex)
         guard let layout = reader.layout else { return }
         reader.matchLine = nil
         reader.selection = reader.selection.flatMap { PassageSelection($0, in: ArticlePassages(layout, articleIndex: reader.articleIndex)) }
@@ -144,7 +144,7 @@ extension AppUpdate {
             }
             return next == reader.articleIndex ? [] : openArticle(next, &reader, &state)
         }
-        if reader.view.scroll(command, state) {
+        if reader.view.scroll(command, state.shared) {
             let before = state.reader?.position
             state.reader = reader
             return (before == reader.position ? [] : savePosition(state)) + learnPace(reader, &state) + pictureEffects(&state)
@@ -218,7 +218,7 @@ extension AppUpdate {
     }
 
     /// Lines of article on screen (between the header and the status line).
-    static func articleVisibleLines(_ state: AppState) -> Int { ArticleScreen.visibleLines(in: state.body) }
+    static func articleVisibleLines(_ state: SharedState) -> Int { ArticleScreen.visibleLines(in: state.body) }
 
     static func savePosition(_ state: AppState) -> [Effect] {
         guard let reader = state.reader, reader.layout != nil else { return [] }
@@ -254,8 +254,8 @@ extension AppUpdate {
             state.message = StatusMessage("Searching this issue for “\(text)”…")
             return [.searchIssue(issueID: reader.issueID, query: text)]
         case .searchLibrary:
-            if state.screen == .searchResults { state.screens.removeLast() }
-            state.screens.append(.searchResults(LibrarySearch(query: text)))
+            let results = Screen.searchResults(SearchResultsScreen(query: text))
+            _ = apply(state.screen == .searchResults ? .replace(results) : .push(results), &state)
             state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
             return [.searchLibrary(query: text)]
         case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
@@ -313,7 +313,7 @@ extension AppUpdate {
         let onArticle = state.screen == .article
         if onArticle, let layout = reader.layout {
             let lines = matchLines(layout, search.query)
-            let visible = articleVisibleLines(state)
+            let visible = articleVisibleLines(state.shared)
             let cursor: Int
             if let line = reader.matchLine, line >= reader.topLine, line < reader.topLine + visible {
                 cursor = line
@@ -322,7 +322,7 @@ extension AppUpdate {
             }
             if let target = forward ? lines.first(where: { $0 > cursor }) : lines.last(where: { $0 < cursor }) {
                 reader.matchLine = target
-                reader.view.scroll(to: target - matchContext, state)
+                reader.view.scroll(to: target - matchContext, state.shared)
                 state.reader = reader
                 return savePosition(state) + pictureEffects(&state)
             }
@@ -342,7 +342,7 @@ extension AppUpdate {
             let blocks = matches.filter { $0.articleIndex == current }.map(\.blockIndex)
             let line = (forward ? lines.first : lines.last) ?? (forward ? blocks.min() : blocks.max()).map { layout.line(forBlock: $0) } ?? 0
             reader.matchLine = line
-            reader.view.scroll(to: line - matchContext, state)
+            reader.view.scroll(to: line - matchContext, state.shared)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)
         }
@@ -353,7 +353,7 @@ extension AppUpdate {
     // MARK: Pictures
 
     /// The picture request for a picture line of the article shown.
-    public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, issueID: Int64, _ state: AppState) -> PictureRequest? {
+    public static func pictureRequest(for line: ArticleLayout.Line, in layout: ArticleLayout, issueID: Int64, _ state: SharedState) -> PictureRequest? {
         guard let source = line.imageSource else { return nil }
         return PictureRequest(issueID: issueID, source: source, columns: max(1, layout.measure - line.indent),
                               rows: pictureHeight(forWidth: layout.width, measure: layout.measure), mode: state.coverMode,
@@ -363,7 +363,7 @@ extension AppUpdate {
     /// Asks once for the art of each picture in view.
     static func pictureEffects(_ state: inout AppState) -> [Effect] {
         guard state.screen == .article || state.screen == .selection, var reader = state.reader, !reader.showsPagePicture else { return [] }
-        let wanted = reader.view.picturesToAsk(state)
+        let wanted = reader.view.picturesToAsk(state.shared)
         guard !wanted.isEmpty else { return [] }
         state.reader = reader
         return [.requestPictures(wanted)]
@@ -446,64 +446,5 @@ extension AppUpdate {
         guard let failure else { return [] }
         state.message = StatusMessage("\(failure); the link is \(TextSanitizer.singleLine(url.absoluteString))")
         return []
-    }
-
-    // MARK: Search across issues
-
-    static func librarySearched(_ query: String, _ result: Result<[SearchHit], ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        var isAwaited = false
-        state.updateScreen { screen in
-            guard case .searchResults(var search) = screen, search.query == query, search.hits == nil else { return false }
-            switch result {
-            case .success(let hits):
-                search.hits = hits
-                search.cursor = ListCursor()
-            case .failure(let failure):
-                search.hits = []
-                search.failure = failure.reason
-            }
-            screen = .searchResults(search)
-            isAwaited = true
-            return true
-        }
-        guard isAwaited else { return [] }
-        switch result {
-        case .success(let hits): state.message = hits.isEmpty ? StatusMessage("no matches for “\(query)”") : nil
-        case .failure(let failure): state.message = StatusMessage("The search failed: \(failure.reason)", isError: true)
-        }
-        return []
-    }
-
-    static func handleSearchResults(_ command: Command, key: Key, _ search: LibrarySearch, _ state: inout AppState) -> [Effect] {
-        var search = search
-        let hits = search.hits ?? []
-        let layout = SearchResultsScreen.layout(in: state.body)
-        if search.cursor.apply(command, count: hits.count, page: layout.page) {
-            state.screens[state.screens.count - 1] = .searchResults(search)
-            return []
-        }
-        switch command {
-        case .tap:
-            guard search.cursor.tap(key, count: hits.count, in: layout) else { return [] }
-            state.screens[state.screens.count - 1] = .searchResults(search)
-            guard hits.indices.contains(search.cursor.selection) else { return [] }
-            return openHit(hits[search.cursor.selection], query: search.query, &state)
-        case .back:
-            return goBack(&state)
-        default:
-            return []
-        }
-    }
-
-    /// Opens the issue of a search result at the block of the match, with the searched text highlighted.
-    /// Going back from it returns to the results.
-    static func openHit(_ hit: SearchHit, query: String, _ state: inout AppState) -> [Effect] {
-        if let headline = hit.headline { return openFeedArticle(at: headline, title: hit.articleTitle, &state) }
-        var reader = ReaderState(issueID: hit.issueID)
-        reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
-        reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)
-        state.screens.append(.reader(reader))
-        state.message = nil
-        return [.openIssue(issueID: hit.issueID), .searchIssue(issueID: hit.issueID, query: query)]
     }
 }

@@ -16,12 +16,7 @@ extension AppUpdate {
             state.message = StatusMessage("Up to date.")
         }
         state.isRefreshRequested = false
-        // A headlines screen open under or over the shelf reads its list again: a sync may have brought headlines or
-        // their read and starred states from an account's server.
-        let headlines: [Effect] = state.screens.compactMap { screen in
-            if case .headlines(let headlines) = screen { .loadHeadlines(publicationID: headlines.publicationID) } else { nil }
-        }
-        return [.loadLibrary] + headlines
+        return [.loadLibrary]  // (a headlines screen reads its list again: `HeadlinesScreen.receive`)
     }
 
     // MARK: The library's windows
@@ -49,7 +44,7 @@ extension AppUpdate {
             state.library.requestedWindows[publicationID] = request
             effects.append(.loadIssues(request))
         }
-        keepShelfInView(&state)
+        keepShelfInView(&state.shared)
         return effects + shelfEffects(&state) + [.loadUnfinishedDownloads]
     }
 
@@ -191,7 +186,7 @@ extension AppUpdate {
             return tap(&state)
         case .toggleShelfView:
             state.shelf.viewMode = state.shelf.viewMode == .list ? .grid : .list
-            keepShelfInView(&state)
+            keepShelfInView(&state.shared)
             if state.shelfLayout.mode != state.shelf.viewMode {
                 state.message = StatusMessage("The window is too small for the grid; showing the list.")
             }
@@ -199,9 +194,7 @@ extension AppUpdate {
         case .showStorage:
             return openStorage(&state)
         case .showSubscriptions:
-            var subscriptions = ListCursor(selection: state.shelf.selectedPublication)
-            subscriptions.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: state.body).page)
-            state.screens = [.shelf, .subscriptions(subscriptions)]
+            state.screens = [.shelf, .subscriptions(SubscriptionsScreen.open(state.shared, body: state.body))]
             return []
         case .showDetails:
             guard state.selectedIssueValue != nil else { return [] }
@@ -268,7 +261,7 @@ extension AppUpdate {
     /// Shows publication `index`'s shelf.
     static func selectPublication(_ index: Int, _ state: inout AppState) -> [Effect] {
         state.shelf.selectedPublication = min(max(0, index), max(0, state.library.publications.count - 1))
-        keepShelfInView(&state)
+        keepShelfInView(&state.shared)
         return shelfEffects(&state)
     }
 
@@ -330,7 +323,7 @@ extension AppUpdate {
     }
 
     /// Keeps the shown shelf's cursor in range and in view.
-    static func keepShelfInView(_ state: inout AppState) {
+    static func keepShelfInView(_ state: inout SharedState) {
         guard state.currentPublication != nil else { return }
         var cursor = state.shelfCursor
         cursor.keepVisible(count: state.currentIssueCount, page: state.shelfLayout.page)

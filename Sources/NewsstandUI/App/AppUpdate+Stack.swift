@@ -11,16 +11,20 @@ extension AppUpdate {
         return answer.map { apply($0, &state) }
     }
 
-    /// Applies what a screen answered to the stack.
-    static func apply(_ answer: ScreenAnswer, _ state: inout AppState) -> [Effect] {
+    /// Applies what the screen at `index` (the top one unless said) answered to the stack.
+    static func apply(_ answer: ScreenAnswer, at index: Int? = nil, _ state: inout AppState) -> [Effect] {
+        let index = index ?? state.screens.count - 1
         switch answer.move {
         case .stay:
             return answer.effects
         case .push(let screen):
-            state.screens.append(screen)
+            state.screens.insert(screen, at: index + 1)
+            return answer.effects
+        case .replace(let screen):
+            state.screens[index] = screen
             return answer.effects
         case .pop:
-            if state.screens.count > 1 { state.screens.removeLast() }
+            if index > 0 { state.screens.remove(at: index) }
             return answer.effects + shelfEffects(&state)
         case .reset(let screens):
             state.screens = screens.first == .shelf ? screens : [.shelf] + screens
@@ -28,14 +32,25 @@ extension AppUpdate {
         }
     }
 
+    /// Hands a submitted prompt to the screen on top (the one that opened it).
+    static func submitOnTop(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+        guard let index = state.screens.indices.last else { return [] }
+        var screen = state.screens[index]
+        state.screens[index] = .shelf
+        let answer = screen.submit(prompt, body: state.body, shared: &state.shared)
+        state.screens[index] = screen
+        return answer.map { apply($0, &state) } ?? []
+    }
+
     /// Offers a message to every screen on the stack, the top one first.
     static func offer(_ message: Message, _ state: inout AppState) -> [Effect] {
         var effects: [Effect] = []
-        for index in state.screens.indices.reversed() {
+        for index in state.screens.indices.reversed() where index < state.screens.count {
             var screen = state.screens[index]
             state.screens[index] = .shelf
-            effects += screen.receive(message, body: state.body, shared: &state.shared)
+            let answer = screen.receive(message, body: state.body, shared: &state.shared)
             state.screens[index] = screen
+            if let answer { effects += apply(answer, at: index, &state) }
         }
         return effects
     }

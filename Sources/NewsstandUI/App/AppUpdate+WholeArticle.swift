@@ -9,18 +9,8 @@ import NewsstandCore
 /// status line says it is under way, and a page without an article, or one that cannot be fetched, is said plainly
 /// above the summary, which stays.
 extension AppUpdate {
-    /// `F` on the headlines screen: opens the selected headline and fetches its whole article.
-    static func openWholeArticle(_ headlines: HeadlinesState, _ state: inout AppState) -> [Effect] {
-        guard let items = headlines.headlines, items.indices.contains(headlines.cursor.selection) else { return [] }
-        let link = items[headlines.cursor.selection].link
-        let opened = openFeedArticle(headlines, &state)
-        guard case .feedArticle(let article)? = state.screens.last else { return opened }
-        return opened + fetchWholeArticle(article, link: link, &state)
-    }
-
-    /// `F` in a feed's article (or after opening it from the list): fetches the page its headline links to.
-    static func fetchWholeArticle(_ article: FeedArticleState, link: URL? = nil, _ state: inout AppState) -> [Effect] {
-        var article = article
+    /// `F` in a feed's article (or on opening it from the list): fetches the page its headline links to.
+    static func fetchWholeArticle(_ article: inout FeedArticleState, link: URL? = nil, _ state: inout SharedState) -> [Effect] {
         guard let link = link ?? article.link else {
             state.message = StatusMessage("This headline has no link: there is no page to fetch its article from.")
             return []
@@ -37,7 +27,6 @@ extension AppUpdate {
         article.isFetchingArticle = true
         article.articleProblem = nil
         showWholeOrSummary(&article, state)
-        state.screens[state.screens.count - 1] = .feedArticle(article)
         state.message = StatusMessage("Fetching the whole article from \(Self.pageName(link))…")
         return [.fetchHeadlineArticle(publicationID: article.publicationID, index: article.index, link: link)]
     }
@@ -57,11 +46,11 @@ extension AppUpdate {
                     article.articleProblem = Self.noArticle(stored.link)
                 }
             } else if fullText.fetchesOnOpen, !article.isFetchingArticle, article.wholeArticle == nil, let link = fullText.link,
-                      fetchRefusal(of: link, publicationID: publicationID, fresh) == nil {
+                      fetchRefusal(of: link, publicationID: publicationID, fresh.shared) == nil {
                 article.isFetchingArticle = true
                 effects = [.fetchHeadlineArticle(publicationID: publicationID, index: index, link: link)]
             }
-            showWholeOrSummary(&article, fresh)
+            showWholeOrSummary(&article, fresh.shared)
             screen = .feedArticle(article)
             return true
         }
@@ -75,14 +64,12 @@ extension AppUpdate {
     static func headlineArticleFetched(_ publicationID: Int64, _ index: Int, _ link: URL, _ result: Result<StoredHeadlineArticle, ReaderFailure>,
                                        _ state: inout AppState) -> [Effect] {
         var message: StatusMessage?
-        var kept = false
         let fresh = state
         state.updateScreen { screen in
             guard case .feedArticle(var article) = screen, article.publicationID == publicationID, article.index == index else { return false }
             article.isFetchingArticle = false
             switch result {
             case .success(let stored) where stored.article.readerable:
-                kept = true
                 article.wholeArticle = stored
                 article.articleProblem = nil
                 message = StatusMessage("The whole article, from \(stored.source).")
@@ -99,38 +86,19 @@ extension AppUpdate {
                 }
                 message = StatusMessage("Cannot fetch the whole article: \(failure.reason)", isError: true)
             }
-            showWholeOrSummary(&article, fresh)
+            showWholeOrSummary(&article, fresh.shared)
             screen = .feedArticle(article)
             return true
         }
         if let message, case .feedArticle(let top)? = state.screens.last, top.publicationID == publicationID, top.index == index {
             state.message = message
         }
-        if kept {
-            state.updateScreen { screen in
-                guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID else { return false }
-                headlines.wholeArticles.insert(link)
-                screen = .headlines(headlines)
-                return true
-            }
-        }
         return feedPictureEffects(&state)
-    }
-
-    /// Marks the headlines whose whole article is kept.
-    static func wholeArticlesListed(_ publicationID: Int64, _ links: Set<URL>, _ state: inout AppState) -> [Effect] {
-        state.updateScreen { screen in
-            guard case .headlines(var headlines) = screen, headlines.publicationID == publicationID else { return false }
-            headlines.wholeArticles = links
-            screen = .headlines(headlines)
-            return true
-        }
-        return []
     }
 
     /// Shows the whole article when there is one, else the item's own text, with a note at the top saying why when
     /// the whole article was asked for and is not there. Laid out again only when what is shown changed.
-    static func showWholeOrSummary(_ article: inout FeedArticleState, _ state: AppState) {
+    static func showWholeOrSummary(_ article: inout FeedArticleState, _ state: SharedState) {
         guard var blocks = article.summaryBlocks else { return }
         if let whole = article.wholeArticle {
             blocks = HeadlineArticle.blocks(for: whole, title: article.title, formatDate: DateText.long)
@@ -145,7 +113,7 @@ extension AppUpdate {
     }
 
     /// `w` on the subscriptions screen: the feed's `full-text`, ask → always → never → ask.
-    static func cycleFullText(_ publication: Publication, _ state: inout AppState) -> [Effect] {
+    static func cycleFullText(_ publication: Publication, _ state: inout SharedState) -> [Effect] {
         let current = publication.fullText ?? state.fullTextDefault
         let next: FullTextMode = switch current {
         case .ask: .always
@@ -162,7 +130,7 @@ extension AppUpdate {
     }
 
     /// Why a headline's page is not fetched: not a web page (nor a file a local feed may reach), or its feed may not point there.
-    static func fetchRefusal(of link: URL, publicationID: Int64, _ state: AppState) -> String? {
+    static func fetchRefusal(of link: URL, publicationID: Int64, _ state: SharedState) -> String? {
         guard ["http", "https", "file"].contains(link.scheme?.lowercased() ?? "") else {
             return "only web pages have articles to fetch, not \(Self.pageName(link))"
         }

@@ -33,7 +33,7 @@ public enum AppUpdate {
             reflowReader(&state)
             reflowFeedArticles(&state)
             keepListsInView(&state)
-            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state) + pageStreamResized(&state)
+            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -44,8 +44,11 @@ public enum AppUpdate {
         case .issuesLookedUp(let issues):
             for issue in issues { state.downloads.entries[issue.id]?.title = issue.title }
             return []
-        case .headlinesLoaded(let publicationID, let result):
-            return headlinesLoaded(publicationID, result, &state)
+        case .headlinesLoaded(_, let result):
+            if case .failure(let failure) = result {
+                state.message = StatusMessage("Cannot read the headlines: \(failure.reason)", isError: true)
+            }
+            return []  // the list is the headlines screen's own (`offer`)
         case .webPictureRendered(let request, let result):
             return webPictureRendered(request, result, &state)
         case .titleAcquired(let result):
@@ -54,8 +57,8 @@ public enum AppUpdate {
             return headlineArticleLoaded(publicationID, index, result, &state)
         case .headlineFullTextLoaded(let publicationID, let index, let fullText):
             return headlineFullTextLoaded(publicationID, index, fullText, &state)
-        case .wholeArticlesListed(let publicationID, let links):
-            return wholeArticlesListed(publicationID, links, &state)
+        case .wholeArticlesListed:
+            return []  // the headlines screen's own (`offer`)
         case .headlineArticleFetched(let publicationID, let index, let link, let result):
             return headlineArticleFetched(publicationID, index, link, result, &state)
         case .publicationsRefreshed(let outcomes):
@@ -77,24 +80,20 @@ public enum AppUpdate {
         case .subscriptionAccountNeeded(let url, let accounts):
             state.prompt = Prompt(.chooseSubscriptionAccount(url: url, accounts: accounts))
             return []
-        case .feedLoaded(let url, let result):
-            return feedLoaded(url, result, &state)
-        case .catalogPageLoaded(let url, let result):
-            return catalogPageLoaded(url, result, &state)
+        case .feedLoaded, .catalogPageLoaded:
+            return []  // the catalog screen's own (`offer`)
         case .storageMeasured:
             return []  // the storage screen's own (`offer`)
-        case .accountsLoaded(let accounts):
-            return accountsLoaded(accounts, &state)
+        case .accountsLoaded:
+            return []  // the accounts screen's own (`offer`)
         case .reported(let message):
             state.message = message
             return []
         case .happened(let report):
             state.message = report.statusMessage
             return []
-        case .streamedPageFetched(let request, let result):
-            return streamedPageFetched(request, result, &state)
-        case .streamedPageSkipped(let request):
-            return streamedPageSkipped(request, &state)
+        case .streamedPageFetched, .streamedPageSkipped:
+            return []  // the streamed pages screen's own (`offer`)
         case .pictureRendered(let request, let result):
             return pictureRendered(request, result, &state)
         case .issueSearched(let issueID, let query, let result):
@@ -103,8 +102,8 @@ public enum AppUpdate {
             return pageRendered(issueID, articleIndex, result, &state)
         case .linkOpened(let url, let failure):
             return linkOpened(url, failure: failure, &state)
-        case .librarySearched(let query, let result):
-            return librarySearched(query, result, &state)
+        case .librarySearched:
+            return []  // the search results screen's own (`offer`)
         case .clockTicked:
             return clockTicked(&state)
         case .loginRequired(let host, let realm, let retry):
@@ -141,24 +140,10 @@ public enum AppUpdate {
         case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
         case .reader(let reader):
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
-        case .subscriptions(var cursor):
-            let effects = handleSubscriptions(command, &cursor, &state)
-            state.updateScreen { screen in
-                guard case .subscriptions = screen else { return false }
-                screen = .subscriptions(cursor)
-                return true
-            }
-            return effects
-        case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
-        case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
-        case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
-        case .accounts(let accounts): return handleAccounts(command, accounts, &state)
-        case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
-        case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
-        case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
         case .marks(let list): return handleMarksList(command, key: key, list, &state)
-        case .help, .storage: return []  // on the protocol: handled above
+        case .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
+            return []  // on the protocol: handled above
         }
     }
 
@@ -174,8 +159,7 @@ public enum AppUpdate {
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {
-        if state.screen != .help { state.screens.append(.help(HelpScreen())) }
-        return []
+        state.screen == .help ? [] : apply(.push(.help(HelpScreen())), &state)
     }
 
     /// Keeps every list's cursor in range and in view after the window's size changed.
@@ -183,40 +167,16 @@ public enum AppUpdate {
         let body = state.body
         for index in state.screens.indices {
             switch state.screens[index] {
-            case .subscriptions(var cursor):
-                cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)
-                state.screens[index] = .subscriptions(cursor)
-            case .headlines(var headlines):
-                headlines.cursor.keepVisible(count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: body).page)
-                state.screens[index] = .headlines(headlines)
-            case .catalog(var browser):
-                for page in browser.pages.indices {
-                    browser.pages[page].cursor.keepVisible(count: browser.pages[page].rowCount, page: CatalogScreen.layout(in: body).page)
-                }
-                state.screens[index] = .catalog(browser)
-            case .searchResults(var search):
-                search.cursor.keepVisible(count: search.hits?.count ?? 0, page: SearchResultsScreen.layout(in: body).page)
-                state.screens[index] = .searchResults(search)
-            case .downloads(var cursor):
-                keepDownloadsCursor(&cursor, state.downloads)
-                cursor.cursor.keepVisible(count: state.downloads.entries.count, page: DownloadsScreen.layout(in: body).page)
-                state.screens[index] = .downloads(cursor)
             case .reader(var reader):
                 reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
                 state.screens[index] = .reader(reader)
-            case .acquisitions(var choice):
-                choice.cursor.keepVisible(count: choice.rowCount, page: AcquisitionScreen.layout(in: body).page)
-                state.screens[index] = .acquisitions(choice)
             case .marks(var list):
                 list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
                 state.screens[index] = .marks(list)
-            case .accounts(var accounts):
-                accounts.cursor.keepVisible(count: accounts.accounts?.count ?? 0, page: AccountsScreen.layout(in: body).page)
-                state.screens[index] = .accounts(accounts)
-            case .shelf, .detail, .feedArticle, .streamedPages, .help, .storage:
+            default:
                 break
             }
         }
-        keepShelfInView(&state)
+        keepShelfInView(&state.shared)
     }
 }

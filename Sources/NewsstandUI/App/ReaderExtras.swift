@@ -94,17 +94,3 @@ public struct PagePicture: Equatable, Sendable {
     public let articleIndex: Int
     public let art: TextArt
 }
-
-/// The search across every downloaded issue, and its results screen.
-public struct LibrarySearch: Equatable, Sendable {
-    public var query: String
-    /// nil while searching.
-    public var hits: [SearchHit]?
-    public var failure: String?
-    public var cursor = ListCursor()
-
-    public init(query: String, hits: [SearchHit]? = nil) {
-        self.query = query
-        self.hits = hits
-    }
-}

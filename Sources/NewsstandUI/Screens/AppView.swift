@@ -36,38 +36,13 @@ public enum AppView {
         case .reader(let reader):
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ""
-        case .subscriptions(let cursor):
-            SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
-            position = listPosition(cursor, count: state.library.publications.count)
-        case .headlines(let headlines):
-            HeadlinesScreen.render(headlines, in: body, theme: theme, into: &buffer)
-            position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
         case .feedArticle(let article):
             FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
             position = FeedArticleScreen.positionText(article, in: body, pace: state.readingPace)
-        case .acquisitions(let choice):
-            AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
-            position = listPosition(choice.cursor, count: choice.rowCount)
-        case .streamedPages(let viewer):
-            PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
-            position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
-        case .accounts(let accounts):
-            AccountsScreen.render(accounts, in: body, theme: theme, into: &buffer)
-            position = accounts.accounts.map { listPosition(accounts.cursor, count: $0.count) } ?? ""
-        case .catalog(let browser):
-            CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
-            hints = CatalogScreen.hints(browser, keys: state.keys)
-            position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
-        case .searchResults(let search):
-            SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
-            position = listPosition(search.cursor, count: search.hits?.count ?? 0)
-        case .downloads(let cursor):
-            DownloadsScreen.render(state.downloads, cursor: cursor, in: body, theme: theme, into: &buffer)
-            position = listPosition(cursor.cursor, count: state.downloads.entries.count)
         case .marks(let list):
             MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
             position = listPosition(list.cursor, count: list.count(in: state))
-        case .help, .storage:
+        case .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
             position = ""  // on the protocol: drawn above
         }
         }

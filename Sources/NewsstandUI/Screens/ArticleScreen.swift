@@ -59,7 +59,7 @@ public enum ArticleScreen {
             let line = layout.lines[index]
             let start = area.x + layout.margin + line.indent
             let limit = area.width - layout.margin - line.indent
-            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: view.issueID, state),
+            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: view.issueID, state.shared),
                let art = view.pictures[request] {
                 // Which row of the picture this line is: lines of one picture follow each other.
                 var artRow = 0

@@ -5,6 +5,14 @@ extension Screen {
         switch self {
         case .help(let screen): screen
         case .storage(let screen): screen
+        case .subscriptions(let screen): screen
+        case .accounts(let screen): screen
+        case .downloads(let screen): screen
+        case .headlines(let screen): screen
+        case .searchResults(let screen): screen
+        case .acquisitions(let screen): screen
+        case .catalog(let screen): screen
+        case .streamedPages(let screen): screen
         default: nil
         }
     }
@@ -22,8 +30,12 @@ extension Screen {
         change { $0.handle(command, key: key, body: body, shared: &shared) }
     }
 
-    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> [Effect] {
-        change { $0.receive(message, body: body, shared: &shared) } ?? []
+    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+        change { $0.receive(message, body: body, shared: &shared) }
+    }
+
+    mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+        change { $0.submit(prompt, body: body, shared: &shared) }
     }
 
     mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {

@@ -11,20 +11,20 @@ public enum Screen: Equatable, Sendable {
     /// An open issue: its table of contents, or an article.
     case reader(ReaderState)
     case help(HelpScreen)
-    case subscriptions(ListCursor)
-    case headlines(HeadlinesState)
+    case subscriptions(SubscriptionsScreen)
+    case headlines(HeadlinesScreen)
     /// A headline read as an article (keys as in an issue's article).
     case feedArticle(FeedArticleState)
     case storage(StorageScreen)
     /// Accounts on feed servers, to add and remove.
-    case accounts(AccountsState)
-    case catalog(CatalogBrowser)
+    case accounts(AccountsScreen)
+    case catalog(CatalogScreen)
     /// The acquisition links of one catalog entry, to download one into the Library shelf.
-    case acquisitions(AcquisitionChoice)
+    case acquisitions(AcquisitionScreen)
     /// A catalog entry's pages streamed one at a time (OPDS-PSE), nothing downloaded.
-    case streamedPages(PageStreamViewer)
-    case searchResults(LibrarySearch)
-    case downloads(DownloadsCursor)
+    case streamedPages(PageStreamScreen)
+    case searchResults(SearchResultsScreen)
+    case downloads(DownloadsScreen)
     /// The open issue's bookmarks or highlights (the reader under it has them).
     case marks(MarksList)
 
@@ -35,16 +35,16 @@ public enum Screen: Equatable, Sendable {
         case .detail: .detail
         case .reader(let reader): reader.isShowingArticle ? (reader.selection != nil ? .selection : .article) : .contents
         case .help(let screen): screen.kind
-        case .subscriptions: .subscriptions
-        case .headlines: .headlines
+        case .subscriptions(let screen): screen.kind
+        case .headlines(let screen): screen.kind
         case .feedArticle: .article
         case .storage(let screen): screen.kind
-        case .accounts: .accounts
-        case .catalog: .catalog
-        case .acquisitions: .acquisitions
-        case .streamedPages: .streamedPages
-        case .searchResults: .searchResults
-        case .downloads: .downloads
+        case .accounts(let screen): screen.kind
+        case .catalog(let screen): screen.kind
+        case .acquisitions(let screen): screen.kind
+        case .streamedPages(let screen): screen.kind
+        case .searchResults(let screen): screen.kind
+        case .downloads(let screen): screen.kind
         case .marks(let list): list.showsHighlights ? .highlights : .bookmarks
         }
     }
@@ -52,38 +52,5 @@ public enum Screen: Equatable, Sendable {
     var readerState: ReaderState? {
         if case .reader(let reader) = self { return reader }
         return nil
-    }
-}
-
-/// The headlines screen's state: whose headlines, the list once loaded, and the cursor.
-public struct HeadlinesState: Equatable, Sendable {
-    public let publicationID: Int64
-    public let title: String
-    /// nil while they load.
-    public var headlines: [Headline]?
-    public var cursor = ListCursor()
-    /// The links whose whole article is kept (they open offline), read after the list.
-    public var wholeArticles: Set<URL> = []
-
-    public init(publicationID: Int64, title: String, headlines: [Headline]? = nil) {
-        self.publicationID = publicationID
-        self.title = title
-        self.headlines = headlines
-    }
-
-    /// Changes the listed headline known by `key` (a mark shown at once; the library is changed in the background).
-    mutating func update(_ key: String, _ change: (inout Headline) -> Void) {
-        guard let index = headlines?.firstIndex(where: { $0.key == key }) else { return }
-        change(&headlines![index])
-    }
-}
-
-/// The downloads screen's cursor: the selection follows its download when rows move.
-public struct DownloadsCursor: Equatable, Sendable {
-    public var selectedIssueID: Int64?
-    public var cursor = ListCursor()
-
-    public init(selectedIssueID: Int64? = nil) {
-        self.selectedIssueID = selectedIssueID
     }
 }

@@ -30,9 +30,9 @@ public struct StorageScreen: ScreenModel {
         }
     }
 
-    public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> [Effect] {
+    public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         if case .storageMeasured(let report) = message { self.report = report }
-        return []
+        return .stay()
     }
 
     public func render(_ shared: SharedState, in body: Rect, theme: Theme, into buffer: inout CellBuffer) -> String {

@@ -8,12 +8,12 @@ import NewsstandCore
 ///     ▌ Maps & Margins                                        DOWNLOADING
 ///     ▌ ━━━━━━━━━━━━━━━━────────────────────  42%  4.2 of 10.0 MB  1.2 MB/s  ETA 0:05
 ///     ▌
-public enum DownloadsScreen {
+extension DownloadsScreen {
     /// The settings line and a blank line, then four lines per download: title and state, progress,
     /// problem or hint, and a blank line the last one shown may do without.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4, gap: 1) }
 
-    public static func render(_ model: DownloadsState, cursor: DownloadsCursor, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ model: DownloadsState, cursor: DownloadsScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard area.height > 0 else { return }
         let layout = layout(in: area)
         var x = 2 + buffer.write("DOWNLOADS", x: 2, y: area.y, style: theme[.heading])

@@ -2,7 +2,7 @@ import Foundation
 import NewsstandCore
 
 /// Browsing a feed's catalog (OPDS navigation): a stack of pages, the one on top shown.
-public struct CatalogBrowser: Equatable, Sendable {
+public struct CatalogScreen: Equatable, Sendable {
     /// One feed being looked at.
     public struct Page: Equatable, Sendable {
         public let url: URL
@@ -14,9 +14,9 @@ public struct CatalogBrowser: Equatable, Sendable {
         public var label: String?
         /// The title of the link followed to get here, for "use this feed".
         public var linkTitle: String?
-        /// The next page is being fetched (`CatalogBrowser+Paging`).
+        /// The next page is being fetched (`CatalogScreen+Paging`).
         public var isLoadingMore = false
-        /// Entries dropped from the front to keep the page within `CatalogBrowser.maxEntries`.
+        /// Entries dropped from the front to keep the page within `CatalogScreen.maxEntries`.
         public var droppedEntries = 0
         /// Problems with pages loaded after the first.
         public var pagingFailure: String?

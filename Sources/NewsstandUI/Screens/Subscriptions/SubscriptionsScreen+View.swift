@@ -3,11 +3,11 @@ import NewsstandCore
 
 /// Every subscription: title, feed URL and format, policy (auto-download, keep, full text), last refresh and its
 /// result, and counts of new, downloaded and all issues.
-public enum SubscriptionsScreen {
+extension SubscriptionsScreen {
     /// The heading and a blank line, then four lines per subscription (three of text and a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
 
-    public static func render(_ cursor: ListCursor, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ cursor: ListCursor, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("SUBSCRIPTIONS", x: area.x + 2, y: area.y, style: theme[.heading])
         let publications = state.library.publications
         let layout = layout(in: area)

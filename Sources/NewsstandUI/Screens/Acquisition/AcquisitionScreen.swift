@@ -3,7 +3,7 @@ import NewsstandCore
 /// The acquisition links of one catalog entry to choose from (Enter on a book or issue in the catalog
 /// browser): best first (`AcquisitionLink.ranked`), the chosen one downloaded into the Library shelf; before
 /// them, when the entry has a page stream, a row to read its pages streamed instead.
-public struct AcquisitionChoice: Equatable, Sendable {
+public struct AcquisitionScreen: Equatable, Sendable {
     public let entry: CatalogEntry
     public let links: [AcquisitionLink]
     public var cursor = ListCursor()

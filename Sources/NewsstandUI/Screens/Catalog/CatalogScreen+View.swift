@@ -2,17 +2,17 @@ import NewsstandContent
 import NewsstandCore
 
 /// A feed's catalog page: its navigation entries (▸, followed with Enter) and then its issues.
-public enum CatalogScreen {
+extension CatalogScreen {
     /// The trail and the page's URL and a blank line, then two lines per entry.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 2) }
 
     /// The status line's keys: `/ search` only once the page shown is known to offer a search.
-    public static func hints(_ browser: CatalogBrowser, keys: KeyTable = .standard) -> [KeyBinding] {
+    public static func hints(_ browser: CatalogScreen, keys: KeyTable = .standard) -> [KeyBinding] {
         let hasSearch = browser.current?.feed?.search != nil
         return keys.hints(for: .catalog).filter { hasSearch || $0.command != .searchCatalog }
     }
 
-    public static func render(_ browser: CatalogBrowser, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ browser: CatalogScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard let page = browser.current else { return }
         let trail = browser.pages.compactMap { $0.feed?.title }.joined(separator: " › ")
         buffer.write("CATALOG" + (trail.isEmpty ? "" : " · " + trail), x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)

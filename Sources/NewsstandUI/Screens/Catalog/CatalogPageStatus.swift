@@ -5,12 +5,12 @@ import NewsstandCore
 /// paging (loading, entries dropped to stay within bounds, a page that failed), and an entry's formats.
 enum CatalogPageStatus {
     /// The line under the heading.
-    static func subtitle(_ page: CatalogBrowser.Page) -> String {
+    static func subtitle(_ page: CatalogScreen.Page) -> String {
         // What is happening first: a long URL must not hide it.
         var parts: [String] = []
         if let failure = page.pagingFailure { parts.append(failure) }
         if page.isLoadingMore { parts.append("loading the next page…") }
-        if page.droppedEntries > 0 { parts.append("\(page.droppedEntries) earlier entries not kept (at most \(CatalogBrowser.maxEntries))") }
+        if page.droppedEntries > 0 { parts.append("\(page.droppedEntries) earlier entries not kept (at most \(CatalogScreen.maxEntries))") }
         parts.append(page.label ?? page.url.absoluteString)
         if page.feed?.search != nil && page.feed?.facets.isEmpty == false {
             parts.append("/ search · f facets")

@@ -2,11 +2,11 @@ import NewsstandCore
 
 /// The ways a catalog offers one title: its pages to stream, when it has them, then format, size and kind per
 /// line, what Newsstand will not follow said so.
-public enum AcquisitionScreen {
+extension AcquisitionScreen {
     /// The title and a note, a blank line, then one link per row.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 3, rowHeight: 1) }
 
-    public static func render(_ choice: AcquisitionChoice, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ choice: AcquisitionScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("GET · \(choice.entry.title)", x: 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
         let note = choice.pageStream == nil ? "Enter downloads the chosen file into the Library shelf, without subscribing."
             : "Enter reads the pages as the server streams them, or downloads the chosen file into the Library shelf."

@@ -3,7 +3,7 @@ import NewsstandImaging
 
 /// Reading a catalog entry's pages one at a time as its server streams them (OPDS-PSE), nothing downloaded:
 /// the page shown, the few pages near it already drawn (or that failed), and those asked for.
-public struct PageStreamViewer: Equatable, Sendable {
+public struct PageStreamScreen: Equatable, Sendable {
     public let title: String
     public let stream: CatalogPageStream
     /// The page shown, from 0.

@@ -3,8 +3,8 @@ import NewsstandCore
 
 /// Streamed pages, one per screen as a comic book's: the page's picture fitted to the window, or why it
 /// cannot be shown, and under it the title and "page 3 of 24".
-public enum PageStreamScreen {
-    public static func render(_ viewer: PageStreamViewer, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+extension PageStreamScreen {
+    public static func render(_ viewer: PageStreamScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard area.height >= 1, area.width >= 1 else { return }
         let caption = "\(viewer.title) · \(pageText(viewer))"
         let captionWidth = DisplayWidth.of(caption)
@@ -29,7 +29,7 @@ public enum PageStreamScreen {
     }
 
     /// "page 3 of 24".
-    public static func pageText(_ viewer: PageStreamViewer) -> String {
+    public static func pageText(_ viewer: PageStreamScreen) -> String {
         "page \(viewer.page + 1) of \(viewer.stream.pageCount)"
     }
 }

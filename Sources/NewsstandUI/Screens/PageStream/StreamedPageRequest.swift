@@ -37,6 +37,6 @@ public struct StreamedPageRequest: Equatable, Sendable {
     /// has moved where this page is no longer wanted.
     public func isOutdated(by latest: StreamedPageRequest) -> Bool {
         latest.stream != stream || latest.drawing != drawing
-            || !PageStreamViewer.wantedPages(reading: latest.readingPage, count: stream.pageCount).contains(page)
+            || !PageStreamScreen.wantedPages(reading: latest.readingPage, count: stream.pageCount).contains(page)
     }
 }

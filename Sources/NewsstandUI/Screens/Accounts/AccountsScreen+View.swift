@@ -2,11 +2,11 @@ import Foundation
 import NewsstandCore
 
 /// Accounts on feed servers: each one's address, user and kind, its subscriptions, and how its last sync went.
-public enum AccountsScreen {
+extension AccountsScreen {
     /// The heading and a blank line, then three lines per account (two of text and a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 3) }
 
-    public static func render(_ state: AccountsState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ state: AccountsScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("ACCOUNTS", x: area.x + 2, y: area.y, style: theme[.heading])
         let layout = layout(in: area)
         guard let accounts = state.accounts else {

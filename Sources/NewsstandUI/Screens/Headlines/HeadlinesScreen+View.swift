@@ -4,11 +4,11 @@ import NewsstandCore
 /// A publication's headlines: feed items with nothing to download (news, announcements), newest first as the feed gives
 /// them; NEW and ★ (starred) at the right of a title as on the shelf, a read headline's title dimmed, and those whose
 /// whole article is kept say so.
-public enum HeadlinesScreen {
+extension HeadlinesScreen {
     /// The heading and a blank line, then four lines per headline (title, date and link, summary, a gap).
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 4) }
 
-    public static func render(_ headlines: HeadlinesState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ headlines: HeadlinesScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         buffer.write("HEADLINES · \(headlines.title)", x: area.x + 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)
         let layout = layout(in: area)
         guard let items = headlines.headlines else {

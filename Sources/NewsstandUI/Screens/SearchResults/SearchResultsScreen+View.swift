@@ -1,11 +1,11 @@
 import NewsstandCore
 
 /// Results of a search across every downloaded issue: one line per match, issue — article — snippet.
-public enum SearchResultsScreen {
+extension SearchResultsScreen {
     /// The heading and a blank line, then one result per row.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 1) }
 
-    public static func render(_ search: LibrarySearch, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ search: SearchResultsScreen, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let width = area.width
         guard let hits = search.hits else {
             buffer.write("Searching every downloaded issue for “\(search.query)”…", x: 2, y: area.y, style: theme[.heading], maxWidth: width - 4)
