@@ -4,7 +4,7 @@ import NewsstandCore
 /// Titles acquired into the Library shelf: removing one (`X`), and what the runner says of one acquired.
 extension AppUpdate {
     /// `X` on the shelf: asks before removing the selected title, only in the Library shelf.
-    static func askToRemoveTitle(_ state: inout AppState) -> [Effect] {
+    static func askToRemoveTitle(_ state: inout SharedState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
             return askToDeleteDownload(issue, &state)

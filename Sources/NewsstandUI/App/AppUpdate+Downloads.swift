@@ -69,7 +69,7 @@ extension AppUpdate {
             say { "“\($0)” is ready to read." }
             // Its cover may come from its own files now (a comic book's first page): ask again.
             state.covers.askAgain { $0.issueID == issueID }
-            return [.loadLibrary] + coverEffects(&state)
+            return [.loadLibrary] + coverEffects(&state.shared, showing: state.screen)
         case .failed(_, let reason):
             entry { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }
             recordEnd(.failed(reason: reason), progress: 0)

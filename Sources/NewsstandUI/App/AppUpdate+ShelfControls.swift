@@ -4,7 +4,7 @@ import NewsstandCore
 /// The shelf's small controls: marking an issue read or unread, deleting its download, and the view's order and filter.
 extension AppUpdate {
     /// `N`: read ↔ unread. Read clears NEW; unread brings NEW back to an issue that arrived new and ends READING.
-    static func toggleRead(_ state: inout AppState) -> [Effect] {
+    static func toggleRead(_ state: inout SharedState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         let read = issue.openedAt == nil
         // A placeholder date until the library is read again (the store keeps the real one).
@@ -18,7 +18,7 @@ extension AppUpdate {
     }
 
     /// `X` on a subscribed publication's shelf: asks before deleting the selected issue's downloaded file.
-    static func askToDeleteDownload(_ issue: Issue, _ state: inout AppState) -> [Effect] {
+    static func askToDeleteDownload(_ issue: Issue, _ state: inout SharedState) -> [Effect] {
         switch state.downloads.state(of: issue) {
         case .available:
             state.prompt = Prompt(.confirmDeleteDownload(issueID: issue.id, title: issue.title))
@@ -36,7 +36,7 @@ extension AppUpdate {
 
     /// Shows the shelves in another order or filter, remembered for the next run: their windows are read again in
     /// it, each selection following its issue when the view still shows it.
-    static func changeView(_ view: ShelfView, _ state: inout AppState) -> [Effect] {
+    static func changeView(_ view: ShelfView, _ state: inout SharedState, showing: ScreenKind) -> [Effect] {
         state.library.view = view
         state.library.windows = [:]
         state.library.requestedWindows = [:]
@@ -45,7 +45,7 @@ extension AppUpdate {
         pruneCovers(&state)
         state.message = StatusMessage(describe(view))
         return [.saveSetting(key: AppState.shelfOrderSetting, value: view.sort.rawValue),
-                .saveSetting(key: AppState.shelfFilterSetting, value: view.filter.rawValue)] + shelfEffects(&state)
+                .saveSetting(key: AppState.shelfFilterSetting, value: view.filter.rawValue)] + shelfEffects(&state, showing: showing)
     }
 
     /// "Oldest first · downloaded issues".

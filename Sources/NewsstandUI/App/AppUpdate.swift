@@ -135,14 +135,12 @@ public enum AppUpdate {
         if command == .help { return openHelp(&state) }
         if let effects = handleOnTop(command, key: key, &state) { return effects }
         switch state.screens.last ?? .shelf {
-        case .shelf: return handleShelf(command, key: key, &state)
-        case .detail: return handleDetail(command, &state)
         case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
         case .reader(let reader):
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
         case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .marks(let list): return handleMarksList(command, key: key, list, &state)
-        case .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
+        case .shelf, .detail, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
             return []  // on the protocol: handled above
         }
     }

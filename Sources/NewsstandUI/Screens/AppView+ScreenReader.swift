@@ -15,12 +15,6 @@ extension AppView {
         }
         if let screen = state.screens.last?.model { return screen.readingCursor(state.shared, in: body) }
         switch state.screens.last ?? .shelf {
-        case .shelf:
-            let layout = state.shelfLayout
-            guard state.currentIssueCount > 0 else { return (body.x, body.y) }
-            let cursor = state.shelfCursor
-            let rect = layout.itemRect(offset: max(0, cursor.selection - cursor.offset))
-            return (rect.x, min(rect.y, body.maxY - 1))
         case .reader(let reader) where reader.isShowingArticle:
             // The line being read: the top line of the article's text.
             return (body.x + (reader.layout?.margin ?? 0), body.y)

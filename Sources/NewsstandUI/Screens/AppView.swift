@@ -24,12 +24,6 @@ public enum AppView {
             hints = screen.hints(state.keys)
         } else {
         switch state.screens.last ?? .shelf {
-        case .shelf:
-            ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
-            position = shelfPosition(state)
-        case .detail:
-            DetailScreen.render(state, in: body, theme: theme, into: &buffer)
-            position = shelfPosition(state)
         case .reader(let reader) where reader.isShowingArticle:
             ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
@@ -42,7 +36,7 @@ public enum AppView {
         case .marks(let list):
             MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
             position = listPosition(list.cursor, count: list.count(in: state))
-        case .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
+        case .shelf, .detail, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
             position = ""  // on the protocol: drawn above
         }
         }
@@ -66,7 +60,7 @@ public enum AppView {
     }
 
     /// "3/12", after the view when it is not the shelf's own: "by title · downloaded  3/12".
-    static func shelfPosition(_ state: AppState) -> String {
+    static func shelfPosition(_ state: SharedState) -> String {
         let position = listPosition(state.shelfCursor, count: state.currentIssueCount)
         let view = state.library.view
         guard view != .standard else { return position }

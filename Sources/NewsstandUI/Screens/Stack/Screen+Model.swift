@@ -3,6 +3,8 @@ extension Screen {
     /// The screen's own value, as the protocol it conforms to.
     var model: (any ScreenModel)? {
         switch self {
+        case .shelf: ShelfScreen()
+        case .detail: DetailScreen()
         case .help(let screen): screen
         case .storage(let screen): screen
         case .subscriptions(let screen): screen

@@ -31,8 +31,8 @@ public enum Screen: Equatable, Sendable {
     /// What kind of screen this is, for the key table and hints.
     public var kind: ScreenKind {
         switch self {
-        case .shelf: .shelf
-        case .detail: .detail
+        case .shelf: ShelfScreen().kind
+        case .detail: DetailScreen().kind
         case .reader(let reader): reader.isShowingArticle ? (reader.selection != nil ? .selection : .article) : .contents
         case .help(let screen): screen.kind
         case .subscriptions(let screen): screen.kind

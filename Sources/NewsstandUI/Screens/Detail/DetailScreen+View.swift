@@ -3,7 +3,7 @@ import NewsstandCore
 
 /// One issue's page: its cover as large as the window allows, with title, publication, date, size, the name the
 /// command line takes (`PUBLICATION/HANDLE`), state and summary.
-public enum DetailScreen {
+extension DetailScreen {
     /// The cover size for a window: as tall as fits, a 3:4 page in cells about twice as tall as wide, at most half the width.
     public static func coverSize(width: Int, height: Int) -> (columns: Int, rows: Int) {
         var rows = max(4, height - 4)
@@ -15,7 +15,7 @@ public enum DetailScreen {
         return (columns, rows)
     }
 
-    public static func render(_ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         guard let issue = state.selectedIssueValue else { return }
         let size = coverSize(width: state.width, height: state.height)
         let coverArea = Rect(x: area.x + 2, y: area.y + 1, width: size.columns, height: size.rows)

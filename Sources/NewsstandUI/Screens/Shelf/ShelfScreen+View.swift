@@ -3,8 +3,8 @@ import NewsstandContent
 import NewsstandCore
 
 /// The shelf: a publication's issues, newest first, each with its cover, title, date, summary and state.
-public enum ShelfScreen {
-    public static func render(_ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+extension ShelfScreen {
+    public static func render(_ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let layout = state.shelfLayout
         guard let publication = state.currentPublication else {
             let text = state.library.hasLoaded ? "No subscriptions yet. Add one with: newsstand subscribe URL" : "Opening the library…"
@@ -54,14 +54,14 @@ public enum ShelfScreen {
     }
 
     /// The cover of an issue at a layout's cover size: its art when it has arrived, else a placeholder.
-    static func cover(for issue: Issue, columns: Int, rows: Int, state: AppState) -> CoverView {
+    static func cover(for issue: Issue, columns: Int, rows: Int, state: SharedState) -> CoverView {
         let request = state.coverRequest(issueID: issue.id, columns: columns, rows: rows)
         return CoverView(art: state.covers[request], hasFailed: state.covers.hasFailed(request) || !issue.mayHaveCover)
     }
 
     /// One issue in the grid: a large cover with title, date and state beneath it.
     static func renderTile(_ issue: Issue, in rect: Rect, layout: ShelfLayout, isSelected: Bool, isReading: Bool,
-                           state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+                           state: SharedState, theme: Theme, into buffer: inout CellBuffer) {
         let (top, text) = rect.splitTop(layout.coverRows)
         let coverArea = top.splitLeft(layout.coverColumns).0
         cover(for: issue, columns: layout.coverColumns, rows: layout.coverRows, state: state).render(in: coverArea, theme: theme, into: &buffer)
@@ -81,7 +81,7 @@ public enum ShelfScreen {
     }
 
     static func renderRow(_ issue: Issue, in rect: Rect, layout: ShelfLayout, isSelected: Bool, isReading: Bool,
-                          state: AppState, theme: Theme, into buffer: inout CellBuffer) {
+                          state: SharedState, theme: Theme, into buffer: inout CellBuffer) {
         let contentHeight = layout.coverRows > 0 ? layout.coverRows : layout.itemHeight - 1
         let row = Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, contentHeight))
         var rest = row.splitLeft(2).1
