@@ -63,7 +63,7 @@ final class MessageInbox: @unchecked Sendable {
     }
 
     var pictures: [(PictureRequest, Result<TextArt, ReaderFailure>)] {
-        lock.withLock { messages.compactMap { if case .webPictureRendered(let request, let result) = $0 { (request, result) } else { nil } } }
+        lock.withLock { messages.compactMap { if case .articlePictureRendered(let request, let result) = $0 { (request, result) } else { nil } } }
     }
 
     var refreshes: [[PublicationRefresher.Outcome]] {

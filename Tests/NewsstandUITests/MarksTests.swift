@@ -282,7 +282,7 @@ final class MarksTests: XCTestCase {
 
     func testAFeedArticleSaysItHasNoMarks() {
         var state = Fixtures.state(issues: [])
-        state.screens.append(.feedArticle(FeedArticleState(publicationID: 1, index: 0, count: 1, title: "News")))
+        state.screens.append(.feedArticle(FeedArticleScreen(publicationID: 1, index: 0, count: 1, title: "News")))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("m"))), [])
         XCTAssertEqual(state.message?.text, "Bookmarks and highlights are kept in issues; a feed's article has none.")
         XCTAssertEqual(state.screen, .article)

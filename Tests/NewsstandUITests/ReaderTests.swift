@@ -213,8 +213,8 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.down)).filter { if case .requestPictures = $0 { true } else { false } }, [], "asked for once")
 
         let art = Fixtures.art("#", columns: 58, rows: height)
-        _ = AppUpdate.update(&state, .pictureRendered(request, .success(art)))
-        _ = AppUpdate.update(&state, .pictureRendered(missing, .failure(ReaderFailure("the picture is missing"))))
+        _ = AppUpdate.update(&state, .articlePictureRendered(request, .success(art)))
+        _ = AppUpdate.update(&state, .articlePictureRendered(missing, .failure(ReaderFailure("the picture is missing"))))
         _ = AppUpdate.update(&state, .keyPressed(.home))
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines[1], " Before the picture.")

@@ -23,9 +23,9 @@ final class ScreenWalkTests: XCTestCase {
     }
 
     /// The screens whose key handling, messages and drawing do not go through `ScreenModel` yet (the issue reader's
-    /// contents, article and passage selection, the marks lists over it, and the feed article): they are still
+    /// contents, article and passage selection, and the marks lists over it): they are still
     /// walked through the stack's legacy path. Empty this set as they move onto the protocol.
-    static let notOnTheProtocolYet: Set<ScreenKind> = [.contents, .article, .selection, .bookmarks, .highlights]
+    static let notOnTheProtocolYet: Set<String> = ["contents", "article", "passage selection", "bookmarks", "highlights"]
 
     func testEveryKindOfScreenWalksThroughTheStack() throws {
         for kind in ScreenKind.allCases {
@@ -45,7 +45,7 @@ final class ScreenWalkTests: XCTestCase {
         XCTAssertEqual(state.screen, kind, name)
         let depth = state.screens.count
         let isOnProtocol = state.screens.last?.model != nil
-        XCTAssertEqual(isOnProtocol, !Self.notOnTheProtocolYet.contains(kind), "\(name): on the ScreenModel protocol")
+        XCTAssertEqual(isOnProtocol, !Self.notOnTheProtocolYet.contains(name), "\(name): on the ScreenModel protocol")
 
         _ = AppUpdate.update(&state, .keyPressed(.down))
         XCTAssertEqual(state.screens.count, depth, "\(name): moving down keeps the screen on top")
@@ -151,7 +151,7 @@ final class ScreenWalkTests: XCTestCase {
             return [Walk(name: "contents", base: shelf, screen: reading.screens.last, message: marks, arrived: marksArrived)]
         case .article:
             let reading = try reader(shelf)
-            var feed = FeedArticleState(publicationID: 1, index: 0, count: 1, title: "News")
+            var feed = FeedArticleScreen(publicationID: 1, index: 0, count: 1, title: "News")
             feed.link = URL(string: "https://example.com/news")
             return [Walk(name: "article", base: shelf, screen: reading.screens.last, message: marks, arrived: marksArrived),
                     Walk(name: "feed article", base: shelf, screen: .feedArticle(feed),

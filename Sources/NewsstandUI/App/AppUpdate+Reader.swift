@@ -169,7 +169,7 @@ extension AppUpdate {
         case .nextMatch, .previousMatch:
             return goToMatch(forward: command == .nextMatch, &state)
         case .openLink:
-            return askForLink(among: reader.layout?.links, &state)
+            return askForLink(among: reader.layout?.links, &state.shared)
         case .pagePicture:
             return togglePagePicture(&state)
         case .addBookmark, .showBookmarks, .selectPassage, .showHighlights:
@@ -188,7 +188,7 @@ extension AppUpdate {
     }
 
     /// Asks for a link's number (`o N`), or says the article has none.
-    static func askForLink(among links: [URL]?, _ state: inout AppState) -> [Effect] {
+    static func askForLink(among links: [URL]?, _ state: inout SharedState) -> [Effect] {
         guard let links, !links.isEmpty else {
             state.message = StatusMessage("This article has no links.")
             return []
@@ -226,6 +226,12 @@ extension AppUpdate {
     }
 
     // MARK: Typing on the bottom line
+
+    /// The links of the article on screen, numbered as it shows them: an issue's or a feed item's.
+    static func articleLinks(_ state: AppState) -> [URL]? {
+        if case .feedArticle(let article)? = state.screens.last { return article.layout?.links }
+        return state.reader?.layout?.links
+    }
 
     /// Carries out a search or link prompt of the reader and the shelf.
     static func submitReaderPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
@@ -369,7 +375,7 @@ extension AppUpdate {
         return [.requestPictures(wanted)]
     }
 
-    /// A picture of the open issue drawn (or not).
+    /// A picture of the open issue drawn (or not); a feed article's is its own (`FeedArticleScreen.receive`).
     static func pictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
         guard var reader = state.reader, reader.issueID == request.issueID else { return [] }
         reader.view.pictures.receive(request, result)

@@ -24,8 +24,13 @@ extension AppUpdate {
             state.screens[index] = screen
             return answer.effects
         case .pop:
-            if index > 0 { state.screens.remove(at: index) }
-            return answer.effects + shelfEffects(&state)
+            guard index > 0 else { return answer.effects }
+            let closed = state.screens.remove(at: index)
+            var revealed = state.screens[index - 1]
+            state.screens[index - 1] = .shelf
+            let effects = revealed.returned(from: closed, body: state.body, shared: &state.shared)
+            state.screens[index - 1] = revealed
+            return answer.effects + effects + shelfEffects(&state)
         case .reset(let screens):
             state.screens = screens.first == .shelf ? screens : [.shelf] + screens
             return answer.effects + shelfEffects(&state)

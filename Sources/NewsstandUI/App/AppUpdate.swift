@@ -31,9 +31,8 @@ public enum AppUpdate {
             state.width = max(0, width)
             state.height = max(0, height)
             reflowReader(&state)
-            reflowFeedArticles(&state)
             keepListsInView(&state)
-            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state)
+            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -49,18 +48,16 @@ public enum AppUpdate {
                 state.message = StatusMessage("Cannot read the headlines: \(failure.reason)", isError: true)
             }
             return []  // the list is the headlines screen's own (`offer`)
-        case .webPictureRendered(let request, let result):
-            return webPictureRendered(request, result, &state)
         case .titleAcquired(let result):
             return titleAcquired(result, &state)
-        case .headlineArticleLoaded(let publicationID, let index, let result):
-            return headlineArticleLoaded(publicationID, index, result, &state)
-        case .headlineFullTextLoaded(let publicationID, let index, let fullText):
-            return headlineFullTextLoaded(publicationID, index, fullText, &state)
+        case .headlineArticleLoaded:
+            return []  // the feed article's own (`offer`)
+        case .headlineFullTextLoaded:
+            return []  // the feed article's own (`offer`)
         case .wholeArticlesListed:
             return []  // the headlines screen's own (`offer`)
-        case .headlineArticleFetched(let publicationID, let index, let link, let result):
-            return headlineArticleFetched(publicationID, index, link, result, &state)
+        case .headlineArticleFetched:
+            return []  // the feed article's own (`offer`)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):
@@ -94,7 +91,7 @@ public enum AppUpdate {
             return []
         case .streamedPageFetched, .streamedPageSkipped:
             return []  // the streamed pages screen's own (`offer`)
-        case .pictureRendered(let request, let result):
+        case .articlePictureRendered(let request, let result):
             return pictureRendered(request, result, &state)
         case .issueSearched(let issueID, let query, let result):
             return issueSearched(issueID, query, result, &state)
@@ -138,9 +135,8 @@ public enum AppUpdate {
         case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
         case .reader(let reader):
             return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
-        case .feedArticle(let article): return handleFeedArticle(command, article, &state)
         case .marks(let list): return handleMarksList(command, key: key, list, &state)
-        case .shelf, .detail, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
+        case .shelf, .detail, .feedArticle, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
             return []  // on the protocol: handled above
         }
     }

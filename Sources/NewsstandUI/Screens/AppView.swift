@@ -30,13 +30,10 @@ public enum AppView {
         case .reader(let reader):
             ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
             position = ""
-        case .feedArticle(let article):
-            FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
-            position = FeedArticleScreen.positionText(article, in: body, pace: state.readingPace)
         case .marks(let list):
             MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
             position = listPosition(list.cursor, count: list.count(in: state))
-        case .shelf, .detail, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
+        case .shelf, .detail, .feedArticle, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
             position = ""  // on the protocol: drawn above
         }
         }

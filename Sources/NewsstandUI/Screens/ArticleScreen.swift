@@ -39,14 +39,14 @@ public enum ArticleScreen {
             }
             return
         }
-        render(reader.view, state, in: area, theme: theme, into: &buffer, search: reader.search?.query ?? "",
+        render(reader.view, state.shared, in: area, theme: theme, into: &buffer, search: reader.search?.query ?? "",
                highlights: (reader.marks?.highlights ?? []).filter { !$0.isLost && $0.articleIndex == reader.articleIndex },
                selection: reader.selection)
     }
 
     /// An article view (an issue's article, a feed's) from its top line: its text, its pictures drawn as they came,
     /// and on it the matches of `search`, the `highlights` kept and the passage being chosen.
-    public static func render(_ view: ArticleView, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer,
+    public static func render(_ view: ArticleView, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer,
                               search: String = "", highlights: [Highlight] = [], selection: PassageSelection? = nil) {
         guard let layout = view.layout else {
             buffer.write("Loading the article…", x: 2, y: area.y + 1, style: theme[.summary])
@@ -59,7 +59,7 @@ public enum ArticleScreen {
             let line = layout.lines[index]
             let start = area.x + layout.margin + line.indent
             let limit = area.width - layout.margin - line.indent
-            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: view.issueID, state.shared),
+            if line.imageSource != nil, let request = AppUpdate.pictureRequest(for: line, in: layout, issueID: view.issueID, state),
                let art = view.pictures[request] {
                 // Which row of the picture this line is: lines of one picture follow each other.
                 var artRow = 0

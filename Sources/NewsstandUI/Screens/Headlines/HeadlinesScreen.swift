@@ -38,10 +38,10 @@ public struct HeadlinesScreen: ScreenModel {
             return .pop()
         case .tap, .fetchWholeArticle:
             guard let selected else { return .stay() }
-            var article = FeedArticleState(publicationID: publicationID, index: cursor.selection, count: headlines?.count, title: selected.title)
-            article.link = selected.link
+            guard let items = headlines else { return .stay() }
+            var article = FeedArticleScreen(publicationID: publicationID, index: cursor.selection, of: items)
             var effects: [Effect] = [.loadHeadlineArticle(publicationID: publicationID, index: cursor.selection)]
-            if command == .fetchWholeArticle { effects += AppUpdate.fetchWholeArticle(&article, link: selected.link, &shared) }
+            if command == .fetchWholeArticle { effects += article.fetchWholeArticle(link: selected.link, &shared) }
             return .push(.feedArticle(article), effects)
         case .toggleRead:
             guard let selected, let key = selected.key else { return .stay() }
@@ -105,6 +105,13 @@ public struct HeadlinesScreen: ScreenModel {
             break
         }
         return .stay()
+    }
+
+    /// Back from a headline's article (`→` / `←` may have gone on to others): the list follows the article read.
+    public mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect] {
+        guard case .feedArticle(let article) = closed, article.publicationID == publicationID else { return [] }
+        cursor.select(article.index, count: headlines?.count ?? 0, page: Self.layout(in: body).page)
+        return []
     }
 
     public mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {

@@ -36,7 +36,7 @@ public struct SearchResultsScreen: ScreenModel {
     /// result opens as a feed article.
     func open(_ hit: SearchHit, _ shared: inout SharedState) -> ScreenAnswer {
         if let headline = hit.headline {
-            return .push(.feedArticle(FeedArticleState(publicationID: headline.publicationID, index: headline.position, count: nil, title: hit.articleTitle)),
+            return .push(.feedArticle(FeedArticleScreen(publicationID: headline.publicationID, index: headline.position, count: nil, title: hit.articleTitle)),
                          [.loadHeadlineArticle(publicationID: headline.publicationID, index: headline.position)])
         }
         var reader = ReaderState(issueID: hit.issueID)

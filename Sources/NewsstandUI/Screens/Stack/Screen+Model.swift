@@ -5,6 +5,7 @@ extension Screen {
         switch self {
         case .shelf: ShelfScreen()
         case .detail: DetailScreen()
+        case .feedArticle(let screen): screen
         case .help(let screen): screen
         case .storage(let screen): screen
         case .subscriptions(let screen): screen
@@ -38,6 +39,10 @@ extension Screen {
 
     mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
         change { $0.submit(prompt, body: body, shared: &shared) }
+    }
+
+    mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect] {
+        change { $0.returned(from: closed, body: body, shared: &shared) } ?? []
     }
 
     mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {

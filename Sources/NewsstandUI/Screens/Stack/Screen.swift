@@ -14,7 +14,7 @@ public enum Screen: Equatable, Sendable {
     case subscriptions(SubscriptionsScreen)
     case headlines(HeadlinesScreen)
     /// A headline read as an article (keys as in an issue's article).
-    case feedArticle(FeedArticleState)
+    case feedArticle(FeedArticleScreen)
     case storage(StorageScreen)
     /// Accounts on feed servers, to add and remove.
     case accounts(AccountsScreen)
@@ -37,7 +37,7 @@ public enum Screen: Equatable, Sendable {
         case .help(let screen): screen.kind
         case .subscriptions(let screen): screen.kind
         case .headlines(let screen): screen.kind
-        case .feedArticle: .article
+        case .feedArticle(let screen): screen.kind
         case .storage(let screen): screen.kind
         case .accounts(let screen): screen.kind
         case .catalog(let screen): screen.kind

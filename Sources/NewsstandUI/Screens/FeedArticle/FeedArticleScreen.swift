@@ -5,7 +5,7 @@ import NewsstandImaging
 
 /// A feed item read as an article (a headline with text): which one, its blocks once read, their layout and the scroll,
 /// and its whole article (the linked page's) when fetched or kept.
-public struct FeedArticleState: Equatable, Sendable {
+public struct FeedArticleScreen: Equatable, Sendable {
     public let publicationID: Int64
     /// The headline's place in its feed (0-based), its key in the library.
     public var index: Int
@@ -26,12 +26,21 @@ public struct FeedArticleState: Equatable, Sendable {
     /// Why the summary is shown though the whole article was asked for: the page has no article, or it could not be fetched.
     public var articleProblem: String?
     public var failure: String?
+    /// The list it was opened from (titles and links for `→` / `←`); nil when opened from a search.
+    public var headlines: [Headline]?
 
     public init(publicationID: Int64, index: Int, count: Int?, title: String) {
         self.publicationID = publicationID
         self.index = index
         self.count = count
         self.title = title
+    }
+
+    /// The headline at `index` of `headlines`, opened from that list.
+    init(publicationID: Int64, index: Int, of headlines: [Headline]) {
+        self.init(publicationID: publicationID, index: index, count: headlines.count, title: headlines[index].title)
+        link = headlines[index].link
+        self.headlines = headlines
     }
 
     /// The article view's blocks, layout and top line.
