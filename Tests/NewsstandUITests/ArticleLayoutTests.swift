@@ -20,7 +20,7 @@ final class ArticleLayoutTests: XCTestCase {
 
         var state = AppState(width: 42, height: 6)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 6)
         ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
@@ -52,7 +52,7 @@ final class ArticleLayoutTests: XCTestCase {
 
         var state = AppState(width: 42, height: 12)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 12)
         ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
@@ -117,7 +117,7 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.plainLines, ["  let veryLongName = computeSomethingWithAVeryLongFunctionName(argument: 1)", "    next()"])
         var state = AppState(width: 30, height: 5)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 30, height: 5)
         ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
@@ -242,7 +242,7 @@ final class ArticleLayoutTests: XCTestCase {
             XCTAssertEqual(set.links.count, 1)
             var state = AppState(width: max(0, width), height: 10)
             var reader = ReaderState(issueID: 1)
-            reader.layout = set
+            reader.view.layout = set
             state.reader = reader
             var buffer = CellBuffer(width: max(0, width), height: 10)
             ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)

@@ -156,7 +156,7 @@ final class ScreenWalkTests: XCTestCase {
             return [Walk(name: "article", base: shelf, screen: reading.screens.last, message: marks, arrived: marksArrived),
                     Walk(name: "feed article", base: shelf, screen: .feedArticle(feed),
                          message: .headlineArticleLoaded(publicationID: 1, index: 0, .success(ReaderTests.blocks(30))),
-                         arrived: { if case .feedArticle(let article)? = $0.screens.last { article.blocks != nil } else { false } })]
+                         arrived: { if case .feedArticle(let article)? = $0.screens.last { article.view.blocks != nil } else { false } })]
         case .selection:
             var reading = try reader(shelf)
             _ = AppUpdate.update(&reading, .keyPressed(.character("v")))

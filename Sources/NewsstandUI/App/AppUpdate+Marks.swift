@@ -38,7 +38,7 @@ extension AppUpdate {
             if reader.marks == nil { return [.loadMarks(issueID: reader.issueID)] }
             return []
         case .addBookmark:
-            guard let layout = reader.layout, !reader.showsPagePicture || reader.book?.isComicBook == true else {
+            guard let layout = reader.view.layout, !reader.showsPagePicture || reader.book?.isComicBook == true else {
                 state.message = StatusMessage("Wait for the article to show, then bookmark it.")
                 return []
             }
@@ -46,11 +46,11 @@ extension AppUpdate {
             state.prompt = Prompt(.bookmarkName(bookmark), text: bookmark.name)
             return []
         case .selectPassage:
-            guard let layout = reader.layout, !reader.showsPagePicture else {
+            guard let layout = reader.view.layout, !reader.showsPagePicture else {
                 state.message = StatusMessage(reader.showsPagePicture ? "A page drawn as a picture has no text to highlight (P shows its text)." : "Wait for the article to show.")
                 return []
             }
-            guard let selection = PassageSelection(ArticlePassages(layout, articleIndex: reader.articleIndex), fromLine: reader.topLine) else {
+            guard let selection = PassageSelection(ArticlePassages(layout, articleIndex: reader.articleIndex), fromLine: reader.view.topLine) else {
                 state.message = StatusMessage("There is no text here to highlight.")
                 return []
             }
@@ -68,7 +68,7 @@ extension AppUpdate {
         let title = reader.book.flatMap { $0.articles.indices.contains(reader.articleIndex) ? $0.articles[reader.articleIndex].title : nil }
             ?? "Article \(reader.articleIndex + 1)"
         var words: [String] = []
-        for index in max(0, reader.topLine)..<min(layout.lines.count, reader.topLine + 8) where words.count < 6 && layout.lines[index].imageSource == nil {
+        for index in max(0, reader.view.topLine)..<min(layout.lines.count, reader.view.topLine + 8) where words.count < 6 && layout.lines[index].imageSource == nil {
             words += ArticlePassages.words(of: layout.lines[index], index: index, articleIndex: reader.articleIndex).prefix(6 - words.count).map(\.text)
         }
         let name = words.isEmpty ? title : "\(title): \(words.joined(separator: " "))…"
@@ -110,11 +110,11 @@ extension AppUpdate {
 
     /// Scrolls so the passage's last line shows.
     static func keepSelectionInView(_ state: inout AppState) {
-        guard var reader = state.reader, let selection = reader.selection, reader.layout != nil else { return }
+        guard var reader = state.reader, let selection = reader.selection, reader.view.layout != nil else { return }
         let visible = articleVisibleLines(state.shared)
         let line = selection.lastLine
-        if line >= reader.topLine + visible { reader.view.scroll(to: line - visible + 1, state.shared) }
-        if line < reader.topLine { reader.view.scroll(to: line, state.shared) }
+        if line >= reader.view.topLine + visible { reader.view.scroll(to: line - visible + 1, state.shared) }
+        if line < reader.view.topLine { reader.view.scroll(to: line, state.shared) }
         state.reader = reader
     }
 
@@ -170,7 +170,7 @@ extension AppUpdate {
             return []
         }
         reader.selection = nil
-        if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.layout {
+        if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.view.layout {
             reader.view.scroll(to: layout.line(for: position), state.shared)
             state.reader = reader
             return savePosition(state) + pictureEffects(&state)

@@ -89,9 +89,9 @@ extension AppUpdate {
 
     /// Lays the open article out again for a new width, keeping the same text at the top.
     static func reflowReader(_ state: inout AppState) {
-        guard var reader = state.reader, reader.blocks != nil else { return }
+        guard var reader = state.reader, reader.view.blocks != nil else { return }
         reader.view.reflow(state.shared, articleIndex: reader.articleIndex)
-        guard let layout = reader.layout else { return }
+        guard let layout = reader.view.layout else { return }
         reader.matchLine = nil
         reader.selection = reader.selection.flatMap { PassageSelection($0, in: ArticlePassages(layout, articleIndex: reader.articleIndex)) }
         state.reader = reader
@@ -169,7 +169,7 @@ extension AppUpdate {
         case .nextMatch, .previousMatch:
             return goToMatch(forward: command == .nextMatch, &state)
         case .openLink:
-            return askForLink(among: reader.layout?.links, &state.shared)
+            return askForLink(among: reader.view.layout?.links, &state.shared)
         case .pagePicture:
             return togglePagePicture(&state)
         case .addBookmark, .showBookmarks, .selectPassage, .showHighlights:
@@ -181,8 +181,8 @@ extension AppUpdate {
 
     /// Notes where the reader is now, for the pace; remembers a speed it learned.
     static func learnPace(_ reader: ReaderState, _ state: inout AppState) -> [Effect] {
-        guard let layout = reader.layout, reader.book?.isComicBook != true else { return [] }
-        let left = layout.wordsFromLine[min(max(0, reader.topLine), layout.lines.count)]
+        guard let layout = reader.view.layout, reader.book?.isComicBook != true else { return [] }
+        let left = layout.wordsFromLine[min(max(0, reader.view.topLine), layout.lines.count)]
         guard state.readingPace.observe(issueID: reader.issueID, articleIndex: reader.articleIndex, wordsLeft: left, at: state.clock) else { return [] }
         return [.saveSetting(key: ReadingPace.setting, value: String(format: "%.0f", state.readingPace.wordsPerMinute))]
     }
@@ -221,7 +221,7 @@ extension AppUpdate {
     static func articleVisibleLines(_ state: SharedState) -> Int { ArticleScreen.visibleLines(in: state.body) }
 
     static func savePosition(_ state: AppState) -> [Effect] {
-        guard let reader = state.reader, reader.layout != nil else { return [] }
+        guard let reader = state.reader, reader.view.layout != nil else { return [] }
         return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
     }
 
@@ -229,8 +229,8 @@ extension AppUpdate {
 
     /// The links of the article on screen, numbered as it shows them: an issue's or a feed item's.
     static func articleLinks(_ state: AppState) -> [URL]? {
-        if case .feedArticle(let article)? = state.screens.last { return article.layout?.links }
-        return state.reader?.layout?.links
+        if case .feedArticle(let article)? = state.screens.last { return article.view.layout?.links }
+        return state.reader?.view.layout?.links
     }
 
     /// Carries out a search or link prompt of the reader and the shelf.
@@ -317,14 +317,14 @@ extension AppUpdate {
             return []
         }
         let onArticle = state.screen == .article
-        if onArticle, let layout = reader.layout {
+        if onArticle, let layout = reader.view.layout {
             let lines = matchLines(layout, search.query)
             let visible = articleVisibleLines(state.shared)
             let cursor: Int
-            if let line = reader.matchLine, line >= reader.topLine, line < reader.topLine + visible {
+            if let line = reader.matchLine, line >= reader.view.topLine, line < reader.view.topLine + visible {
                 cursor = line
             } else {
-                cursor = forward ? reader.topLine - 1 : reader.topLine
+                cursor = forward ? reader.view.topLine - 1 : reader.view.topLine
             }
             if let target = forward ? lines.first(where: { $0 > cursor }) : lines.last(where: { $0 < cursor }) {
                 reader.matchLine = target
@@ -342,7 +342,7 @@ extension AppUpdate {
         } else {
             next = firstMatch.articleIndex
         }
-        if onArticle, next == current, let layout = reader.layout {
+        if onArticle, next == current, let layout = reader.view.layout {
             // Only this article has matches (and none on a single line): go to its first or last matching block.
             let lines = matchLines(layout, search.query)
             let blocks = matches.filter { $0.articleIndex == current }.map(\.blockIndex)

@@ -44,20 +44,6 @@ public struct ReaderState: Equatable, Sendable {
         view = ArticleView(issueID: issueID)
     }
 
-    /// The article view's blocks, layout and top line.
-    public var blocks: [TextBlock]? {
-        get { view.blocks }
-        set { view.blocks = newValue }
-    }
-    public var layout: ArticleLayout? {
-        get { view.layout }
-        set { view.layout = newValue }
-    }
-    public var topLine: Int {
-        get { view.topLine }
-        set { view.topLine = newValue }
-    }
-
     /// The first contents row that opens `article` (else the last row before it).
     public func contentsRow(forArticle article: Int) -> Int {
         if let row = contents.firstIndex(where: { $0.articleIndex == article }) { return row }

@@ -17,7 +17,7 @@ extension AppView {
         switch state.screens.last ?? .shelf {
         case .reader(let reader) where reader.isShowingArticle:
             // The line being read: the top line of the article's text.
-            return (body.x + (reader.layout?.margin ?? 0), body.y)
+            return (body.x + (reader.view.layout?.margin ?? 0), body.y)
         case .reader(let reader): return row(ContentsScreen.layout(in: body), reader.contentsCursor)
         case .marks(let list): return row(MarksScreen.layout(in: body, list), list.cursor)
         default: return (body.x, body.y)

@@ -21,7 +21,7 @@ public enum ContentsScreen {
         }
         let rows = reader.contents
         let cursor = reader.contentsCursor
-        let readingRow = reader.layout != nil ? rows.firstIndex { $0.articleIndex == reader.articleIndex } : nil
+        let readingRow = reader.view.layout != nil ? rows.firstIndex { $0.articleIndex == reader.articleIndex } : nil
         for (offset, index) in cursor.visibleRange(count: rows.count, page: layout.page).enumerated() {
             let rect = layout.rowRect(offset)
             let isSelected = index == cursor.selection

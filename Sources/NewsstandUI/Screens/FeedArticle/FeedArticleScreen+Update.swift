@@ -25,7 +25,7 @@ extension FeedArticleScreen: ScreenModel {
             if let headlines, headlines.indices.contains(next) { opened = FeedArticleScreen(publicationID: publicationID, index: next, of: headlines) }
             return .replace(.feedArticle(opened), [.loadHeadlineArticle(publicationID: publicationID, index: next)])
         case .openLink:
-            return .stay(AppUpdate.askForLink(among: layout?.links, &shared))
+            return .stay(AppUpdate.askForLink(among: view.layout?.links, &shared))
         case .fetchWholeArticle:
             return .stay(fetchWholeArticle(&shared))
         case .searchIssue, .nextMatch, .previousMatch, .pagePicture:
@@ -42,7 +42,7 @@ extension FeedArticleScreen: ScreenModel {
     /// Its text, what the library knows of its whole article, the whole article fetched, and its pictures.
     public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         switch message {
-        case .headlineArticleLoaded(let id, let at, let result) where id == publicationID && at == index && blocks == nil:
+        case .headlineArticleLoaded(let id, let at, let result) where id == publicationID && at == index && view.blocks == nil:
             switch result {
             case .success(let blocks):
                 summaryBlocks = blocks
@@ -82,5 +82,5 @@ extension FeedArticleScreen: ScreenModel {
     }
 
     /// The line being read: the top line of the article's text.
-    public func readingCursor(_ shared: SharedState, in body: Rect) -> (x: Int, y: Int) { (body.x + (layout?.margin ?? 0), body.y) }
+    public func readingCursor(_ shared: SharedState, in body: Rect) -> (x: Int, y: Int) { (body.x + (view.layout?.margin ?? 0), body.y) }
 }

@@ -85,9 +85,9 @@ extension FeedArticleScreen {
         } else if let problem = articleProblem {
             blocks.insert(.paragraph(StyledText(problem, style: .italic)), at: min(1, blocks.count))
         }
-        guard blocks != self.blocks else { return }
+        guard blocks != self.view.blocks else { return }
         // What replaces other text (the whole article, a note above the summary) is read from its top.
-        if self.blocks != nil { view.topLine = 0 }
+        if self.view.blocks != nil { view.topLine = 0 }
         view.show(blocks, shared)
     }
 }

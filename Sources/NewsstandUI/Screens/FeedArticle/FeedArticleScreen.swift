@@ -43,8 +43,4 @@ public struct FeedArticleScreen: Equatable, Sendable {
         self.headlines = headlines
     }
 
-    /// The article view's blocks, layout and top line.
-    public var blocks: [TextBlock]? { view.blocks }
-    public var layout: ArticleLayout? { view.layout }
-    public var topLine: Int { view.topLine }
 }
