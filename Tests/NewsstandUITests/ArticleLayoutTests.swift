@@ -23,7 +23,7 @@ final class ArticleLayoutTests: XCTestCase {
         reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 6)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], " A bold and slanted word under")
         let base = theme[.text]
         XCTAssertEqual(buffer[1, 1].style, base, "'A' in the text style")
@@ -55,7 +55,7 @@ final class ArticleLayoutTests: XCTestCase {
         reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 12)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer[1 + 6, 4].style, theme[.link], "link text is drawn as the theme's link")
     }
 
@@ -120,7 +120,7 @@ final class ArticleLayoutTests: XCTestCase {
         reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 30, height: 5)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], "   let veryLongName = computeS")
         XCTAssertEqual(buffer.lines()[2], "     next()")
     }
@@ -245,7 +245,7 @@ final class ArticleLayoutTests: XCTestCase {
             reader.view.layout = set
             state.reader = reader
             var buffer = CellBuffer(width: max(0, width), height: 10)
-            ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+            ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         }
         XCTAssertEqual(ArticleLayout(blocks: [], width: 1).lines, [])
     }

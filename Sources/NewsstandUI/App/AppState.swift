@@ -38,9 +38,10 @@ public struct AppState: Equatable, Sendable {
     /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
     public func loadedIssue(id: Int64) -> Issue? { shared.loadedIssue(id: id) }
 
-    // MARK: Screens' own state, wherever they are in the stack
+    // MARK: The reader, wherever it is in the stack
 
-    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one).
+    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one);
+    /// for the quit key's saved place, the link prompt, tests and benchmarks. Screens never reach into the stack.
     public var reader: ReaderState? {
         get { screens.lazy.reversed().compactMap(\.readerState).first }
         set {
@@ -51,11 +52,6 @@ public struct AppState: Equatable, Sendable {
                 screens.append(.reader(newValue))
             }
         }
-    }
-
-    /// Changes the topmost screen `change` applies to (it returns false for screens it does not apply to).
-    public mutating func updateScreen(_ change: (inout Screen) -> Bool) {
-        for index in screens.indices.reversed() where change(&screens[index]) { return }
     }
 }
 

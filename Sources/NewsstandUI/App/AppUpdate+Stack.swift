@@ -1,14 +1,14 @@
 /// The screen stack: keys go to the screen on top, messages to every screen on the stack, and what a screen answers
 /// (stay, push, pop, reset, with effects) is applied here and nowhere else.
 extension AppUpdate {
-    /// Hands a command to the screen on top; nil when that screen is not on the `ScreenModel` protocol yet.
-    static func handleOnTop(_ command: Command, key: Key, _ state: inout AppState) -> [Effect]? {
-        guard let index = state.screens.indices.last else { return nil }
+    /// Hands a command to the screen on top.
+    static func handleOnTop(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
+        guard let index = state.screens.indices.last else { return [] }
         var screen = state.screens[index]
         state.screens[index] = .shelf  // the screen's storage is held once while it changes
         let answer = screen.handle(command, key: key, body: state.body, shared: &state.shared)
         state.screens[index] = screen
-        return answer.map { apply($0, &state) }
+        return apply(answer, &state)
     }
 
     /// Applies what the screen at `index` (the top one unless said) answered to the stack.
@@ -44,7 +44,21 @@ extension AppUpdate {
         state.screens[index] = .shelf
         let answer = screen.submit(prompt, body: state.body, shared: &state.shared)
         state.screens[index] = screen
-        return answer.map { apply($0, &state) } ?? []
+        return apply(answer, &state)
+    }
+
+    /// Hands a confirmed question (a mark deleted, a progress sync offer taken) to every screen on the stack, the top
+    /// one first: the reader and the marks list over it both change.
+    static func submitToAll(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+        var effects: [Effect] = []
+        for index in state.screens.indices.reversed() where index < state.screens.count {
+            var screen = state.screens[index]
+            state.screens[index] = .shelf
+            let answer = screen.submit(prompt, body: state.body, shared: &state.shared)
+            state.screens[index] = screen
+            effects += apply(answer, at: index, &state)
+        }
+        return effects
     }
 
     /// Offers a message to every screen on the stack, the top one first.
@@ -55,7 +69,7 @@ extension AppUpdate {
             state.screens[index] = .shelf
             let answer = screen.receive(message, body: state.body, shared: &state.shared)
             state.screens[index] = screen
-            if let answer { effects += apply(answer, at: index, &state) }
+            effects += apply(answer, at: index, &state)
         }
         return effects
     }

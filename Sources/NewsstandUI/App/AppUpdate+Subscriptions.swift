@@ -24,10 +24,6 @@ extension AppUpdate {
         }
     }
 
-    static func openStorage(_ state: inout AppState) -> [Effect] {
-        apply(StorageScreen.open(), &state)
-    }
-
     /// The account chosen for a feed (a digit), a feed of one's own (0), or nothing subscribed (any other key).
     static func chooseSubscriptionAccount(_ url: String, _ accounts: [Account], key: Key, _ state: inout AppState) -> [Effect] {
         state.prompt = nil

@@ -30,9 +30,8 @@ public enum AppUpdate {
         case .resized(let width, let height):
             state.width = max(0, width)
             state.height = max(0, height)
-            reflowReader(&state)
-            keepListsInView(&state)
-            return fitScreens(&state) + shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state)
+            AppUpdate.keepShelfInView(&state.shared)
+            return fitScreens(&state) + shelfEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -68,10 +67,8 @@ public enum AppUpdate {
             case .failed(let request, _): state.covers.noteFailed(request)
             }
             return []
-        case .issueOpened(let issueID, let result, let resumeAt):
-            return issueOpened(issueID, result, resumeAt: resumeAt, &state)
-        case .articleLoaded(let issueID, let articleIndex, let result):
-            return articleLoaded(issueID, articleIndex, result, &state)
+        case .issueOpened, .articleLoaded, .articlePictureRendered, .issueSearched, .pageRendered, .marksLoaded, .progressSyncOffered:
+            return []  // the reader's own, and a feed article's pictures (`offer`)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
         case .subscriptionAccountNeeded(let url, let accounts):
@@ -91,12 +88,6 @@ public enum AppUpdate {
             return []
         case .streamedPageFetched, .streamedPageSkipped:
             return []  // the streamed pages screen's own (`offer`)
-        case .articlePictureRendered(let request, let result):
-            return pictureRendered(request, result, &state)
-        case .issueSearched(let issueID, let query, let result):
-            return issueSearched(issueID, query, result, &state)
-        case .pageRendered(let issueID, let articleIndex, let result):
-            return pageRendered(issueID, articleIndex, result, &state)
         case .linkOpened(let url, let failure):
             return linkOpened(url, failure: failure, &state)
         case .librarySearched:
@@ -105,10 +96,6 @@ public enum AppUpdate {
             return clockTicked(&state)
         case .loginRequired(let host, let realm, let retry):
             return loginRequired(LoginRequest(host: host, realm: realm, retries: [retry]), &state)
-        case .marksLoaded(let issueID, let result):
-            return marksLoaded(issueID, result, &state)
-        case .progressSyncOffered(let offer):
-            return progressSyncOffered(offer, &state)
         }
     }
 
@@ -130,47 +117,16 @@ public enum AppUpdate {
         }
         if command == .showDownloads { return openDownloads(&state) }
         if command == .help { return openHelp(&state) }
-        if let effects = handleOnTop(command, key: key, &state) { return effects }
-        switch state.screens.last ?? .shelf {
-        case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
-        case .reader(let reader):
-            return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
-        case .marks(let list): return handleMarksList(command, key: key, list, &state)
-        case .shelf, .detail, .feedArticle, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
-            return []  // on the protocol: handled above
-        }
+        return handleOnTop(command, key: key, &state)
     }
 
-    /// Pops the screen on top (the shelf stays).
-    static func goBack(_ state: inout AppState) -> [Effect] {
-        // Leaving an issue sends its place to the progress sync server (when it is on).
-        var closed: [Effect] = []
-        if state.screens.count > 1, case .reader(let reader) = state.screens[state.screens.count - 1] {
-            closed = [.pushProgress(issueID: reader.issueID)]
-        }
-        if state.screens.count > 1 { state.screens.removeLast() }
-        return closed + shelfEffects(&state)
+    /// Where the reader is, saved on quitting.
+    static func savePosition(_ state: AppState) -> [Effect] {
+        guard let reader = state.reader, reader.view.layout != nil else { return [] }
+        return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {
         state.screen == .help ? [] : apply(.push(.help(HelpScreen())), &state)
-    }
-
-    /// Keeps every list's cursor in range and in view after the window's size changed.
-    static func keepListsInView(_ state: inout AppState) {
-        let body = state.body
-        for index in state.screens.indices {
-            switch state.screens[index] {
-            case .reader(var reader):
-                reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
-                state.screens[index] = .reader(reader)
-            case .marks(var list):
-                list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
-                state.screens[index] = .marks(list)
-            default:
-                break
-            }
-        }
-        keepShelfInView(&state.shared)
     }
 }

@@ -9,18 +9,6 @@ extension AppView {
             return (min(state.width - 1, 1 + prompt.label.count + typed), state.height - 1)
         }
         let body = state.body
-        func row(_ layout: ListLayout, _ cursor: ListCursor) -> (x: Int, y: Int) {
-            let rect = layout.rowRect(max(0, cursor.selection - cursor.offset))
-            return (rect.x, min(rect.y, body.maxY - 1))
-        }
-        if let screen = state.screens.last?.model { return screen.readingCursor(state.shared, in: body) }
-        switch state.screens.last ?? .shelf {
-        case .reader(let reader) where reader.isShowingArticle:
-            // The line being read: the top line of the article's text.
-            return (body.x + (reader.view.layout?.margin ?? 0), body.y)
-        case .reader(let reader): return row(ContentsScreen.layout(in: body), reader.contentsCursor)
-        case .marks(let list): return row(MarksScreen.layout(in: body, list), list.cursor)
-        default: return (body.x, body.y)
-        }
+        return (state.screens.last?.model ?? ShelfScreen()).readingCursor(state.shared, in: body)
     }
 }

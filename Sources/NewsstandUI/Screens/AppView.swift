@@ -17,26 +17,9 @@ public enum AppView {
         HeaderBar(publications: state.library.publications, selected: state.shelf.selectedPublication,
                   counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
-        let position: String
-        var hints = state.keys.hints(for: state.screen)
-        if let screen = state.screens.last?.model {
-            position = screen.render(state.shared, in: body, theme: theme, into: &buffer)
-            hints = screen.hints(state.keys)
-        } else {
-        switch state.screens.last ?? .shelf {
-        case .reader(let reader) where reader.isShowingArticle:
-            ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
-        case .reader(let reader):
-            ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ""
-        case .marks(let list):
-            MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
-            position = listPosition(list.cursor, count: list.count(in: state))
-        case .shelf, .detail, .feedArticle, .help, .storage, .subscriptions, .accounts, .downloads, .headlines, .searchResults, .acquisitions, .catalog, .streamedPages:
-            position = ""  // on the protocol: drawn above
-        }
-        }
+        let screen = state.screens.last?.model ?? ShelfScreen()
+        let position = screen.render(state.shared, in: body, theme: theme, into: &buffer)
+        let hints = screen.hints(state.keys)
         if let prompt = state.prompt {
             if prompt.takesText {
                 prompt.field.render(label: " " + prompt.label, in: status, style: theme[.message], into: &buffer, shown: prompt.shownText)

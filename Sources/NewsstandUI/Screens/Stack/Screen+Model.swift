@@ -1,7 +1,7 @@
 /// The stack's one dispatch from a `Screen` case to its `ScreenModel`: everything else reaches a screen through these.
 extension Screen {
     /// The screen's own value, as the protocol it conforms to.
-    var model: (any ScreenModel)? {
+    var model: any ScreenModel {
         switch self {
         case .shelf: ShelfScreen()
         case .detail: DetailScreen()
@@ -16,36 +16,37 @@ extension Screen {
         case .acquisitions(let screen): screen
         case .catalog(let screen): screen
         case .streamedPages(let screen): screen
-        default: nil
+        case .reader(let screen): screen
+        case .marks(let screen): screen
         }
     }
 
-    /// Changes the screen through its model and stores it back; nil for a screen not on the protocol.
-    private mutating func change<Result>(_ body: (inout any ScreenModel) -> Result) -> Result? {
-        guard var model else { return nil }
+    /// Changes the screen through its model and stores it back.
+    private mutating func change<Result>(_ body: (inout any ScreenModel) -> Result) -> Result {
+        var model = model
         self = .shelf  // lets go of the model's storage while it changes, so that changing it copies nothing
         let result = body(&model)
         self = model.screen
         return result
     }
 
-    mutating func handle(_ command: Command, key: Key, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+    mutating func handle(_ command: Command, key: Key, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         change { $0.handle(command, key: key, body: body, shared: &shared) }
     }
 
-    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+    mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         change { $0.receive(message, body: body, shared: &shared) }
     }
 
-    mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer? {
+    mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         change { $0.submit(prompt, body: body, shared: &shared) }
     }
 
     mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect] {
-        change { $0.returned(from: closed, body: body, shared: &shared) } ?? []
+        change { $0.returned(from: closed, body: body, shared: &shared) }
     }
 
     mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {
-        change { $0.fit(body: body, shared: &shared) } ?? []
+        change { $0.fit(body: body, shared: &shared) }
     }
 }

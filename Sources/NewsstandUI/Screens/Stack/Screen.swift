@@ -25,29 +25,11 @@ public enum Screen: Equatable, Sendable {
     case streamedPages(PageStreamScreen)
     case searchResults(SearchResultsScreen)
     case downloads(DownloadsScreen)
-    /// The open issue's bookmarks or highlights (the reader under it has them).
+    /// The open issue's bookmarks or highlights, over its reader.
     case marks(MarksList)
 
     /// What kind of screen this is, for the key table and hints.
-    public var kind: ScreenKind {
-        switch self {
-        case .shelf: ShelfScreen().kind
-        case .detail: DetailScreen().kind
-        case .reader(let reader): reader.isShowingArticle ? (reader.selection != nil ? .selection : .article) : .contents
-        case .help(let screen): screen.kind
-        case .subscriptions(let screen): screen.kind
-        case .headlines(let screen): screen.kind
-        case .feedArticle(let screen): screen.kind
-        case .storage(let screen): screen.kind
-        case .accounts(let screen): screen.kind
-        case .catalog(let screen): screen.kind
-        case .acquisitions(let screen): screen.kind
-        case .streamedPages(let screen): screen.kind
-        case .searchResults(let screen): screen.kind
-        case .downloads(let screen): screen.kind
-        case .marks(let list): list.showsHighlights ? .highlights : .bookmarks
-        }
-    }
+    public var kind: ScreenKind { model.kind }
 
     var readerState: ReaderState? {
         if case .reader(let reader) = self { return reader }

@@ -1,34 +1,9 @@
 import NewsstandContent
 import NewsstandCore
 
-/// The open issue's bookmarks (`'`) or highlights and notes (`"`), in reading order; Enter goes to one.
-public struct MarksList: Equatable, Sendable {
-    public var showsHighlights: Bool
-    public var cursor = ListCursor()
-
-    public init(showsHighlights: Bool) {
-        self.showsHighlights = showsHighlights
-    }
-
-    /// The marks listed, from the reader under the list.
-    public func marks(in state: AppState) -> [IssueMark] {
-        guard let marks = state.reader?.marks else { return [] }
-        return showsHighlights ? marks.highlights.map(IssueMark.highlight) : marks.bookmarks.map(IssueMark.bookmark)
-    }
-
-    public func count(in state: AppState) -> Int {
-        guard let marks = state.reader?.marks else { return 0 }
-        return showsHighlights ? marks.highlights.count : marks.bookmarks.count
-    }
-
-    /// The mark selected, if any.
-    public func selected(in state: AppState) -> IssueMark? {
-        let marks = marks(in: state)
-        return marks.indices.contains(cursor.selection) ? marks[cursor.selection] : nil
-    }
-}
-
-public enum MarksScreen {
+/// The list drawn: its heading (the issue's title), each bookmark's name and article, each highlight's passage, where
+/// it is and its note.
+extension MarksList {
     /// A heading and a blank line, then a line per bookmark, or per highlight its passage, where it is and its note, and a blank line.
     public static func layout(in area: Rect, _ list: MarksList) -> ListLayout {
         list.showsHighlights ? ListLayout(area: area, headerLines: 2, rowHeight: 3, gap: 1) : ListLayout(area: area, headerLines: 2, rowHeight: 1)
@@ -41,16 +16,16 @@ public enum MarksScreen {
             : "No bookmarks yet: in an article, m bookmarks the line at the top."
     }
 
-    public static func render(_ list: MarksList, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ list: MarksList, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let width = area.width
-        let issueTitle = state.reader.flatMap { state.loadedIssue(id: $0.issueID)?.title }
+        let issueTitle = state.loadedIssue(id: list.issueID)?.title
         let name = list.showsHighlights ? "Highlights and notes" : "Bookmarks"
         buffer.write(issueTitle.map { "\(name) — \($0)" } ?? name, x: 2, y: area.y, style: theme[.heading], maxWidth: width - 4)
-        guard state.reader?.marks != nil else {
+        guard list.marks != nil else {
             buffer.write("Reading them…", x: 2, y: area.y + 2, style: theme[.summary], maxWidth: width - 4)
             return
         }
-        let marks = list.marks(in: state)
+        let marks = list.listed
         let layout = layout(in: area, list)
         if marks.isEmpty {
             for (row, line) in TextWrapper.wrap(emptyText(list), width: max(1, width - 4)).prefix(max(0, area.height - 2)).enumerated() {

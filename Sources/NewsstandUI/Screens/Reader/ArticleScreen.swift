@@ -15,7 +15,7 @@ public enum ArticleScreen {
         (max(1, area.width - 2), max(1, area.height - 1))
     }
 
-    public static func render(_ reader: ReaderState, _ state: AppState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ reader: ReaderState, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if reader.showsPagePicture {
             if let book = reader.book, book.isComicBook, book.articles.indices.contains(reader.articleIndex), area.height >= 2 {
                 let title = book.articles[reader.articleIndex].title
@@ -39,7 +39,7 @@ public enum ArticleScreen {
             }
             return
         }
-        render(reader.view, state.shared, in: area, theme: theme, into: &buffer, search: reader.search?.query ?? "",
+        render(reader.view, state, in: area, theme: theme, into: &buffer, search: reader.search?.query ?? "",
                highlights: (reader.marks?.highlights ?? []).filter { !$0.isLost && $0.articleIndex == reader.articleIndex },
                selection: reader.selection)
     }

@@ -2,14 +2,14 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// Bookmarks, highlights and notes in the reader: making them, their lists, going to one, deleting one.
+/// Bookmarks, highlights and notes in the reader: making them, opening their lists (`MarksList`), going to one, deleting one.
 extension AppUpdate {
     // MARK: Reading them
 
     /// An issue's marks arrive after it opens (`.openIssue` reads them), and again once its highlights were
     /// checked against its text, and after each change.
-    static func marksLoaded(_ issueID: Int64, _ result: Result<IssueMarks, ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader, reader.issueID == issueID else { return [] }
+    static func marksLoaded(_ result: Result<IssueMarks, ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader else { return [] }
         switch result {
         case .success(let marks):
             let lostBefore = reader.marks?.highlights.filter(\.isLost).count ?? 0
@@ -20,7 +20,6 @@ extension AppUpdate {
                 state.message = StatusMessage(lost == 1 ? "One highlighted passage can no longer be found in this issue (\" lists it)."
                                                         : "\(lost) highlighted passages can no longer be found in this issue (\" lists them).")
             }
-            keepListsInView(&state)
         case .failure(let failure):
             state.message = StatusMessage("Bookmarks and highlights: \(failure.reason)", isError: true)
         }
@@ -30,11 +29,11 @@ extension AppUpdate {
     // MARK: Keys of the reader
 
     /// `m`, `'`, `v`, `"` in the article (and `'`, `"` in the contents).
-    static func handleMarkCommand(_ command: Command, _ state: inout AppState) -> [Effect] {
+    static func handleMarkCommand(_ command: Command, _ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader else { return [] }
         switch command {
         case .showBookmarks, .showHighlights:
-            state.screens.append(.marks(MarksList(showsHighlights: command == .showHighlights)))
+            state.move = .push(.marks(MarksList(showsHighlights: command == .showHighlights, issueID: reader.issueID, marks: reader.marks)))
             if reader.marks == nil { return [.loadMarks(issueID: reader.issueID)] }
             return []
         case .addBookmark:
@@ -77,7 +76,7 @@ extension AppUpdate {
 
     // MARK: Choosing a passage
 
-    static func handleSelection(_ command: Command, _ state: inout AppState) -> [Effect] {
+    static func handleSelection(_ command: Command, _ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader, var selection = reader.selection else { return [] }
         switch command {
         case .moveDown: selection.nextLine()
@@ -109,7 +108,7 @@ extension AppUpdate {
     }
 
     /// Scrolls so the passage's last line shows.
-    static func keepSelectionInView(_ state: inout AppState) {
+    static func keepSelectionInView(_ state: inout ReaderContext) {
         guard var reader = state.reader, let selection = reader.selection, reader.view.layout != nil else { return }
         let visible = articleVisibleLines(state.shared)
         let line = selection.lastLine
@@ -123,48 +122,8 @@ extension AppUpdate {
         return book.articles[reader.articleIndex].title
     }
 
-    // MARK: The lists
-
-    static func handleMarksList(_ command: Command, key: Key, _ list: MarksList, _ state: inout AppState) -> [Effect] {
-        var list = list
-        let count = list.count(in: state)
-        let layout = MarksScreen.layout(in: state.body, list)
-        if list.cursor.apply(command, count: count, page: layout.page) {
-            state.screens[state.screens.count - 1] = .marks(list)
-            return []
-        }
-        switch command {
-        case .tap:
-            guard list.cursor.tap(key, count: count, in: layout) else { return [] }
-            state.screens[state.screens.count - 1] = .marks(list)
-            switch list.selected(in: state) {
-            case .bookmark(let bookmark): return goToMark(bookmark.position, &state)
-            case .highlight(let highlight):
-                guard !highlight.isLost else {
-                    state.message = StatusMessage("This passage can no longer be found in the issue.")
-                    return []
-                }
-                return goToMark(highlight.start, &state)
-            case nil: return []
-            }
-        case .addNote:
-            guard case .highlight(let highlight) = list.selected(in: state) else { return [] }
-            state.prompt = Prompt(.note(highlight), text: highlight.note)
-            return []
-        case .deleteMark:
-            guard let mark = list.selected(in: state) else { return [] }
-            state.prompt = Prompt(.confirmDeleteMark(mark))
-            return []
-        case .back:
-            return goBack(&state)
-        default:
-            return []
-        }
-    }
-
-    /// Leaves the list for the reader under it, with `position`'s line at the top.
-    static func goToMark(_ position: ReadingPosition, _ state: inout AppState) -> [Effect] {
-        if case .marks = state.screens.last { state.screens.removeLast() }
+    /// Back from the marks list with a mark chosen: `position`'s line at the top.
+    static func goToMark(_ position: ReadingPosition, _ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader, let book = reader.book, book.articles.indices.contains(position.articleIndex) else {
             state.message = StatusMessage("The issue has no article \(position.articleIndex + 1) any more.")
             return []
@@ -182,26 +141,16 @@ extension AppUpdate {
 
     // MARK: Prompts
 
-    static func confirmDeleteMark(_ mark: IssueMark, key: Key, _ state: inout AppState) -> [Effect] {
-        state.prompt = nil
-        guard key == .character("y") || key == .character("Y") else {
-            state.message = StatusMessage("Nothing was deleted.")
-            return []
-        }
-        if var reader = state.reader, var marks = reader.marks {
-            switch mark {
-            case .bookmark(let bookmark): marks.bookmarks.removeAll { $0.id == bookmark.id }
-            case .highlight(let highlight): marks.highlights.removeAll { $0.id == highlight.id }
-            }
-            reader.marks = marks
-            state.reader = reader
-            keepListsInView(&state)
-        }
-        state.message = StatusMessage("Deleted \(mark.description).")
-        return [.deleteMark(mark)]
+    /// A mark deleted (`d` in its list, confirmed): gone from the reader's marks at once.
+    static func markDeleted(_ mark: IssueMark, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader, var marks = reader.marks else { return [] }
+        marks.remove(mark)
+        reader.marks = marks
+        state.reader = reader
+        return []
     }
 
-    static func submitMarkPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+    static func submitMarkPrompt(_ prompt: Prompt, _ state: inout ReaderContext) -> [Effect] {
         let text = TextSanitizer.singleLine(prompt.text).trimmingCharacters(in: .whitespaces)
         switch prompt.kind {
         case .bookmarkName(var bookmark):

@@ -3,12 +3,13 @@ import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
 
-/// The reader: opening an issue, its contents, an article's lines, pictures, search, links, and keeping the reader's place.
+/// The reader's keys and messages: opening an issue, its contents, an article's lines, pictures, search, links, and
+/// keeping the reader's place. Each works on the reader and the shared state (`ReaderContext`).
 extension AppUpdate {
     // MARK: Opening and loading
 
-    static func issueOpened(_ issueID: Int64, _ result: Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader, reader.issueID == issueID else { return [] }
+    static func issueOpened(_ result: Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader else { return [] }
         switch result {
         case .success(let book):
             reader.book = book
@@ -26,8 +27,9 @@ extension AppUpdate {
         return []
     }
 
-    static func articleLoaded(_ issueID: Int64, _ articleIndex: Int, _ result: Result<[TextBlock], ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex else { return [] }
+    static func articleLoaded(_ articleIndex: Int, _ result: Result<[TextBlock], ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader, reader.articleIndex == articleIndex else { return [] }
+        let issueID = reader.issueID
         switch result {
         case .success(let blocks):
             let layout = reader.view.show(blocks, state.shared)
@@ -59,7 +61,7 @@ extension AppUpdate {
     }
 
     /// Shows article `index` (loading it), leaving article-specific state behind.
-    static func openArticle(_ index: Int, _ reader: inout ReaderState, _ state: inout AppState) -> [Effect] {
+    static func openArticle(_ index: Int, _ reader: inout ReaderState, _ state: inout ReaderContext) -> [Effect] {
         reader.articleIndex = index
         reader.isShowingArticle = true
         reader.contentsCursor.select(reader.contentsRow(forArticle: index), count: reader.contents.count, page: ContentsScreen.layout(in: state.body).page)
@@ -88,7 +90,7 @@ extension AppUpdate {
     }
 
     /// Lays the open article out again for a new width, keeping the same text at the top.
-    static func reflowReader(_ state: inout AppState) {
+    static func reflowReader(_ state: inout ReaderContext) {
         guard var reader = state.reader, reader.view.blocks != nil else { return }
         reader.view.reflow(state.shared, articleIndex: reader.articleIndex)
         guard let layout = reader.view.layout else { return }
@@ -99,8 +101,8 @@ extension AppUpdate {
 
     // MARK: Contents
 
-    static func handleContents(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader else { return goBack(&state) }
+    static func handleContents(_ command: Command, key: Key, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader else { return [] }
         let count = reader.contents.count
         let layout = ContentsScreen.layout(in: state.body)
         if reader.contentsCursor.apply(command, count: count, page: layout.page) {
@@ -126,7 +128,7 @@ extension AppUpdate {
         case .showBookmarks, .showHighlights:
             return handleMarkCommand(command, &state)
         case .back:
-            return goBack(&state)
+            return state.close()
         default:
             return []
         }
@@ -134,8 +136,8 @@ extension AppUpdate {
 
     // MARK: Article
 
-    static func handleArticle(_ command: Command, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader else { return goBack(&state) }
+    static func handleArticle(_ command: Command, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader else { return [] }
         let count = reader.book?.articles.count ?? 0
         if reader.book?.isComicBook == true, let turn = pageTurn(command, from: reader.articleIndex, count: count) {
             guard let next = turn else {
@@ -180,7 +182,7 @@ extension AppUpdate {
     }
 
     /// Notes where the reader is now, for the pace; remembers a speed it learned.
-    static func learnPace(_ reader: ReaderState, _ state: inout AppState) -> [Effect] {
+    static func learnPace(_ reader: ReaderState, _ state: inout ReaderContext) -> [Effect] {
         guard let layout = reader.view.layout, reader.book?.isComicBook != true else { return [] }
         let left = layout.wordsFromLine[min(max(0, reader.view.topLine), layout.lines.count)]
         guard state.readingPace.observe(issueID: reader.issueID, articleIndex: reader.articleIndex, wordsLeft: left, at: state.clock) else { return [] }
@@ -220,55 +222,22 @@ extension AppUpdate {
     /// Lines of article on screen (between the header and the status line).
     static func articleVisibleLines(_ state: SharedState) -> Int { ArticleScreen.visibleLines(in: state.body) }
 
-    static func savePosition(_ state: AppState) -> [Effect] {
+    static func savePosition(_ state: ReaderContext) -> [Effect] {
         guard let reader = state.reader, reader.view.layout != nil else { return [] }
         return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
     }
 
     // MARK: Typing on the bottom line
 
-    /// The links of the article on screen, numbered as it shows them: an issue's or a feed item's.
-    static func articleLinks(_ state: AppState) -> [URL]? {
-        if case .feedArticle(let article)? = state.screens.last { return article.view.layout?.links }
-        return state.reader?.view.layout?.links
-    }
-
-    /// Carries out a search or link prompt of the reader and the shelf.
-    static func submitReaderPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+    /// The search typed after `/`: asks for the issue's matches.
+    static func submitIssueSearch(_ prompt: Prompt, _ state: inout ReaderContext) -> [Effect] {
         let text = TextSanitizer.singleLine(prompt.text).trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return [] }
-        switch prompt.kind {
-        case .link:
-            guard let links = articleLinks(state) else { return [] }
-            guard let number = Int(text), number >= 1, number <= links.count else {
-                state.message = StatusMessage("There is no link \(text) in this article (it has \(links.count)).")
-                return []
-            }
-            let url = links[number - 1]
-            let shown = TextSanitizer.singleLine(url.absoluteString)
-            guard ["http", "https", "mailto"].contains(url.scheme?.lowercased() ?? "") else {
-                state.message = StatusMessage("Link \(number) is not a web link: \(shown)")
-                return []
-            }
-            state.message = StatusMessage("Opening link \(number): \(shown)")
-            return [.openLink(url)]
-        case .searchIssue:
-            guard var reader = state.reader else { return [] }
-            reader.search = IssueSearch(query: text)
-            reader.matchLine = nil
-            state.reader = reader
-            state.message = StatusMessage("Searching this issue for “\(text)”…")
-            return [.searchIssue(issueID: reader.issueID, query: text)]
-        case .searchLibrary:
-            let results = Screen.searchResults(SearchResultsScreen(query: text))
-            _ = apply(state.screen == .searchResults ? .replace(results) : .push(results), &state)
-            state.message = StatusMessage("Searching every downloaded issue for “\(text)”…")
-            return [.searchLibrary(query: text)]
-        case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML, .loginUser, .loginPassword, .confirmSaveLogin,
-             .confirmRemoveTitle, .confirmDeleteDownload, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark,
-             .accountURL, .accountUser, .accountPassword, .confirmRemoveAccount, .confirmProgressSync, .chooseSubscriptionAccount:
-            return []
-        }
+        guard !text.isEmpty, var reader = state.reader else { return [] }
+        reader.search = IssueSearch(query: text)
+        reader.matchLine = nil
+        state.reader = reader
+        state.message = StatusMessage("Searching this issue for “\(text)”…")
+        return [.searchIssue(issueID: reader.issueID, query: text)]
     }
 
     // MARK: Search in the issue
@@ -281,8 +250,8 @@ extension AppUpdate {
         ArticleMatches(query, in: layout).startLines
     }
 
-    static func issueSearched(_ issueID: Int64, _ query: String, _ result: Result<[IssueMatch], ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader, reader.issueID == issueID, var search = reader.search, search.query == query else { return [] }
+    static func issueSearched(_ query: String, _ result: Result<[IssueMatch], ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader, var search = reader.search, search.query == query else { return [] }
         switch result {
         case .failure(let failure):
             reader.search = nil
@@ -307,7 +276,7 @@ extension AppUpdate {
 
     /// `n` / `N`: the next or previous match, in this article's lines first, then in the next
     /// (previous) article that has one, wrapping around the issue.
-    static func goToMatch(forward: Bool, _ state: inout AppState, quiet: Bool = false) -> [Effect] {
+    static func goToMatch(forward: Bool, _ state: inout ReaderContext, quiet: Bool = false) -> [Effect] {
         guard var reader = state.reader, let search = reader.search else {
             state.message = StatusMessage("Nothing searched yet: / searches this issue.")
             return []
@@ -367,7 +336,7 @@ extension AppUpdate {
     }
 
     /// Asks once for the art of each picture in view.
-    static func pictureEffects(_ state: inout AppState) -> [Effect] {
+    static func pictureEffects(_ state: inout ReaderContext) -> [Effect] {
         guard state.screen == .article || state.screen == .selection, var reader = state.reader, !reader.showsPagePicture else { return [] }
         let wanted = reader.view.picturesToAsk(state.shared)
         guard !wanted.isEmpty else { return [] }
@@ -376,7 +345,7 @@ extension AppUpdate {
     }
 
     /// A picture of the open issue drawn (or not); a feed article's is its own (`FeedArticleScreen.receive`).
-    static func pictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
+    static func pictureRendered(_ request: PictureRequest, _ result: Result<TextArt, ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader, reader.issueID == request.issueID else { return [] }
         reader.view.pictures.receive(request, result)
         state.reader = reader
@@ -386,14 +355,14 @@ extension AppUpdate {
     // MARK: Pages as pictures (PDF pages, comic books)
 
     /// Draws the page shown as a picture, fitted to the body of the window.
-    static func renderPage(_ reader: ReaderState, _ state: AppState) -> Effect {
+    static func renderPage(_ reader: ReaderState, _ state: ReaderContext) -> Effect {
         let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
         return .renderPage(issueID: reader.issueID, articleIndex: reader.articleIndex, columns: columns, rows: rows,
                            mode: state.coverMode, background: state.isLightBackground ? .light : .dark, cellPixels: state.pictureCellPixels)
     }
 
     /// After a resize: draws the page shown as a picture again when it no longer fits the window.
-    static func pagePictureEffects(_ state: inout AppState) -> [Effect] {
+    static func pagePictureEffects(_ state: inout ReaderContext) -> [Effect] {
         guard state.screen == .article, var reader = state.reader, reader.showsPagePicture, reader.pageFailure == nil else { return [] }
         let (columns, rows) = ArticleScreen.pagePictureSize(in: state.body)
         if let art = reader.pagePicture?.art, art.columns == columns, art.rows == rows { return [] }
@@ -402,7 +371,7 @@ extension AppUpdate {
         return [renderPage(reader, state)]
     }
 
-    static func togglePagePicture(_ state: inout AppState) -> [Effect] {
+    static func togglePagePicture(_ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader else { return [] }
         if reader.book?.isComicBook == true {
             state.message = StatusMessage("The pages of a comic book are pictures already.")
@@ -429,8 +398,8 @@ extension AppUpdate {
         return [renderPage(reader, state)]
     }
 
-    static func pageRendered(_ issueID: Int64, _ articleIndex: Int, _ result: Result<TextArt, ReaderFailure>, _ state: inout AppState) -> [Effect] {
-        guard var reader = state.reader, reader.issueID == issueID, reader.articleIndex == articleIndex, reader.showsPagePicture else { return [] }
+    static func pageRendered(_ articleIndex: Int, _ result: Result<TextArt, ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
+        guard var reader = state.reader, reader.articleIndex == articleIndex, reader.showsPagePicture else { return [] }
         switch result {
         case .success(let art):
             reader.pagePicture = PagePicture(articleIndex: articleIndex, art: art)
@@ -443,14 +412,6 @@ extension AppUpdate {
             state.message = StatusMessage("Cannot draw the page: \(failure.reason)", isError: true)
         }
         state.reader = reader
-        return []
-    }
-
-    // MARK: Links
-
-    static func linkOpened(_ url: URL, failure: String?, _ state: inout AppState) -> [Effect] {
-        guard let failure else { return [] }
-        state.message = StatusMessage("\(failure); the link is \(TextSanitizer.singleLine(url.absoluteString))")
         return []
     }
 }

@@ -2,8 +2,8 @@ import NewsstandCore
 
 /// Progress sync in the reader: a place another device reached, asked about on the status line (or gone to).
 extension AppUpdate {
-    static func progressSyncOffered(_ offer: ProgressSyncOffer, _ state: inout AppState) -> [Effect] {
-        guard let reader = state.reader, reader.issueID == offer.issueID, reader.book != nil else { return [] }
+    static func progressSyncOffered(_ offer: ProgressSyncOffer, _ state: inout ReaderContext) -> [Effect] {
+        guard let reader = state.reader, reader.book != nil else { return [] }
         if offer.jump { return goTo(offer, &state) }
         // A question already open (a search being typed) is not taken over: the offer waits for no one.
         guard state.prompt == nil else { return [] }
@@ -11,21 +11,22 @@ extension AppUpdate {
         return []
     }
 
+    /// The answer to the offer (asked on the bottom line): y goes there (the reader's `submit`).
     static func confirmProgressSync(_ offer: ProgressSyncOffer, key: Key, _ state: inout AppState) -> [Effect] {
+        guard let prompt = state.prompt else { return [] }
         state.prompt = nil
         guard key == .character("y") || key == .character("Y") else {
             state.message = StatusMessage("Staying here.")
             return []
         }
-        return goTo(offer, &state)
+        return submitToAll(prompt, &state)
     }
 
-    private static func goTo(_ offer: ProgressSyncOffer, _ state: inout AppState) -> [Effect] {
+    static func goTo(_ offer: ProgressSyncOffer, _ state: inout ReaderContext) -> [Effect] {
         guard var reader = state.reader, reader.issueID == offer.issueID, let book = reader.book,
               book.articles.indices.contains(offer.position.articleIndex) else { return [] }
         state.message = StatusMessage("Went to \(offer.device)'s place: \(offer.percentText), “\(offer.articleTitle)”.")
         reader.pendingPosition = offer.position
-        let effects = openArticle(offer.position.articleIndex, &reader, &state)
-        return effects
+        return openArticle(offer.position.articleIndex, &reader, &state)
     }
 }
