@@ -4,8 +4,9 @@ import NewsstandCore
 /// Applies a message to the state and says what work should follow: `update(&state, message) -> [Effect]`.
 ///
 /// Pure: no I/O, no clocks, no threads. Everything slow is an `Effect` carried out elsewhere.
-/// Each screen's handling lives in its own extension (`AppUpdate+Shelf`, `+Reader`, `+Downloads`…), and
-/// takes its geometry from the screen's layout, never from numbers of its own.
+/// What screens share is handled here (the library, downloads, covers, prompts, global keys); everything else goes
+/// to the screens on the stack (`AppUpdate+Stack`): a key to the one on top, a message to each. A screen's own
+/// handling lives in its folder (`Screens/<Name>/`) and takes its geometry from its layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
         var effects = handle(message, &state)

@@ -14,7 +14,7 @@ public struct CatalogScreen: Equatable, Sendable {
         public var label: String?
         /// The title of the link followed to get here, for "use this feed".
         public var linkTitle: String?
-        /// The next page is being fetched (`CatalogScreen+Paging`).
+        /// The next page is being fetched (`CatalogScreen.loadMoreIfNear`).
         public var isLoadingMore = false
         /// Entries dropped from the front to keep the page within `CatalogScreen.maxEntries`.
         public var droppedEntries = 0
