@@ -22,19 +22,20 @@ extension ReaderState: ScreenModel {
     /// each only for this issue (and article).
     public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         let issueID = issueID
-        return ReaderContext.run(&self, &shared) { context in
-            switch message {
-            case .issueOpened(issueID, let result, let resumeAt): AppUpdate.issueOpened(result, resumeAt: resumeAt, &context)
-            case .articleLoaded(issueID, let articleIndex, let result): AppUpdate.articleLoaded(articleIndex, result, &context)
-            case .articlePictureRendered(let request, let result) where request.issueID == issueID:
-                AppUpdate.pictureRendered(request, result, &context)
-            case .issueSearched(issueID, let query, let result): AppUpdate.issueSearched(query, result, &context)
-            case .pageRendered(issueID, let articleIndex, let result): AppUpdate.pageRendered(articleIndex, result, &context)
-            case .marksLoaded(issueID, let result): AppUpdate.marksLoaded(result, &context)
-            case .progressSyncOffered(let offer) where offer.issueID == issueID: AppUpdate.progressSyncOffered(offer, &context)
-            default: []
-            }
+        let work: ((inout ReaderContext) -> [Effect])?
+        switch message {
+        case .issueOpened(issueID, let result, let resumeAt): work = { AppUpdate.issueOpened(result, resumeAt: resumeAt, &$0) }
+        case .articleLoaded(issueID, let articleIndex, let result): work = { AppUpdate.articleLoaded(articleIndex, result, &$0) }
+        case .articlePictureRendered(let request, let result) where request.issueID == issueID:
+            work = { AppUpdate.pictureRendered(request, result, &$0) }
+        case .issueSearched(issueID, let query, let result): work = { AppUpdate.issueSearched(query, result, &$0) }
+        case .pageRendered(issueID, let articleIndex, let result): work = { AppUpdate.pageRendered(articleIndex, result, &$0) }
+        case .marksLoaded(issueID, let result): work = { AppUpdate.marksLoaded(result, &$0) }
+        case .progressSyncOffered(let offer) where offer.issueID == issueID: work = { AppUpdate.progressSyncOffered(offer, &$0) }
+        default: work = nil
         }
+        guard let work else { return .stay() }  // not this issue's: nothing moves
+        return ReaderContext.run(&self, &shared, work)
     }
 
     /// A search of this issue typed after `/`; a bookmark's name or a highlight's note; a mark deleted or a progress
