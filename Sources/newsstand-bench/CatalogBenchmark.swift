@@ -8,7 +8,7 @@ import NewsstandUI
 /// selection to the end, the `.loadCatalogPage` effect is carried out (fetch and parse one page, as the runtime
 /// does with `CatalogPages`), the answer goes through `AppUpdate`, and the frame is rendered. Per page: the
 /// time to fetch and parse, and to update and render; the resident memory after pages 1, 10, 50 and 100 (the
-/// browser keeps at most `CatalogBrowser.maxEntries` issues, so it should stay flat) and the peak.
+/// browser keeps at most `CatalogScreen.maxEntries` issues, so it should stay flat) and the peak.
 struct CatalogBenchmark {
     var entries = 50_000
     var perPage = 100
@@ -34,7 +34,7 @@ struct CatalogBenchmark {
         let peakReset = ProcessMemory.resetPeakResident()
         let residentBefore = ProcessMemory.residentBytes()
         var state = AppState(width: 100, height: 30)
-        state.screens.append(.catalog(CatalogBrowser(url: root)))
+        state.screens.append(.catalog(CatalogScreen(url: root)))
         var fetchTimes: [Double] = []
         var updateTimes: [Double] = []
         var resident: [(page: Int, bytes: Int)] = []

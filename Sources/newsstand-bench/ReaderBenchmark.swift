@@ -41,8 +41,8 @@ struct ReaderBenchmark {
         state.reader = ReaderState(issueID: 1)
         state.reader?.isShowingArticle = true
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))
-        let middle = (state.reader?.layout?.lines.count ?? 0) / 2
-        state.reader?.topLine = middle
+        let middle = (state.reader?.view.layout?.lines.count ?? 0) / 2
+        state.reader?.view.topLine = middle
         var reflowTimes: [Double] = []
         var lines = 0
         for index in 0..<repetitions {
@@ -51,7 +51,7 @@ struct ReaderBenchmark {
                 _ = AppUpdate.update(&state, .resized(width: width, height: 40))
                 return AppView.render(state, theme: .fallback)
             }
-            lines = state.reader?.layout?.lines.count ?? 0
+            lines = state.reader?.view.layout?.lines.count ?? 0
             reflowTimes.append(seconds)
         }
         table.add("reflow \(Format.count(words)) words on resize", Statistics(reflowTimes),

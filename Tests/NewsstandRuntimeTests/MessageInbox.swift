@@ -62,7 +62,7 @@ final class MessageInbox: Sendable {
     }
 
     var pictures: [(PictureRequest, Result<TextArt, ReaderFailure>)] {
-        messages.compactMap { if case .webPictureRendered(let request, let result) = $0 { (request, result) } else { nil } }
+        messages.compactMap { if case .articlePictureRendered(let request, let result) = $0 { (request, result) } else { nil } }
     }
 
     var refreshes: [[PublicationRefresher.Outcome]] {

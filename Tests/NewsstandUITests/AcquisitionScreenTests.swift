@@ -14,7 +14,7 @@ final class AcquisitionScreenTests: XCTestCase {
                               AcquisitionLink(url: URL(string: "https://books.example/get/PDF/1")!, kind: .acquisition, type: "application/pdf", size: 2 << 20),
                               AcquisitionLink(url: URL(string: "https://books.example/get/EPUB/1")!, kind: .acquisition, type: "application/epub+zip")]
         var state = Fixtures.state(width: 90, height: 20, issues: [])
-        var browser = CatalogBrowser(url: root)
+        var browser = CatalogScreen(url: root)
         browser.pages[0].feed = Feed(format: .opds1, title: "Books", entries: [entry])
         state.screens.append(.catalog(browser))
         return (state, entry)

@@ -170,14 +170,14 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertEqual(state.reader?.position, ReadingPosition(articleIndex: 1, blockIndex: 30))
         _ = AppUpdate.update(&state, .resized(width: 50, height: 24))
         XCTAssertEqual(state.reader?.position.blockIndex, 30, "resizing keeps the same paragraph at the top")
-        let before = state.reader!.topLine
+        let before = state.reader!.view.topLine
         let saved = AppUpdate.update(&state, .keyPressed(.pageDown))
-        XCTAssertEqual(state.reader!.topLine, before + 21)
+        XCTAssertEqual(state.reader!.view.topLine, before + 21)
         XCTAssertEqual(saved.count, 1, "scrolling saves the position")
         _ = AppUpdate.update(&state, .keyPressed(.end))
-        let end = state.reader!.topLine
+        let end = state.reader!.view.topLine
         _ = AppUpdate.update(&state, .keyPressed(.down))
-        XCTAssertEqual(state.reader!.topLine, end, "cannot scroll past the end")
+        XCTAssertEqual(state.reader!.view.topLine, end, "cannot scroll past the end")
     }
 
     /// A long paragraph read halfway: reopening at another width, or resizing, brings back the line the
@@ -197,7 +197,7 @@ final class AppUpdateTests: XCTestCase {
         }
         func firstWord(_ state: AppState) -> String {
             let reader = state.reader!
-            return String(reader.layout!.lines[reader.topLine].text.split(separator: " ").first ?? "")
+            return String(reader.view.layout!.lines[reader.view.topLine].text.split(separator: " ").first ?? "")
         }
         var narrow = openedState(width: 40, resumeAt: ReadingPosition(articleIndex: 0, blockIndex: 0))
         for _ in 0..<15 { _ = AppUpdate.update(&narrow, .keyPressed(.down)) }
@@ -207,12 +207,12 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertGreaterThan(position.characterOffset, 0, "the top line is well inside the paragraph")
 
         let wide = openedState(width: 100, resumeAt: position)
-        let restored = wide.reader!.layout!.lines[wide.reader!.topLine].text
+        let restored = wide.reader!.view.layout!.lines[wide.reader!.view.topLine].text
         XCTAssertTrue(restored.split(separator: " ").contains(Substring(word)), "'\(word)' is on the restored top line: \(restored)")
-        XCTAssertGreaterThan(wide.reader!.topLine, wide.reader!.layout!.line(forBlock: 1), "not the paragraph's first line")
+        XCTAssertGreaterThan(wide.reader!.view.topLine, wide.reader!.view.layout!.line(forBlock: 1), "not the paragraph's first line")
 
         _ = AppUpdate.update(&narrow, .resized(width: 70, height: 24))
-        let resized = narrow.reader!.layout!.lines[narrow.reader!.topLine].text
+        let resized = narrow.reader!.view.layout!.lines[narrow.reader!.view.topLine].text
         XCTAssertTrue(resized.split(separator: " ").contains(Substring(word)), "'\(word)' stays at the top on resize: \(resized)")
     }
 
@@ -221,15 +221,15 @@ final class AppUpdateTests: XCTestCase {
         state.articleMeasure = 40
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 0, .success([.paragraph(StyledText(String(repeating: "word ", count: 60)))])))
-        XCTAssertEqual(state.reader?.layout?.measure, 40)
-        XCTAssertTrue(state.reader!.layout!.lines.allSatisfy { $0.text.count <= 40 })
+        XCTAssertEqual(state.reader?.view.layout?.measure, 40)
+        XCTAssertTrue(state.reader!.view.layout!.lines.allSatisfy { $0.text.count <= 40 })
     }
 
     func testArticlesFromAnotherIssueAreIgnored() {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 99, articleIndex: 0, .success([.paragraph("wrong")])))
-        XCTAssertNil(state.reader?.blocks)
+        XCTAssertNil(state.reader?.view.blocks)
     }
 
     func testOnlyARequestedRefreshSaysUpToDate() {

@@ -20,10 +20,10 @@ final class ArticleLayoutTests: XCTestCase {
 
         var state = AppState(width: 42, height: 6)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 6)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], " A bold and slanted word under")
         let base = theme[.text]
         XCTAssertEqual(buffer[1, 1].style, base, "'A' in the text style")
@@ -52,10 +52,10 @@ final class ArticleLayoutTests: XCTestCase {
 
         var state = AppState(width: 42, height: 12)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 42, height: 12)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer[1 + 6, 4].style, theme[.link], "link text is drawn as the theme's link")
     }
 
@@ -117,10 +117,10 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.plainLines, ["  let veryLongName = computeSomethingWithAVeryLongFunctionName(argument: 1)", "    next()"])
         var state = AppState(width: 30, height: 5)
         var reader = ReaderState(issueID: 1)
-        reader.layout = set
+        reader.view.layout = set
         state.reader = reader
         var buffer = CellBuffer(width: 30, height: 5)
-        ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+        ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], "   let veryLongName = computeS")
         XCTAssertEqual(buffer.lines()[2], "     next()")
     }
@@ -242,10 +242,10 @@ final class ArticleLayoutTests: XCTestCase {
             XCTAssertEqual(set.links.count, 1)
             var state = AppState(width: max(0, width), height: 10)
             var reader = ReaderState(issueID: 1)
-            reader.layout = set
+            reader.view.layout = set
             state.reader = reader
             var buffer = CellBuffer(width: max(0, width), height: 10)
-            ArticleScreen.render(state.reader!, state, in: state.body, theme: theme, into: &buffer)
+            ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         }
         XCTAssertEqual(ArticleLayout(blocks: [], width: 1).lines, [])
     }

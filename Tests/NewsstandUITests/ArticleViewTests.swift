@@ -35,7 +35,7 @@ final class ArticleViewTests: XCTestCase {
 
     private func views(_ states: (issue: AppState, feed: AppState)) throws -> (issue: ArticleView, feed: ArticleView) {
         let issue = try XCTUnwrap(states.issue.reader?.view)
-        let article = try XCTUnwrap(states.feed.screens.last.flatMap { screen -> FeedArticleState? in
+        let article = try XCTUnwrap(states.feed.screens.last.flatMap { screen -> FeedArticleScreen? in
             if case .feedArticle(let article) = screen { article } else { nil }
         }, "a feed article on top: \(states.feed.screens)")
         return (issue, article.view)
@@ -73,8 +73,8 @@ final class ArticleViewTests: XCTestCase {
         XCTAssertEqual(PictureRequest(issueID: 0, source: asked.source, columns: asked.columns, rows: asked.rows, mode: asked.mode,
                                       background: asked.background, cellPixels: asked.cellPixels), web)
         let art = Fixtures.art("#", columns: asked.columns, rows: asked.rows)
-        _ = AppUpdate.update(&states.issue, .pictureRendered(asked, .success(art)))
-        _ = AppUpdate.update(&states.feed, .webPictureRendered(web, .success(art)))
+        _ = AppUpdate.update(&states.issue, .articlePictureRendered(asked, .success(art)))
+        _ = AppUpdate.update(&states.feed, .articlePictureRendered(web, .success(art)))
         XCTAssertTrue(body(states.issue).contains { $0.contains("#####") }, body(states.issue).joined(separator: "\n"))
         XCTAssertEqual(body(states.issue), body(states.feed), "pictures drawn alike")
 

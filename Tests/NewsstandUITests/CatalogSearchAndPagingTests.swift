@@ -112,8 +112,8 @@ final class CatalogSearchAndPagingTests: XCTestCase {
         }
         XCTAssertEqual(effects, [], "the last page has no next")
         let current = try! XCTUnwrap(state.catalog?.current)
-        XCTAssertEqual(current.rowCount, CatalogBrowser.maxEntries, "a window of the newest pages read")
-        XCTAssertEqual(current.droppedEntries, 3000 - CatalogBrowser.maxEntries)
+        XCTAssertEqual(current.rowCount, CatalogScreen.maxEntries, "a window of the newest pages read")
+        XCTAssertEqual(current.droppedEntries, 3000 - CatalogScreen.maxEntries)
         XCTAssertEqual(current.feed?.entries.last?.title, "Book 2999")
         XCTAssertEqual(current.cursor.selection, current.rowCount - 1)
         XCTAssertTrue(AppView.render(state, theme: theme).lines()[2].contains("2000 earlier entries not kept"))

@@ -288,11 +288,8 @@ final class DownloadsScreenTests: XCTestCase {
 
     /// Moves the downloads screen's selection to an issue's row, as keys would.
     private func selectDownload(_ issueID: Int64, _ state: inout AppState) {
-        state.updateScreen { screen in
-            guard case .downloads(var cursor) = screen else { return false }
-            cursor.selectedIssueID = issueID
-            screen = .downloads(cursor)
-            return true
-        }
+        guard case .downloads(var cursor)? = state.screens.last else { return XCTFail("\(state.screens)") }
+        cursor.selectedIssueID = issueID
+        state.screens[state.screens.count - 1] = .downloads(cursor)
     }
 }

@@ -85,7 +85,7 @@ final class FeedArticleScreenTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.down)), [], "asked for once")
         let art = TextArt(columns: request.columns, rows: request.rows,
                           lines: Array(repeating: String(repeating: "#", count: request.columns), count: request.rows))
-        _ = AppUpdate.update(&state, .webPictureRendered(request, .success(art)))
+        _ = AppUpdate.update(&state, .articlePictureRendered(request, .success(art)))
         XCTAssertTrue(AppView.render(state, theme: theme).lines().contains { $0.contains("#####") })
     }
 }

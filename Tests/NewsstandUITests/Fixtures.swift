@@ -92,21 +92,21 @@ struct ShelfFixture {
 
 /// Screens' own state as tests look at it: the topmost screen of a kind.
 extension AppState {
-    var catalog: CatalogBrowser? {
+    var catalog: CatalogScreen? {
         screens.reversed().lazy.compactMap { if case .catalog(let browser) = $0 { browser } else { nil } }.first
     }
 
-    var librarySearch: LibrarySearch? {
+    var librarySearch: SearchResultsScreen? {
         screens.reversed().lazy.compactMap { if case .searchResults(let search) = $0 { search } else { nil } }.first
     }
 
     /// An issue's download state as the shelf shows it: the downloads model's, else the library's row.
-    func shownState(ofIssue id: Int64) -> IssueState? { loadedIssue(id: id).map(downloads.state(of:)) }
+    func shownState(ofIssue id: Int64) -> IssueState? { loadedIssue(id: id).map(shared.downloads.state(of:)) }
 
     /// The selected issue's download state as the shelf shows it.
-    var selectedShownState: IssueState? { selectedIssueValue.map(downloads.state(of:)) }
+    var selectedShownState: IssueState? { shared.selectedIssueValue.map(shared.downloads.state(of:)) }
 
-    var downloadsCursor: DownloadsCursor? {
+    var downloadsCursor: DownloadsScreen? {
         screens.reversed().lazy.compactMap { if case .downloads(let cursor) = $0 { cursor } else { nil } }.first
     }
 }

@@ -114,20 +114,20 @@ final class ListCursorTests: XCTestCase {
         var results = shelf
         let hits = (1...25).map { SearchHit(issueID: 1, issueName: "issue", issueTitle: "Issue", publicationName: "kettle", articleIndex: $0,
                                             articleTitle: "Article \($0)", blockIndex: 0, snippet: [SnippetPart("match", isMatch: true)]) }
-        results.screens = [.shelf, .searchResults(LibrarySearch(query: "match", hits: hits))]
+        results.screens = [.shelf, .searchResults(SearchResultsScreen(query: "match", hits: hits))]
 
         var downloads = shelf
         for id in 1...12 { _ = AppUpdate.update(&downloads, .downloadReported(.queued(issueID: Int64(id), position: id))) }
         _ = AppUpdate.update(&downloads, .keyPressed(.character("D")))
 
         var catalog = shelf
-        var browser = CatalogBrowser(url: URL(string: "https://example.com/opds")!)
+        var browser = CatalogScreen(url: URL(string: "https://example.com/opds")!)
         browser.pages[0].feed = Feed(format: .opds1, title: "Catalog",
                                      navigation: (1...20).map { NavigationLink(title: "Section \($0)", url: URL(string: "https://example.com/\($0)")!) })
         catalog.screens = [.shelf, .catalog(browser)]
 
         var headlines = shelf
-        headlines.screens = [.shelf, .headlines(HeadlinesState(publicationID: 1, title: "Kettle", headlines: (1...15).map {
+        headlines.screens = [.shelf, .headlines(HeadlinesScreen(publicationID: 1, title: "Kettle", headlines: (1...15).map {
             Headline(title: "News \($0)")
         }))]
 
@@ -135,7 +135,7 @@ final class ListCursorTests: XCTestCase {
         return [
             ListUnderTest(name: "shelf", state: shelf, count: 30, page: shelf.shelfLayout.page, cursor: { $0.shelfCursor }),
             ListUnderTest(name: "subscriptions", state: subscriptions, count: 12, page: SubscriptionsScreen.layout(in: body).page,
-                          cursor: { if case .subscriptions(let cursor) = top($0) { cursor } else { nil } }),
+                          cursor: { if case .subscriptions(let screen) = top($0) { screen.cursor } else { nil } }),
             ListUnderTest(name: "contents", state: contents, count: 25, page: ContentsScreen.layout(in: body).page,
                           cursor: { $0.reader?.contentsCursor }),
             ListUnderTest(name: "search results", state: results, count: 25, page: SearchResultsScreen.layout(in: body).page,

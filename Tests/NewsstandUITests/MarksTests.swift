@@ -122,11 +122,11 @@ final class MarksTests: XCTestCase {
         var state = reading()
         for _ in 0..<9 { _ = AppUpdate.update(&state, .keyPressed(.character("j"))) }
         let position = try XCTUnwrap(state.reader?.position)
-        let layout = try XCTUnwrap(state.reader?.layout)
-        let topWords = ArticlePassages.words(of: layout.lines[state.reader!.topLine], index: 0, articleIndex: 0).prefix(3).map(\.text)
+        let layout = try XCTUnwrap(state.reader?.view.layout)
+        let topWords = ArticlePassages.words(of: layout.lines[state.reader!.view.topLine], index: 0, articleIndex: 0).prefix(3).map(\.text)
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("m"))), [])
         let prompt = try XCTUnwrap(state.prompt)
-        XCTAssertEqual(prompt.text, "One: " + ArticlePassages.words(of: layout.lines[state.reader!.topLine], index: 0, articleIndex: 0).prefix(6).map(\.text).joined(separator: " ") + "…",
+        XCTAssertEqual(prompt.text, "One: " + ArticlePassages.words(of: layout.lines[state.reader!.view.topLine], index: 0, articleIndex: 0).prefix(6).map(\.text).joined(separator: " ") + "…",
                        "the name offered: the article and the first words")
         XCTAssertTrue(AppView.render(state, theme: theme).lines()[19].hasPrefix(" Bookmark name: One: "))
         let effects = AppUpdate.update(&state, .keyPressed(.enter))
@@ -149,9 +149,9 @@ final class MarksTests: XCTestCase {
         XCTAssertTrue(lines[19].contains("go to"), "hints: \(lines[19])")
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(state.screen, .article)
-        let wide = try XCTUnwrap(state.reader?.layout)
+        let wide = try XCTUnwrap(state.reader?.view.layout)
         XCTAssertEqual(wide.width, 100)
-        let wideTop = ArticlePassages.words(of: wide.lines[state.reader!.topLine], index: 0, articleIndex: 0).map(\.text)
+        let wideTop = ArticlePassages.words(of: wide.lines[state.reader!.view.topLine], index: 0, articleIndex: 0).map(\.text)
         XCTAssertTrue(wideTop.contains(topWords[0]), "at another width, the line at the top is the one with the bookmarked words: \(wideTop)")
     }
 
@@ -175,7 +175,7 @@ final class MarksTests: XCTestCase {
         XCTAssertTrue(effects.contains(.loadArticle(issueID: 7, articleIndex: 2)), "\(effects)")
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 2, .success(Self.blocks())))
         XCTAssertEqual(state.reader?.position.blockIndex, 12)
-        let line = try XCTUnwrap(state.reader?.layout?.lines[state.reader!.topLine])
+        let line = try XCTUnwrap(state.reader?.view.layout?.lines[state.reader!.view.topLine])
         XCTAssertTrue(line.offsetInBlock <= 40 && 40 < line.offsetInBlock + line.text.count, "the line with the bookmarked place: \(line)")
 
         _ = AppUpdate.update(&state, .keyPressed(.character("'")))
@@ -197,8 +197,8 @@ final class MarksTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("v"))), [])
         XCTAssertEqual(state.screen, .selection)
         let selection = try XCTUnwrap(state.reader?.selection)
-        let topLine = try XCTUnwrap(state.reader?.topLine)
-        let layout = try XCTUnwrap(state.reader?.layout)
+        let topLine = try XCTUnwrap(state.reader?.view.topLine)
+        let layout = try XCTUnwrap(state.reader?.view.layout)
         let line = try XCTUnwrap((topLine..<layout.lines.count).map { layout.lines[$0] }.first { !$0.text.isEmpty })
         XCTAssertEqual(ArticlePassages.joined(selection.passages.words[selection.words]), line.text, "the first line with words from the top, to begin with")
         XCTAssertEqual(styled(state, theme[.selection].adding([.underline])), [line.text], "drawn as chosen")
@@ -248,7 +248,7 @@ final class MarksTests: XCTestCase {
 
     func testTheHighlightsListShowsNotesAndLostPassagesGoesToOneAndEditsItsNote() throws {
         var state = reading(width: 70)
-        let passages = ArticlePassages(try XCTUnwrap(state.reader?.layout), articleIndex: 0)
+        let passages = ArticlePassages(try XCTUnwrap(state.reader?.view.layout), articleIndex: 0)
         var found = HighlightAnchoring.highlight(issueID: 7, words: 200...205, of: passages, articleTitle: "One", note: "a good line")
         found.id = 1
         let lost = Highlight(id: 2, issueID: 7, start: ReadingPosition(articleIndex: 1, blockIndex: 2), end: ReadingPosition(articleIndex: 1, blockIndex: 2, characterOffset: 9),
@@ -275,14 +275,14 @@ final class MarksTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.setNote(issueID: 7, highlightID: 1, note: "a good passage")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(state.screen, .article)
-        let top = try XCTUnwrap(state.reader?.topLine)
-        XCTAssertEqual(top, state.reader?.layout.map { min($0.line(for: found.start), $0.lines.count - 18) })
+        let top = try XCTUnwrap(state.reader?.view.topLine)
+        XCTAssertEqual(top, state.reader?.view.layout.map { min($0.line(for: found.start), $0.lines.count - 18) })
         XCTAssertTrue(styled(state, theme[.highlight]).joined().contains(passages.words[200].text), "the passage is on the screen")
     }
 
     func testAFeedArticleSaysItHasNoMarks() {
         var state = Fixtures.state(issues: [])
-        state.screens.append(.feedArticle(FeedArticleState(publicationID: 1, index: 0, count: 1, title: "News")))
+        state.screens.append(.feedArticle(FeedArticleScreen(publicationID: 1, index: 0, count: 1, title: "News")))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("m"))), [])
         XCTAssertEqual(state.message?.text, "Bookmarks and highlights are kept in issues; a feed's article has none.")
         XCTAssertEqual(state.screen, .article)

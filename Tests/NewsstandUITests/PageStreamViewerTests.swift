@@ -17,14 +17,14 @@ final class PageStreamViewerTests: XCTestCase {
         entry.acquisitions = [AcquisitionLink(url: URL(string: "https://comics.example/books/b1/file.cbz")!, kind: .acquisition, type: "application/zip")]
         entry.pageStream = stream ?? self.stream
         var state = Fixtures.state(width: width, height: height, issues: [])
-        var browser = CatalogBrowser(url: root)
+        var browser = CatalogScreen(url: root)
         browser.pages[0].feed = Feed(format: .opds1, title: "Latest books", entries: [entry])
         state.screens.append(.catalog(browser))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [])
         return state
     }
 
-    private var viewer: (AppState) -> PageStreamViewer? = { state in
+    private var viewer: (AppState) -> PageStreamScreen? = { state in
         if case .streamedPages(let viewer)? = state.screens.last { viewer } else { nil }
     }
 
@@ -152,13 +152,13 @@ final class PageStreamViewerTests: XCTestCase {
         let other = StreamedPageRequest(stream: CatalogPageStream(template: "https://comics.example/b2/{pageNumber}", pageCount: 24),
                                         page: 3, readingPage: 3, drawing: drawing)
         XCTAssertTrue(request(3, reading: 3).isOutdated(by: other))
-        XCTAssertEqual(PageStreamViewer.wantedPages(reading: 23, count: 24), [23], "nothing past the last page")
+        XCTAssertEqual(PageStreamScreen.wantedPages(reading: 23, count: 24), [23], "nothing past the last page")
     }
 
     func testAStreamWithoutFilesIsStillOffered() {
         var entry = CatalogEntry(name: "b1", title: "Only streamed", date: Date(timeIntervalSince1970: 0), contentURLs: [])
         entry.pageStream = CatalogPageStream(template: stream.template, pageCount: 1)
-        let choice = AcquisitionChoice(entry: entry)
+        let choice = AcquisitionScreen(entry: entry)
         XCTAssertEqual(choice.rowCount, 1)
         XCTAssertNil(choice.link(atRow: 0))
         var buffer = CellBuffer(width: 60, height: 8, style: theme[.background])

@@ -88,15 +88,15 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(effects.first, .saveReadingPosition(issueID: 7, try XCTUnwrap(state.reader?.position)))
         XCTAssertEqual(state.message, StatusMessage("“zebra”: 3 places in 2 articles (n next, N previous)"))
         var reader = try XCTUnwrap(state.reader)
-        let layout = try XCTUnwrap(reader.layout)
+        let layout = try XCTUnwrap(reader.view.layout)
         let matchLines = AppUpdate.matchLines(layout, "zebra")
         XCTAssertEqual(matchLines.count, 2)
         XCTAssertEqual(reader.matchLine, matchLines[0])
-        XCTAssertEqual(reader.topLine, matchLines[0] - 2, "two lines of context above the match")
+        XCTAssertEqual(reader.view.topLine, matchLines[0] - 2, "two lines of context above the match")
 
         // The match is drawn in the selection style, on its cells only.
         let buffer = AppView.render(state, theme: theme)
-        let y = 1 + matchLines[0] - reader.topLine
+        let y = 1 + matchLines[0] - reader.view.topLine
         let row = buffer.lines(trimmingTrailingSpaces: false)[y]
         let column = try XCTUnwrap(row.range(of: "Zebra")).lowerBound.utf16Offset(in: row)
         for x in column..<column + 5 { XCTAssertEqual(buffer[x, y].style, theme[.selection], "cell \(x)") }
@@ -109,7 +109,7 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("n"))).last, .loadArticle(issueID: 7, articleIndex: 2), "the next match is in article 3")
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 2, .success(Self.blocks(20, wordAt: [5, 15]))))
         reader = try XCTUnwrap(state.reader)
-        let third = AppUpdate.matchLines(try XCTUnwrap(reader.layout), "zebra")
+        let third = AppUpdate.matchLines(try XCTUnwrap(reader.view.layout), "zebra")
         XCTAssertEqual(reader.matchLine, third.first, "lands on the article's first match")
         XCTAssertTrue(AppView.render(state, theme: theme).lines()[19].contains("article 3/3"))
 
@@ -129,7 +129,7 @@ final class ReaderTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .issueSearched(issueID: 7, query: "zebra", .success([IssueMatch(articleIndex: 0, blockIndex: 20)])))
         let topBlock = try XCTUnwrap(state.reader?.position.blockIndex)
-        let topText = try XCTUnwrap(state.reader?.layout?.lines[state.reader!.topLine].text)
+        let topText = try XCTUnwrap(state.reader?.view.layout?.lines[state.reader!.view.topLine].text)
         _ = AppUpdate.update(&state, .resized(width: 44, height: 16))
         XCTAssertEqual(state.reader?.position.blockIndex, topBlock, "the same paragraph stays at the top")
         let lines = AppView.render(state, theme: theme).lines()
@@ -142,7 +142,7 @@ final class ReaderTests: XCTestCase {
     func testAPhraseSplitByALineBreakIsFoundAndHighlightedOnBothLines() throws {
         let words = (0..<200).map { "w\($0)" }
         var state = reading(blocks: [.paragraph(StyledText(words.joined(separator: " ")))])
-        let layout = try XCTUnwrap(state.reader?.layout)
+        let layout = try XCTUnwrap(state.reader?.view.layout)
         let end = String(try XCTUnwrap(layout.lines[2].text.split(separator: " ").last))
         let start = String(try XCTUnwrap(layout.lines[3].text.split(separator: " ").first))
         let phrase = "\(end) \(start)".uppercased()
@@ -158,7 +158,7 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(reader.matchLine, 2)
         let buffer = AppView.render(state, theme: theme)
         func highlighted(onLine line: Int) -> String {
-            let y = 1 + line - reader.topLine
+            let y = 1 + line - reader.view.topLine
             return (0..<state.width).filter { buffer[$0, y].style == theme[.selection] }.map { buffer[$0, y].symbol }.joined()
         }
         XCTAssertEqual(highlighted(onLine: 2), end, "the end of one line")
@@ -213,8 +213,8 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.down)).filter { if case .requestPictures = $0 { true } else { false } }, [], "asked for once")
 
         let art = Fixtures.art("#", columns: 58, rows: height)
-        _ = AppUpdate.update(&state, .pictureRendered(request, .success(art)))
-        _ = AppUpdate.update(&state, .pictureRendered(missing, .failure(ReaderFailure("the picture is missing"))))
+        _ = AppUpdate.update(&state, .articlePictureRendered(request, .success(art)))
+        _ = AppUpdate.update(&state, .articlePictureRendered(missing, .failure(ReaderFailure("the picture is missing"))))
         _ = AppUpdate.update(&state, .keyPressed(.home))
         let lines = AppView.render(state, theme: theme).lines()
         XCTAssertEqual(lines[1], " Before the picture.")
@@ -227,9 +227,9 @@ final class ReaderTests: XCTestCase {
 
     func testStatusLineShowsThePercentageThroughTheArticleAndTheIssue() {
         var state = reading(["1", "2", "3", "4", "5"], article: 1, blocks: Self.blocks(30))
-        let layout = state.reader!.layout!
+        let layout = state.reader!.view.layout!
         let scrollable = layout.lines.count - 18
-        state.reader!.topLine = scrollable * 40 / 100 + 1
+        state.reader!.view.topLine = scrollable * 40 / 100 + 1
         let status = AppView.render(state, theme: theme).lines()[19]
         XCTAssertTrue(status.hasSuffix("article 2/5 · 40% · issue 28% · 2 min left"), status)
     }

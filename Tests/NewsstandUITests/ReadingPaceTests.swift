@@ -46,7 +46,7 @@ final class ReadingPaceTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         _ = AppUpdate.update(&state, .issueOpened(issueID: 7, .success(ReaderTests.book(["One", "Two"])), resumeAt: ReadingPosition(articleIndex: 0, blockIndex: 0)))
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 7, articleIndex: 0, .success(ReaderTests.blocks(40))))
-        let layout = try XCTUnwrap(state.reader?.layout)
+        let layout = try XCTUnwrap(state.reader?.view.layout)
         XCTAssertEqual(layout.wordsFromLine.first, 40 * 22, "every word of the article: “Paragraph N” and 20 words")
         XCTAssertEqual(layout.wordsFromLine.last, 0)
         let status = try XCTUnwrap(AppView.render(state, theme: .fallback).lines().last)

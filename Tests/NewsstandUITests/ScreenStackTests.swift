@@ -14,29 +14,29 @@ final class ScreenStackTests: XCTestCase {
         for _ in 0..<3 { _ = AppUpdate.update(&state, .keyPressed(.down)) }
         let subscriptions = state.screens
         guard case .subscriptions(let cursor) = subscriptions.last else { return XCTFail("\(subscriptions)") }
-        XCTAssertEqual(cursor.selection, 3)
+        XCTAssertEqual(cursor.cursor.selection, 3)
 
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("B"))), [.loadFeed(publications[3].feedURL)])
-        XCTAssertEqual(state.screens.last, .catalog(CatalogBrowser(url: publications[3].feedURL)), "the catalog opens with its browser")
+        XCTAssertEqual(state.screens.last, .catalog(CatalogScreen(url: publications[3].feedURL)), "the catalog opens with its browser")
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screens, subscriptions, "back restores the subscriptions exactly, cursor and all")
 
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("H"))), [.loadHeadlines(publicationID: 4)])
-        XCTAssertEqual(state.screens.last, .headlines(HeadlinesState(publicationID: 4, title: "Publication 4")))
+        XCTAssertEqual(state.screens.last, .headlines(HeadlinesScreen(publicationID: 4, title: "Publication 4")))
         _ = AppUpdate.update(&state, .keyPressed(.character("?")))
         XCTAssertEqual(state.screen, .help)
         _ = AppUpdate.update(&state, .headlinesLoaded(publicationID: 4, .success([Headline(title: "News")])))
         _ = AppUpdate.update(&state, .keyPressed(.escape))
-        XCTAssertEqual(state.screens.last, .headlines(HeadlinesState(publicationID: 4, title: "Publication 4", headlines: [Headline(title: "News")])),
+        XCTAssertEqual(state.screens.last, .headlines(HeadlinesScreen(publicationID: 4, title: "Publication 4", headlines: [Headline(title: "News")])),
                        "headlines that arrived under the help reached their screen")
         _ = AppUpdate.update(&state, .keyPressed(.escape))
         XCTAssertEqual(state.screens, subscriptions)
 
         _ = AppUpdate.update(&state, .keyPressed(.character("S")))
-        XCTAssertEqual(state.screens.last, .storage(nil), "the storage screen opens measuring")
+        XCTAssertEqual(state.screens.last, .storage(StorageScreen()), "the storage screen opens measuring")
         let report = StorageReport(usage: [], budget: nil, plannedRemovals: [])
         _ = AppUpdate.update(&state, .storageMeasured(report))
-        XCTAssertEqual(state.screens.last, .storage(report))
+        XCTAssertEqual(state.screens.last, .storage(StorageScreen(report: report)))
     }
 
     func testASearchOpensItsResultsAndAHitOpensOverThem() {
@@ -44,7 +44,7 @@ final class ScreenStackTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.character("/")))
         for character in "tea" { _ = AppUpdate.update(&state, .keyPressed(.character(character))) }
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.searchLibrary(query: "tea")])
-        XCTAssertEqual(state.screens, [.shelf, .searchResults(LibrarySearch(query: "tea"))])
+        XCTAssertEqual(state.screens, [.shelf, .searchResults(SearchResultsScreen(query: "tea"))])
         let hit = SearchHit(issueID: 1, issueName: "issue-1", issueTitle: "One", publicationName: "kettle", articleIndex: 2, articleTitle: "Brewing",
                             blockIndex: 4, snippet: [SnippetPart("tea", isMatch: true)])
         _ = AppUpdate.update(&state, .librarySearched(query: "tea", .success([hit])))

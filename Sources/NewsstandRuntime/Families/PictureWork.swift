@@ -42,14 +42,14 @@ final class PictureWork: EffectFamily {
                     let result = self.cached(request) {
                         self.services.issueFolder(request.issueID).flatMap { ReaderWork.picture(request, issueFolder: $0) }
                     }
-                    self.services.send(.pictureRendered(request, result))
+                    self.services.send(.articlePictureRendered(request, result))
                 }
             }
         case .requestWebPictures(let requests):
             queue.async {
                 for request in requests {
                     let result = self.cached(request) { self.webPicture(request) }
-                    self.services.send(.webPictureRendered(request, result))
+                    self.services.send(.articlePictureRendered(request, result))
                 }
             }
         case .fetchStreamedPage(let request):

@@ -1,51 +1,18 @@
 import NewsstandCore
 import NewsstandImaging
 
-/// What the screens share, as one value: the terminal's size, the library's window, the shelf, covers,
-/// downloads, the screen stack (each screen with its own state), the prompt and the status message.
-/// `AppUpdate` changes it; `AppView` draws it.
+/// The whole interface as one value: what the screens share, and the screen stack (the shelf at the bottom, the one
+/// shown on top, each screen with its own state). `AppUpdate` changes it; `AppView` draws it.
+/// The shared part's properties read as the state's own (`state.library` is `state.shared.library`).
+@dynamicMemberLookup
 public struct AppState: Equatable, Sendable {
-    public var width: Int
-    public var height: Int
-    /// The publications, their counts, the issue being read and a window of issues per shelf in view.
-    public var library = LibraryWindow()
-    /// Which publication's shelf is shown, and where each shelf's cursor is.
-    public var shelf = ShelfState()
-    /// Rendered covers, by the request they answer (asked for once; those that could not be drawn keep their
-    /// placeholder); a row only ever looks up its own issue's key. Kept for the issues of the library's windows only.
-    public var covers = ArtCache<CoverArtRequest>()
+    public var shared: SharedState
     /// The screens, the shelf at the bottom and the one shown on top; going back pops one.
     public var screens: [Screen] = [.shelf]
-    public var message: StatusMessage?
-    /// A refresh the user asked for is under way (its result is announced even when nothing changed).
-    public var isRefreshRequested = false
-    public var isLightBackground = false
-    public var isRunning = true
-    /// The longest line of article text, in columns (the `measure` setting).
-    public var articleMeasure = ArticleLayout.defaultMeasure
-    /// How covers and article pictures are drawn as text: chosen from the terminal's capabilities, or by the user.
-    public var coverMode: CoverArtMode = .ascii
-    /// The terminal picture protocol covers and pictures are shown with instead of text art; nil for text art.
-    public var pictureProtocol: PictureProtocol?
-    /// One cell's size in pixels: a picture over N × M cells is made at most N × width by M × height pixels.
-    public var cellPixelSize: CellPixelSize = .fallback
-    /// A question on the bottom line (a feed URL, a title, a search, a link number, a login), when one is open.
-    public var prompt: Prompt?
-    /// Servers waiting to ask for a login while another prompt is open, first come first asked.
-    public var pendingLogins: [LoginRequest] = []
-    /// Every download's figures (sizes, speed, attempts), kept up to date from download events whatever screen is shown.
-    public var downloads = DownloadsState()
-    /// The keys in effect: `KeyMap` with the config's `bind` and `unbind` lines applied.
-    public var keys = KeyTable.standard
-    /// The reader's speed, for the time left in an article.
-    public var readingPace = ReadingPace()
-    /// The config's `full-text`: when headlines of feeds without their own setting get their whole article.
-    public var fullTextDefault: FullTextMode = .ask
-    /// For screen readers: the terminal cursor on the selected row or the reading line (`AppView.cursor`), no covers,
-    /// pictures or decoration, and state changes said in words on the status line.
-    public var screenReader = false
-    /// Seconds (since 1970) when the message being handled arrived, set by the front end: `AppUpdate` reads no clock.
-    public var clock: Double = 0
+
+    public init(width: Int, height: Int) {
+        shared = SharedState(width: width, height: height)
+    }
 
     /// The library setting that remembers the shelf's view.
     public static let shelfViewSetting = "shelf_view"
@@ -53,68 +20,28 @@ public struct AppState: Equatable, Sendable {
     public static let shelfOrderSetting = "shelf_order"
     public static let shelfFilterSetting = "shelf_filter"
 
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
+    public subscript<Value>(dynamicMember path: WritableKeyPath<SharedState, Value>) -> Value {
+        get { shared[keyPath: path] }
+        _modify { yield &shared[keyPath: path] }
     }
+
+    public subscript<Value>(dynamicMember path: KeyPath<SharedState, Value>) -> Value { shared[keyPath: path] }
 
     /// The kind of screen on top (for the key table and hints).
     public var screen: ScreenKind { screens.last?.kind ?? .shelf }
 
-    /// The area screens draw in: between the header bar and the status line.
-    public var body: Rect { AppView.body(width: width, height: height) }
-
-    // MARK: The shelf
-
-    public var currentPublication: Publication? {
-        library.publications.indices.contains(shelf.selectedPublication) ? library.publications[shelf.selectedPublication] : nil
-    }
-
-    /// The current shelf's window of issues, once loaded.
-    public var currentWindow: IssueWindow? { currentPublication.flatMap { library.windows[$0.id] } }
-
-    /// Issues in the current publication, from SQL (the window holds only some of them).
-    public var currentIssueCount: Int { currentPublication.map { library.issueCount($0.id) } ?? 0 }
-
-    /// The current shelf's cursor.
-    public var shelfCursor: ListCursor {
-        get { currentPublication.flatMap { shelf.cursors[$0.id] } ?? ListCursor() }
-        set { if let publication = currentPublication { shelf.cursors[publication.id] = newValue } }
-    }
-
-    /// The selected issue of the shelf, when its window has it.
-    public var selectedIssueValue: Issue? { currentWindow?.issue(at: shelfCursor.selection) }
-
-    /// The issue being read, when it is downloaded and belongs to the publication on the shelf: the shelf offers to continue it.
-    public var continueReadingIssue: Issue? {
-        guard let issue = library.readingIssue, issue.publicationID == currentPublication?.id, issue.state == .available else { return nil }
-        return issue
-    }
-
-    /// The shelf's layout in the current window size.
-    public var shelfLayout: ShelfLayout {
-        ShelfLayout(area: body, mode: shelf.viewMode, hasNotice: currentPublication?.lastError != nil, hasContinueLine: continueReadingIssue != nil,
-                    compact: screenReader)
-    }
-
     /// The cover request for an issue at a size, in this state's mode and background.
     public func coverRequest(issueID: Int64, columns: Int, rows: Int) -> CoverArtRequest {
-        CoverArtRequest(issueID: issueID, columns: columns, rows: rows, background: isLightBackground ? .light : .dark, mode: coverMode,
-                        cellPixels: pictureCellPixels)
+        shared.coverRequest(issueID: issueID, columns: columns, rows: rows)
     }
-
-    /// The cell size pictures are made for when they are shown as terminal pictures; nil when they are drawn as text.
-    public var pictureCellPixels: CellPixelSize? { pictureProtocol == nil ? nil : cellPixelSize }
 
     /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
-    public func loadedIssue(id: Int64) -> Issue? {
-        if let issue = library.readingIssue, issue.id == id { return issue }
-        return library.loadedIssue(id: id)
-    }
+    public func loadedIssue(id: Int64) -> Issue? { shared.loadedIssue(id: id) }
 
-    // MARK: Screens' own state, wherever they are in the stack
+    // MARK: The reader, wherever it is in the stack
 
-    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one).
+    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one);
+    /// for the quit key's saved place, the link prompt, tests and benchmarks. Screens never reach into the stack.
     public var reader: ReaderState? {
         get { screens.lazy.reversed().compactMap(\.readerState).first }
         set {
@@ -125,11 +52,6 @@ public struct AppState: Equatable, Sendable {
                 screens.append(.reader(newValue))
             }
         }
-    }
-
-    /// Changes the topmost screen `change` applies to (it returns false for screens it does not apply to).
-    public mutating func updateScreen(_ change: (inout Screen) -> Bool) {
-        for index in screens.indices.reversed() where change(&screens[index]) { return }
     }
 }
 

@@ -1,28 +1,8 @@
 import NewsstandCore
 
-/// The accounts screen (`A` on the subscriptions screen): adding an account (its URL, user and password asked on the
-/// bottom line, the password never shown), removing one, and the list as the runner reads it.
+/// The accounts screen's prompts: adding an account (its URL, user and password asked on the bottom line, the
+/// password never shown), and confirming a removal.
 extension AppUpdate {
-    static func handleAccounts(_ command: Command, _ accounts: AccountsState, _ state: inout AppState) -> [Effect] {
-        var accounts = accounts
-        if accounts.cursor.apply(command, count: accounts.accounts?.count ?? 0, page: AccountsScreen.layout(in: state.body).page) {
-            state.screens[state.screens.count - 1] = .accounts(accounts)
-            return []
-        }
-        switch command {
-        case .addAccount:
-            state.prompt = Prompt(.accountURL)
-        case .removeAccount:
-            guard let selected = accounts.selected else { return [] }
-            state.prompt = Prompt(.confirmRemoveAccount(url: selected.account.url.absoluteString, user: selected.account.user))
-        case .back:
-            return goBack(&state)
-        default:
-            break
-        }
-        return []
-    }
-
     /// The URL, then the user, then the password; the last hands them to the runner.
     static func submitAccountPrompt(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
@@ -62,17 +42,5 @@ extension AppUpdate {
             return []
         }
         return [.removeAccount(url: url)]
-    }
-
-    static func accountsLoaded(_ list: [AccountSummary], _ state: inout AppState) -> [Effect] {
-        let page = AccountsScreen.layout(in: state.body).page
-        state.updateScreen { screen in
-            guard case .accounts(var accounts) = screen else { return false }
-            accounts.accounts = list
-            accounts.cursor.keepVisible(count: list.count, page: page)
-            screen = .accounts(accounts)
-            return true
-        }
-        return []
     }
 }

@@ -1,44 +1,10 @@
 import Foundation
 import NewsstandCore
 
-/// Acquiring one title from a catalog: the choice of links, and what choosing one does.
+/// Titles acquired into the Library shelf: removing one (`X`), and what the runner says of one acquired.
 extension AppUpdate {
-    static func offerAcquisitions(_ entry: CatalogEntry, _ state: inout AppState) -> [Effect] {
-        state.screens.append(.acquisitions(AcquisitionChoice(entry: entry)))
-        return []
-    }
-
-    static func handleAcquisitions(_ command: Command, _ choice: AcquisitionChoice, _ state: inout AppState) -> [Effect] {
-        var choice = choice
-        if choice.cursor.apply(command, count: choice.rowCount, page: AcquisitionScreen.layout(in: state.body).page) {
-            state.screens[state.screens.count - 1] = .acquisitions(choice)
-            return []
-        }
-        switch command {
-        case .back:
-            return goBack(&state)
-        case .tap:
-            guard let link = choice.link(atRow: choice.cursor.selection) else {
-                guard let stream = choice.pageStream, choice.cursor.selection == 0 else { return [] }
-                return openPageStream(choice.entry, stream, &state)
-            }
-            guard link.kind.isFollowed else {
-                state.message = StatusMessage("A \(link.kind.rawValue) link: Newsstand only downloads open-access and plain acquisition links.")
-                return []
-            }
-            guard link.isDownloadable else {
-                state.message = StatusMessage("\(link.format) is not a format Newsstand reads (EPUB, PDF or comic).")
-                return []
-            }
-            state.message = StatusMessage("Getting \(choice.entry.title) (\(link.format)) into the Library shelf…")
-            return [.acquireTitle(choice.entry, link)]
-        default:
-            return []
-        }
-    }
-
     /// `X` on the shelf: asks before removing the selected title, only in the Library shelf.
-    static func askToRemoveTitle(_ state: inout AppState) -> [Effect] {
+    static func askToRemoveTitle(_ state: inout SharedState) -> [Effect] {
         guard let issue = state.selectedIssueValue else { return [] }
         guard state.library.publications.first(where: { $0.id == issue.publicationID })?.feedURL == TitleAcquirer.libraryURL else {
             return askToDeleteDownload(issue, &state)
@@ -69,7 +35,6 @@ extension AppUpdate {
         switch result {
         case .success(let title):
             state.message = StatusMessage("Downloading \(title) into the Library shelf (D shows the downloads).")
-            if case .acquisitions? = state.screens.last { state.screens.removeLast() }
         case .failure(let failure):
             state.message = StatusMessage(failure.reason, isError: true)
         }

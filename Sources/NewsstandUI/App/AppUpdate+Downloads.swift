@@ -2,8 +2,8 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// Download events: each issue's state, progress and transfer sizes, the downloads screen's model, and
-/// what the status line says; and the downloads screen's keys.
+/// Download events: each issue's state, progress and transfer sizes in the downloads model, and what the status
+/// line says; and opening the downloads screen.
 extension AppUpdate {
     /// The one switch over download events: the downloads model's figures and what the status line says.
     /// The issue's row in the windows that hold it changes only when the download ends (installed, failed,
@@ -69,7 +69,7 @@ extension AppUpdate {
             say { "“\($0)” is ready to read." }
             // Its cover may come from its own files now (a comic book's first page): ask again.
             state.covers.askAgain { $0.issueID == issueID }
-            return [.loadLibrary] + coverEffects(&state)
+            return [.loadLibrary] + coverEffects(&state.shared, showing: state.screen)
         case .failed(_, let reason):
             entry { $0.phase = .failed; $0.lastError = reason; $0.bytesPerSecond = 0; $0.fraction = 0 }
             recordEnd(.failed(reason: reason), progress: 0)
@@ -82,7 +82,6 @@ extension AppUpdate {
             entry { $0.phase = .waiting; $0.lastError = reason; $0.bytesPerSecond = 0 }
             say { "“\($0)” is \(reason); it continues when that one stops." }
         }
-        keepDownloadsInView(&state)
         let needsTitle = isNew && title == nil && state.downloads.entries[issueID] != nil
         return needsTitle ? [.lookUpIssues([issueID])] : []
     }
@@ -104,48 +103,11 @@ extension AppUpdate {
         for (id, entry) in state.downloads.entries where !ids.contains(id) && (entry.phase == .paused || entry.phase == .failed) {
             removeDownload(id, &state)
         }
-        keepDownloadsInView(&state)
     }
 
-    /// Takes a row away; the downloads screen's selection stays at the same place in the list.
+    /// Takes a row away (the downloads screen keeps its selection at the same place: `DownloadsScreen.receive`).
     static func removeDownload(_ issueID: Int64, _ state: inout AppState) {
-        guard state.downloads.entries[issueID] != nil else { return }
-        let before = state.downloads.rows
         state.downloads.entries[issueID] = nil
-        let rows = state.downloads.rows
-        state.updateScreen { screen in
-            guard case .downloads(var cursor) = screen else { return false }
-            if cursor.selectedIssueID == issueID {
-                let index = before.firstIndex { $0.issueID == issueID } ?? 0
-                cursor.selectedIssueID = rows.isEmpty ? nil : rows[min(index, rows.count - 1)].issueID
-            }
-            screen = .downloads(cursor)
-            return true
-        }
-    }
-
-    /// Keeps the downloads screen's cursor on its download and in view.
-    static func keepDownloadsInView(_ state: inout AppState) {
-        let downloads = state.downloads
-        let page = DownloadsScreen.layout(in: state.body).page
-        state.updateScreen { screen in
-            guard case .downloads(var cursor) = screen else { return false }
-            keepDownloadsCursor(&cursor, downloads)
-            cursor.cursor.keepVisible(count: downloads.entries.count, page: page)
-            screen = .downloads(cursor)
-            return true
-        }
-    }
-
-    /// Puts the cursor's index on its selected download (the first row when it has none).
-    static func keepDownloadsCursor(_ cursor: inout DownloadsCursor, _ downloads: DownloadsState) {
-        let rows = downloads.rows
-        if let index = downloads.index(ofIssue: cursor.selectedIssueID, in: rows) {
-            cursor.cursor.selection = index
-        } else {
-            cursor.selectedIssueID = rows.first?.issueID
-            cursor.cursor.selection = 0
-        }
     }
 
     static func clockTicked(_ state: inout AppState) -> [Effect] {
@@ -157,87 +119,13 @@ extension AppUpdate {
         return []
     }
 
+    /// `D` anywhere: the downloads screen over the one shown (once).
     static func openDownloads(_ state: inout AppState) -> [Effect] {
-        if state.screen != .downloads { state.screens.append(.downloads(DownloadsCursor())) }
-        keepDownloadsInView(&state)
-        return []
+        guard state.screen != .downloads else { return [] }
+        return apply(.push(.downloads(DownloadsScreen.open(state.shared, body: state.body))), &state)
     }
 
-    static func handleDownloadsScreen(_ command: Command, _ cursor: DownloadsCursor, _ state: inout AppState) -> [Effect] {
-        let rows = state.downloads.rows
-        var cursor = cursor
-        keepDownloadsCursor(&cursor, state.downloads)
-        if cursor.cursor.apply(command, count: rows.count, page: DownloadsScreen.layout(in: state.body).page) {
-            cursor.selectedIssueID = rows.indices.contains(cursor.cursor.selection) ? rows[cursor.cursor.selection].issueID : nil
-            state.screens[state.screens.count - 1] = .downloads(cursor)
-            return []
-        }
-        let selected = rows.indices.contains(cursor.cursor.selection) ? rows[cursor.cursor.selection] : nil
-        let title = selected.map { downloadTitle($0, state) } ?? ""
-        switch command {
-        case .back: return goBack(&state)
-        case .pauseResumeDownload:
-            guard let selected else { return nothingSelected(&state) }
-            switch selected.phase {
-            case .paused:
-                state.message = StatusMessage("Resuming “\(title)”…")
-                state.downloads.requested(selected.issueID)
-                return [.download(issueID: selected.issueID)]
-            case .failed:
-                state.message = StatusMessage("“\(title)” failed; r retries it.")
-            case .installing:
-                state.message = StatusMessage("“\(title)” is being installed and cannot be paused now.")
-            case .queued, .transferring, .retrying, .waiting:
-                state.message = StatusMessage("Paused “\(title)”; p resumes it.")
-                return [.pauseDownload(issueID: selected.issueID)]
-            }
-        case .cancelDownload:
-            guard let selected else { return nothingSelected(&state) }
-            state.message = StatusMessage("Cancelled “\(title)”; what it had fetched was removed.")
-            return [.cancelDownload(issueID: selected.issueID)]
-        case .retryDownload:
-            guard let selected else { return nothingSelected(&state) }
-            guard selected.phase == .failed else {
-                state.message = StatusMessage("Only a failed download can be retried.")
-                return []
-            }
-            state.message = StatusMessage("Retrying “\(title)”…")
-            state.downloads.requested(selected.issueID)
-            return [.download(issueID: selected.issueID)]
-        case .moveDownloadUp, .moveDownloadDown:
-            guard let selected else { return nothingSelected(&state) }
-            guard case .queued = selected.phase else {
-                state.message = StatusMessage("Only queued downloads can be moved in the line.")
-                return []
-            }
-            return [.moveDownload(issueID: selected.issueID, by: command == .moveDownloadUp ? -1 : 1)]
-        case .fewerTransfers, .moreTransfers:
-            let range = DownloadsState.concurrencyRange
-            let wanted = state.downloads.maxConcurrent + (command == .moreTransfers ? 1 : -1)
-            guard range.contains(wanted) else {
-                state.message = StatusMessage(command == .moreTransfers ? "At most \(range.upperBound) transfers at once." : "At least \(range.lowerBound) transfer at once.")
-                return []
-            }
-            state.downloads.maxConcurrent = wanted
-            state.message = StatusMessage("\(wanted) transfer\(wanted == 1 ? "" : "s") at once.")
-            return [.setMaxConcurrentDownloads(wanted)]
-        case .cycleRateLimit:
-            let next = DownloadsState.nextRateLimit(after: state.downloads.rateLimit)
-            state.downloads.rateLimit = next
-            state.message = StatusMessage(next.map { "Downloads limited to \(RateText.speed(Double($0))) in all." } ?? "No rate limit.")
-            return [.setRateLimit(next)]
-        default:
-            break
-        }
-        return []
-    }
-
-    private static func nothingSelected(_ state: inout AppState) -> [Effect] {
-        state.message = StatusMessage("No download is selected.")
-        return []
-    }
-
-    static func downloadTitle(_ entry: DownloadEntry, _ state: AppState) -> String {
+    static func downloadTitle(_ entry: DownloadEntry, _ state: SharedState) -> String {
         state.loadedIssue(id: entry.issueID)?.title ?? entry.title ?? "Issue \(entry.issueID)"
     }
 }

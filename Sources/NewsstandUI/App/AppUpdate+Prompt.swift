@@ -1,3 +1,5 @@
+import NewsstandCore
+
 /// The prompt on the bottom line: typing and editing, confirming, and handing what was typed to its screen.
 extension AppUpdate {
     /// Keys while a prompt is open go to it (Ctrl-C still quits).
@@ -37,12 +39,25 @@ extension AppUpdate {
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
             case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
-            case .searchCatalog: return submitCatalogSearch(prompt, &state)
-            case .bookmarkName, .note, .confirmDeleteMark: return submitMarkPrompt(prompt, &state)
+            case .searchCatalog: return submitOnTop(prompt, &state)
+            case .bookmarkName, .note, .confirmDeleteMark: return submitOnTop(prompt, &state)
             case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
             case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,
                  .confirmProgressSync, .chooseSubscriptionAccount: return []
             }
         }
+    }
+
+    /// `d` in a marks list, answered: y deletes the mark (from the library in the background; from the list and the
+    /// reader under it at once).
+    static func confirmDeleteMark(_ mark: IssueMark, key: Key, _ state: inout AppState) -> [Effect] {
+        guard let prompt = state.prompt else { return [] }
+        state.prompt = nil
+        guard key == .character("y") || key == .character("Y") else {
+            state.message = StatusMessage("Nothing was deleted.")
+            return []
+        }
+        state.message = StatusMessage("Deleted \(mark.description).")
+        return submitToAll(prompt, &state) + [.deleteMark(mark)]
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// The shelf and the issue page: moving, tapping, switching publications and views, refresh results, the
-/// library's windows and the covers in view.
+/// The library's windows and the covers in view, for the shelf and the issue page (whose keys are theirs:
+/// `ShelfScreen`, `DetailScreen`): what refreshes and library reads bring, and moving between shelves.
 extension AppUpdate {
     static func publicationsRefreshed(_ outcomes: [PublicationRefresher.Outcome], _ state: inout AppState) -> [Effect] {
         let problems = outcomes.compactMap(\.problem)
@@ -16,12 +16,7 @@ extension AppUpdate {
             state.message = StatusMessage("Up to date.")
         }
         state.isRefreshRequested = false
-        // A headlines screen open under or over the shelf reads its list again: a sync may have brought headlines or
-        // their read and starred states from an account's server.
-        let headlines: [Effect] = state.screens.compactMap { screen in
-            if case .headlines(let headlines) = screen { .loadHeadlines(publicationID: headlines.publicationID) } else { nil }
-        }
-        return [.loadLibrary] + headlines
+        return [.loadLibrary]  // (a headlines screen reads its list again: `HeadlinesScreen.receive`)
     }
 
     // MARK: The library's windows
@@ -43,18 +38,18 @@ extension AppUpdate {
         state.library.windows = state.library.windows.filter { known.contains($0.key) }
         state.library.requestedWindows = [:]
         var effects: [Effect] = []
-        for publicationID in shelvesInView(state) {
+        for publicationID in shelvesInView(state.shared) {
             guard state.library.windows[publicationID] != nil else { continue }
-            let request = rereadRequest(publicationID, state)
+            let request = rereadRequest(publicationID, state.shared)
             state.library.requestedWindows[publicationID] = request
             effects.append(.loadIssues(request))
         }
-        keepShelfInView(&state)
+        keepShelfInView(&state.shared)
         return effects + shelfEffects(&state) + [.loadUnfinishedDownloads]
     }
 
     /// Reads a shelf's window again around its selected issue.
-    static func rereadRequest(_ publicationID: Int64, _ state: AppState) -> IssueWindowRequest {
+    static func rereadRequest(_ publicationID: Int64, _ state: SharedState) -> IssueWindowRequest {
         let page = state.shelfLayout.page
         let count = page.itemCount + 2 * windowMargin(page)
         if let selected = state.shelf.selectedIssueIDs[publicationID] {
@@ -92,12 +87,12 @@ extension AppUpdate {
         cursor.keepVisible(count: window.total, page: page)
         state.shelf.cursors[publicationID] = cursor
         if let issue = window.issue(at: cursor.selection) { state.shelf.selectedIssueIDs[publicationID] = issue.id }
-        pruneCovers(&state)
+        pruneCovers(&state.shared)
         return shelfEffects(&state)
     }
 
     /// The shelves whose windows are kept: the one shown and its neighbours (what Tab and Shift-Tab reach).
-    static func shelvesInView(_ state: AppState) -> [Int64] {
+    static func shelvesInView(_ state: SharedState) -> [Int64] {
         let publications = state.library.publications
         guard !publications.isEmpty else { return [] }
         let current = state.shelf.selectedPublication
@@ -114,7 +109,7 @@ extension AppUpdate {
 
     /// Asks for the windows the shelves in view need: the shown shelf's visible issues (with a margin,
     /// read again as the cursor nears its edge) and its neighbours' first page; forgets other windows.
-    static func windowEffects(_ state: inout AppState) -> [Effect] {
+    static func windowEffects(_ state: inout SharedState) -> [Effect] {
         let inView = shelvesInView(state)
         let dropped = state.library.windows.keys.filter { !inView.contains($0) }
         for id in dropped { state.library.windows[id] = nil }
@@ -154,130 +149,35 @@ extension AppUpdate {
     }
 
     /// Forgets covers of issues no window holds (they are asked for again if they come back into view).
-    static func pruneCovers(_ state: inout AppState) {
+    static func pruneCovers(_ state: inout SharedState) {
         var kept = Set(state.library.windows.values.flatMap { $0.issues.map(\.id) })
         if let reading = state.library.readingIssue { kept.insert(reading.id) }
         state.covers.keep { kept.contains($0.issueID) }
     }
 
-    /// What the shelf needs after any change: windows, then covers of what is in view.
+    /// What the shelf needs after any change: windows, then covers of what is in view (with `showing` on top).
+    static func shelfEffects(_ state: inout SharedState, showing: ScreenKind) -> [Effect] {
+        windowEffects(&state) + coverEffects(&state, showing: showing)
+    }
+
+    /// What the shelf needs after any change, with the stack's top screen shown.
     static func shelfEffects(_ state: inout AppState) -> [Effect] {
-        windowEffects(&state) + coverEffects(&state)
-    }
-
-    // MARK: Keys
-
-    static func handleShelf(_ command: Command, key: Key, _ state: inout AppState) -> [Effect] {
-        let count = state.currentIssueCount
-        let layout = state.shelfLayout
-        var cursor = state.shelfCursor
-        if cursor.apply(command, count: count, page: layout.page) {
-            state.shelfCursor = cursor
-            rememberSelection(&state)
-            return shelfEffects(&state)
-        }
-        switch command {
-        case .tap:
-            if case .mouseClick(let x, let y) = key, let line = layout.continueLine, line.contains(x: x, y: y) {
-                return handleShelf(.continueReading, key: key, &state)
-            }
-            guard cursor.tap(key, count: count, page: layout.page, hit: { x, y, cursor in
-                layout.index(atX: x, y: y, scroll: cursor.offset, count: count)
-            }) else { return [] }
-            if case .mouseClick = key {
-                state.shelfCursor = cursor
-                rememberSelection(&state)
-            }
-            return tap(&state)
-        case .toggleShelfView:
-            state.shelf.viewMode = state.shelf.viewMode == .list ? .grid : .list
-            keepShelfInView(&state)
-            if state.shelfLayout.mode != state.shelf.viewMode {
-                state.message = StatusMessage("The window is too small for the grid; showing the list.")
-            }
-            return [.saveSetting(key: AppState.shelfViewSetting, value: state.shelf.viewMode.rawValue)] + shelfEffects(&state)
-        case .showStorage:
-            return openStorage(&state)
-        case .showSubscriptions:
-            var subscriptions = ListCursor(selection: state.shelf.selectedPublication)
-            subscriptions.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: state.body).page)
-            state.screens = [.shelf, .subscriptions(subscriptions)]
-            return []
-        case .showDetails:
-            guard state.selectedIssueValue != nil else { return [] }
-            state.screens = [.shelf, .detail]
-            return coverEffects(&state)
-        case .deleteIssue:
-            return askToRemoveTitle(&state)
-        case .toggleRead:
-            return toggleRead(&state)
-        case .toggleStar:
-            guard let issue = state.selectedIssueValue else { return [] }
-            return [.toggleStar(issueID: issue.id)]
-        case .cycleSort:
-            return changeView(ShelfView(sort: state.library.view.sort.next, filter: state.library.view.filter), &state)
-        case .cycleFilter:
-            return changeView(ShelfView(sort: state.library.view.sort, filter: state.library.view.filter.next), &state)
-        case .cancelDownload:
-            guard let issue = state.selectedIssueValue, [.downloading, .paused].contains(state.downloads.state(of: issue)) else {
-                state.message = StatusMessage("Nothing is downloading here.")
-                return []
-            }
-            return [.cancelDownload(issueID: issue.id)]
-        case .continueReading:
-            guard let issue = state.library.readingIssue, issue.state == .available else {
-                state.message = StatusMessage("No issue is being read yet: open one with Enter.")
-                return []
-            }
-            return showOnShelf(issue, &state) + open(issue, &state)
-        case .refresh:
-            state.message = StatusMessage("Refreshing catalogs…")
-            state.isRefreshRequested = true
-            return [.refreshPublications]
-        case .nextPublication, .previousPublication:
-            let count = state.library.publications.count
-            guard count > 1 else { return [] }
-            return selectPublication((state.shelf.selectedPublication + (command == .nextPublication ? 1 : count - 1)) % count, &state)
-        default:
-            return []
-        }
-    }
-
-    static func handleDetail(_ command: Command, _ state: inout AppState) -> [Effect] {
-        var cursor = state.shelfCursor
-        let count = state.currentIssueCount
-        let page = state.shelfLayout.page
-        switch command {
-        case .moveDown, .pageDown: cursor.select(cursor.selection + 1, count: count, page: page)
-        case .moveUp, .pageUp: cursor.select(cursor.selection - 1, count: count, page: page)
-        case .top: cursor.select(0, count: count, page: page)
-        case .bottom: cursor.select(count - 1, count: count, page: page)
-        case .tap:
-            return tap(&state) + coverEffects(&state)
-        case .back:
-            state.screens = [.shelf]
-            return shelfEffects(&state)
-        default:
-            return []
-        }
-        state.shelfCursor = cursor
-        rememberSelection(&state)
-        return shelfEffects(&state)
+        shelfEffects(&state.shared, showing: state.screen)
     }
 
     /// Shows publication `index`'s shelf.
-    static func selectPublication(_ index: Int, _ state: inout AppState) -> [Effect] {
+    static func selectPublication(_ index: Int, _ state: inout SharedState, showing: ScreenKind) -> [Effect] {
         state.shelf.selectedPublication = min(max(0, index), max(0, state.library.publications.count - 1))
         keepShelfInView(&state)
-        return shelfEffects(&state)
+        return shelfEffects(&state, showing: showing)
     }
 
     /// Shows an issue's shelf with the issue selected (read by key if its shelf's window does not hold it).
-    static func showOnShelf(_ issue: Issue, _ state: inout AppState) -> [Effect] {
+    static func showOnShelf(_ issue: Issue, _ state: inout SharedState, showing: ScreenKind) -> [Effect] {
         guard let index = state.library.publications.firstIndex(where: { $0.id == issue.publicationID }) else { return [] }
         if !state.library.view.filter.includes(issue) {
             // The filter hides it: show every issue, in the same order.
-            _ = changeView(ShelfView(sort: state.library.view.sort), &state)
+            _ = changeView(ShelfView(sort: state.library.view.sort), &state, showing: showing)
         }
         state.shelf.selectedPublication = index
         state.shelf.selectedIssueIDs[issue.publicationID] = issue.id
@@ -285,74 +185,45 @@ extension AppUpdate {
             var cursor = state.shelfCursor
             cursor.select(position, count: state.currentIssueCount, page: state.shelfLayout.page)
             state.shelfCursor = cursor
-            return shelfEffects(&state)
+            return shelfEffects(&state, showing: showing)
         }
         let page = state.shelfLayout.page
         let request = IssueWindowRequest(publicationID: issue.publicationID, anchor: .issue(issue.id, before: windowMargin(page)),
                                          count: page.itemCount + 2 * windowMargin(page), selecting: issue.id, view: state.library.view)
         state.library.requestedWindows[issue.publicationID] = request
-        return [.loadIssues(request)] + shelfEffects(&state)
+        return [.loadIssues(request)] + shelfEffects(&state, showing: showing)
     }
 
     /// Notes which issue the shown shelf's cursor is on, when its window holds it.
-    static func rememberSelection(_ state: inout AppState) {
+    static func rememberSelection(_ state: inout SharedState) {
         guard let publication = state.currentPublication, let issue = state.selectedIssueValue else { return }
         state.shelf.selectedIssueIDs[publication.id] = issue.id
     }
 
-    static func tap(_ state: inout AppState) -> [Effect] {
-        guard let issue = state.selectedIssueValue else { return [] }
-        switch state.downloads.state(of: issue) {
-        case .notDownloaded where !issue.isDownloadable:
-            state.message = StatusMessage("The feed lists “\(issue.title)” without anything to download.")
-            return []
-        case .notDownloaded, .failed:
-            state.downloads.requested(issue.id, title: issue.title)
-            state.message = StatusMessage("Downloading “\(issue.title)”…")
-            return [.download(issueID: issue.id)]
-        case .paused:
-            state.downloads.requested(issue.id, title: issue.title, recorded: issue.progress)
-            state.message = StatusMessage("Resuming “\(issue.title)”…")
-            return [.download(issueID: issue.id)]
-        case .downloading:
-            state.message = StatusMessage("“\(issue.title)” is downloading (x cancels).")
-            return []
-        case .available:
-            return open(issue, &state)
-        }
-    }
-
-    static func open(_ issue: Issue, _ state: inout AppState) -> [Effect] {
-        state.screens = [.shelf, .reader(ReaderState(issueID: issue.id))]
-        state.library.readingIssue = issue
-        state.message = nil
-        return [.openIssue(issueID: issue.id)]
-    }
-
     /// Keeps the shown shelf's cursor in range and in view.
-    static func keepShelfInView(_ state: inout AppState) {
+    static func keepShelfInView(_ state: inout SharedState) {
         guard state.currentPublication != nil else { return }
         var cursor = state.shelfCursor
         cursor.keepVisible(count: state.currentIssueCount, page: state.shelfLayout.page)
         state.shelfCursor = cursor
     }
 
-    /// Asks once for the covers of the rows now in view.
-    static func coverEffects(_ state: inout AppState) -> [Effect] {
-        let requests = state.covers.ask(for: visibleCoverRequests(state))
+    /// Asks once for the covers of the rows now in view (with `showing` on top).
+    static func coverEffects(_ state: inout SharedState, showing: ScreenKind) -> [Effect] {
+        let requests = state.covers.ask(for: visibleCoverRequests(state, showing: showing))
         guard !requests.isEmpty else { return [] }
         return [.requestCovers(requests)]
     }
 
     /// The cover requests for what is in view: the shelf's visible items, or the issue page's large cover.
-    public static func visibleCoverRequests(_ state: AppState) -> [CoverArtRequest] {
-        if state.screen == .detail {
+    public static func visibleCoverRequests(_ state: SharedState, showing: ScreenKind) -> [CoverArtRequest] {
+        if showing == .detail {
             guard let issue = state.selectedIssueValue, issue.mayHaveCover else { return [] }
             let size = DetailScreen.coverSize(width: state.width, height: state.height)
             return [state.coverRequest(issueID: issue.id, columns: size.columns, rows: size.rows)]
         }
         let layout = state.shelfLayout
-        guard state.screen == .shelf, layout.coverColumns > 0, let window = state.currentWindow else { return [] }
+        guard showing == .shelf, layout.coverColumns > 0, let window = state.currentWindow else { return [] }
         return state.shelfCursor.visibleRange(count: state.currentIssueCount, page: layout.page).compactMap { index in
             guard let issue = window.issue(at: index), issue.mayHaveCover else { return nil }
             return state.coverRequest(issueID: issue.id, columns: layout.coverColumns, rows: layout.coverRows)

@@ -4,11 +4,16 @@ import NewsstandCore
 /// Applies a message to the state and says what work should follow: `update(&state, message) -> [Effect]`.
 ///
 /// Pure: no I/O, no clocks, no threads. Everything slow is an `Effect` carried out elsewhere.
-/// Each screen's handling lives in its own extension (`AppUpdate+Shelf`, `+Reader`, `+Downloads`…), and
-/// takes its geometry from the screen's layout, never from numbers of its own.
+/// What screens share is handled here (the library, downloads, covers, prompts, global keys); everything else goes
+/// to the screens on the stack (`AppUpdate+Stack`): a key to the one on top, a message to each. A screen's own
+/// handling lives in its folder (`Screens/<Name>/`) and takes its geometry from its layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
-        let effects = handle(message, &state)
+        var effects = handle(message, &state)
+        switch message {
+        case .keyPressed, .resized: break
+        default: effects += offer(message, &state)
+        }
         guard state.screenReader else { return effects }
         // A screen reader reads covers and pictures drawn as text art as noise: they are never drawn.
         return effects.filter {
@@ -26,10 +31,8 @@ public enum AppUpdate {
         case .resized(let width, let height):
             state.width = max(0, width)
             state.height = max(0, height)
-            reflowReader(&state)
-            reflowFeedArticles(&state)
-            keepListsInView(&state)
-            return shelfEffects(&state) + pictureEffects(&state) + pagePictureEffects(&state) + feedPictureEffects(&state) + pageStreamResized(&state)
+            AppUpdate.keepShelfInView(&state.shared)
+            return fitScreens(&state) + shelfEffects(&state)
         case .libraryLoaded(let overview):
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
@@ -40,20 +43,21 @@ public enum AppUpdate {
         case .issuesLookedUp(let issues):
             for issue in issues { state.downloads.entries[issue.id]?.title = issue.title }
             return []
-        case .headlinesLoaded(let publicationID, let result):
-            return headlinesLoaded(publicationID, result, &state)
-        case .webPictureRendered(let request, let result):
-            return webPictureRendered(request, result, &state)
+        case .headlinesLoaded(_, let result):
+            if case .failure(let failure) = result {
+                state.message = StatusMessage("Cannot read the headlines: \(failure.reason)", isError: true)
+            }
+            return []  // the list is the headlines screen's own (`offer`)
         case .titleAcquired(let result):
             return titleAcquired(result, &state)
-        case .headlineArticleLoaded(let publicationID, let index, let result):
-            return headlineArticleLoaded(publicationID, index, result, &state)
-        case .headlineFullTextLoaded(let publicationID, let index, let fullText):
-            return headlineFullTextLoaded(publicationID, index, fullText, &state)
-        case .wholeArticlesListed(let publicationID, let links):
-            return wholeArticlesListed(publicationID, links, &state)
-        case .headlineArticleFetched(let publicationID, let index, let link, let result):
-            return headlineArticleFetched(publicationID, index, link, result, &state)
+        case .headlineArticleLoaded:
+            return []  // the feed article's own (`offer`)
+        case .headlineFullTextLoaded:
+            return []  // the feed article's own (`offer`)
+        case .wholeArticlesListed:
+            return []  // the headlines screen's own (`offer`)
+        case .headlineArticleFetched:
+            return []  // the feed article's own (`offer`)
         case .publicationsRefreshed(let outcomes):
             return publicationsRefreshed(outcomes, &state)
         case .downloadReported(let event):
@@ -64,56 +68,35 @@ public enum AppUpdate {
             case .failed(let request, _): state.covers.noteFailed(request)
             }
             return []
-        case .issueOpened(let issueID, let result, let resumeAt):
-            return issueOpened(issueID, result, resumeAt: resumeAt, &state)
-        case .articleLoaded(let issueID, let articleIndex, let result):
-            return articleLoaded(issueID, articleIndex, result, &state)
+        case .issueOpened, .articleLoaded, .articlePictureRendered, .issueSearched, .pageRendered, .marksLoaded, .progressSyncOffered:
+            return []  // the reader's own, and a feed article's pictures (`offer`)
         case .subscriptionAdded(let result):
             return subscriptionAdded(result, &state)
         case .subscriptionAccountNeeded(let url, let accounts):
             state.prompt = Prompt(.chooseSubscriptionAccount(url: url, accounts: accounts))
             return []
-        case .feedLoaded(let url, let result):
-            return feedLoaded(url, result, &state)
-        case .catalogPageLoaded(let url, let result):
-            return catalogPageLoaded(url, result, &state)
-        case .storageMeasured(let report):
-            state.updateScreen { screen in
-                guard case .storage = screen else { return false }
-                screen = .storage(report)
-                return true
-            }
-            return []
-        case .accountsLoaded(let accounts):
-            return accountsLoaded(accounts, &state)
+        case .feedLoaded, .catalogPageLoaded:
+            return []  // the catalog screen's own (`offer`)
+        case .storageMeasured:
+            return []  // the storage screen's own (`offer`)
+        case .accountsLoaded:
+            return []  // the accounts screen's own (`offer`)
         case .reported(let message):
             state.message = message
             return []
         case .happened(let report):
             state.message = report.statusMessage
             return []
-        case .streamedPageFetched(let request, let result):
-            return streamedPageFetched(request, result, &state)
-        case .streamedPageSkipped(let request):
-            return streamedPageSkipped(request, &state)
-        case .pictureRendered(let request, let result):
-            return pictureRendered(request, result, &state)
-        case .issueSearched(let issueID, let query, let result):
-            return issueSearched(issueID, query, result, &state)
-        case .pageRendered(let issueID, let articleIndex, let result):
-            return pageRendered(issueID, articleIndex, result, &state)
+        case .streamedPageFetched, .streamedPageSkipped:
+            return []  // the streamed pages screen's own (`offer`)
         case .linkOpened(let url, let failure):
             return linkOpened(url, failure: failure, &state)
-        case .librarySearched(let query, let result):
-            return librarySearched(query, result, &state)
+        case .librarySearched:
+            return []  // the search results screen's own (`offer`)
         case .clockTicked:
             return clockTicked(&state)
         case .loginRequired(let host, let realm, let retry):
             return loginRequired(LoginRequest(host: host, realm: realm, retries: [retry]), &state)
-        case .marksLoaded(let issueID, let result):
-            return marksLoaded(issueID, result, &state)
-        case .progressSyncOffered(let offer):
-            return progressSyncOffered(offer, &state)
         }
     }
 
@@ -135,96 +118,16 @@ public enum AppUpdate {
         }
         if command == .showDownloads { return openDownloads(&state) }
         if command == .help { return openHelp(&state) }
-        switch state.screens.last ?? .shelf {
-        case .shelf: return handleShelf(command, key: key, &state)
-        case .detail: return handleDetail(command, &state)
-        case .reader(let reader) where reader.selection != nil && reader.isShowingArticle: return handleSelection(command, &state)
-        case .reader(let reader):
-            return reader.isShowingArticle ? handleArticle(command, &state) : handleContents(command, key: key, &state)
-        case .help(var cursor):
-            guard command != .back else { return goBack(&state) }
-            cursor.scroll(command, count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: state.body).page)
-            state.screens[state.screens.count - 1] = .help(cursor)
-            return []
-        case .subscriptions(var cursor):
-            let effects = handleSubscriptions(command, &cursor, &state)
-            state.updateScreen { screen in
-                guard case .subscriptions = screen else { return false }
-                screen = .subscriptions(cursor)
-                return true
-            }
-            return effects
-        case .headlines(let headlines): return handleHeadlines(command, headlines, &state)
-        case .feedArticle(let article): return handleFeedArticle(command, article, &state)
-        case .acquisitions(let choice): return handleAcquisitions(command, choice, &state)
-        case .streamedPages(let viewer): return handlePageStream(command, viewer, &state)
-        case .storage(let report): return handleStorage(command, report: report, &state)
-        case .accounts(let accounts): return handleAccounts(command, accounts, &state)
-        case .catalog(let browser): return handleCatalog(command, key: key, browser, &state)
-        case .searchResults(let search): return handleSearchResults(command, key: key, search, &state)
-        case .downloads(let cursor): return handleDownloadsScreen(command, cursor, &state)
-        case .marks(let list): return handleMarksList(command, key: key, list, &state)
-        }
+        return handleOnTop(command, key: key, &state)
     }
 
-    /// Pops the screen on top (the shelf stays).
-    static func goBack(_ state: inout AppState) -> [Effect] {
-        // Leaving an issue sends its place to the progress sync server (when it is on).
-        var closed: [Effect] = []
-        if state.screens.count > 1, case .reader(let reader) = state.screens[state.screens.count - 1] {
-            closed = [.pushProgress(issueID: reader.issueID)]
-        }
-        if state.screens.count > 1 { state.screens.removeLast() }
-        return closed + shelfEffects(&state)
+    /// Where the reader is, saved on quitting.
+    static func savePosition(_ state: AppState) -> [Effect] {
+        guard let reader = state.reader, reader.view.layout != nil else { return [] }
+        return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {
-        if state.screen != .help { state.screens.append(.help(ListCursor())) }
-        return []
-    }
-
-    /// Keeps every list's cursor in range and in view after the window's size changed.
-    static func keepListsInView(_ state: inout AppState) {
-        let body = state.body
-        for index in state.screens.indices {
-            switch state.screens[index] {
-            case .help(var cursor):
-                cursor.keepScrolled(count: HelpScreen.lines(state.keys).count, page: HelpScreen.layout(in: body).page)
-                state.screens[index] = .help(cursor)
-            case .subscriptions(var cursor):
-                cursor.keepVisible(count: state.library.publications.count, page: SubscriptionsScreen.layout(in: body).page)
-                state.screens[index] = .subscriptions(cursor)
-            case .headlines(var headlines):
-                headlines.cursor.keepVisible(count: headlines.headlines?.count ?? 0, page: HeadlinesScreen.layout(in: body).page)
-                state.screens[index] = .headlines(headlines)
-            case .catalog(var browser):
-                for page in browser.pages.indices {
-                    browser.pages[page].cursor.keepVisible(count: browser.pages[page].rowCount, page: CatalogScreen.layout(in: body).page)
-                }
-                state.screens[index] = .catalog(browser)
-            case .searchResults(var search):
-                search.cursor.keepVisible(count: search.hits?.count ?? 0, page: SearchResultsScreen.layout(in: body).page)
-                state.screens[index] = .searchResults(search)
-            case .downloads(var cursor):
-                keepDownloadsCursor(&cursor, state.downloads)
-                cursor.cursor.keepVisible(count: state.downloads.entries.count, page: DownloadsScreen.layout(in: body).page)
-                state.screens[index] = .downloads(cursor)
-            case .reader(var reader):
-                reader.contentsCursor.keepVisible(count: reader.contents.count, page: ContentsScreen.layout(in: body).page)
-                state.screens[index] = .reader(reader)
-            case .acquisitions(var choice):
-                choice.cursor.keepVisible(count: choice.rowCount, page: AcquisitionScreen.layout(in: body).page)
-                state.screens[index] = .acquisitions(choice)
-            case .marks(var list):
-                list.cursor.keepVisible(count: list.count(in: state), page: MarksScreen.layout(in: body, list).page)
-                state.screens[index] = .marks(list)
-            case .accounts(var accounts):
-                accounts.cursor.keepVisible(count: accounts.accounts?.count ?? 0, page: AccountsScreen.layout(in: body).page)
-                state.screens[index] = .accounts(accounts)
-            case .shelf, .detail, .storage, .feedArticle, .streamedPages:
-                break
-            }
-        }
-        keepShelfInView(&state)
+        state.screen == .help ? [] : apply(.push(.help(HelpScreen())), &state)
     }
 }

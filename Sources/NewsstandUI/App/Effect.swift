@@ -82,10 +82,10 @@ public enum Effect: Equatable, Sendable {
     case importOPML(path: String)
     /// Writes the subscriptions to an OPML file (answered by `.happened`).
     case exportOPML(path: String)
-    /// Draws article pictures as text art (off the UI thread); answered by `pictureRendered` per request.
+    /// Draws article pictures as text art (off the UI thread); answered by `articlePictureRendered` per request.
     case requestPictures([PictureRequest])
     /// Fetches web pictures of a feed article (http and https only, each within `EffectRunner.webPictureLimit`
-    /// bytes) and draws them as text art; answered by `webPictureRendered` per request.
+    /// bytes) and draws them as text art; answered by `articlePictureRendered` per request.
     case requestWebPictures([PictureRequest])
     /// Fetches a page of a page stream (OPDS-PSE) with the catalog's login, within the picture limits, and draws
     /// it; answered by `streamedPageFetched`, or `streamedPageSkipped` when a later request made it pointless.

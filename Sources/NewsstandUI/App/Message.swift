@@ -16,8 +16,6 @@ public enum Message: Sendable {
     /// The library's downloads left downloading, paused or failed (for the downloads model).
     case unfinishedDownloadsLoaded([Issue])
     case headlinesLoaded(publicationID: Int64, Result<[Headline], ReaderFailure>)
-    /// A feed article's web picture was fetched and drawn, or could not be.
-    case webPictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
     /// A title from a catalog went into the Library shelf and its download was queued (its title), or could not.
     case titleAcquired(Result<String, ReaderFailure>)
     /// A headline's article was read (its blocks), or could not be.
@@ -53,7 +51,9 @@ public enum Message: Sendable {
     case reported(StatusMessage)
     /// What background work did or could not do, as a fact; the words are written here (`RuntimeReport.statusMessage`).
     case happened(RuntimeReport)
-    case pictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
+    /// A picture of an article was drawn (an issue's from its files, a feed article's fetched from the web), or could
+    /// not be; the article view that asked for it keeps it (`ArticleView.pictures`).
+    case articlePictureRendered(PictureRequest, Result<TextArt, ReaderFailure>)
     case issueSearched(issueID: Int64, query: String, Result<[IssueMatch], ReaderFailure>)
     case pageRendered(issueID: Int64, articleIndex: Int, Result<TextArt, ReaderFailure>)
     /// A link could not be opened: its program (the browser, the player, xdg-open) is missing or failed; in plain words.

@@ -29,7 +29,7 @@ public struct ArticleView: Equatable, Sendable {
 
     /// Shows `blocks` laid out for the window of `state`, the top line left where it was (clamped to the new layout).
     @discardableResult
-    public mutating func show(_ blocks: [TextBlock], _ state: AppState) -> ArticleLayout {
+    public mutating func show(_ blocks: [TextBlock], _ state: SharedState) -> ArticleLayout {
         self.blocks = blocks
         let layout = AppUpdate.makeLayout(blocks, state)
         self.layout = layout
@@ -45,19 +45,19 @@ public struct ArticleView: Equatable, Sendable {
     }
 
     /// Puts `line` at the top, as far as the article goes (the last screen ends with its last line); 0 with no layout.
-    public mutating func scroll(to line: Int, _ state: AppState) {
+    public mutating func scroll(to line: Int, _ state: SharedState) {
         topLine = line
         cursor.keepScrolled(count: layout?.lines.count ?? 0, page: Self.page(state))
     }
 
     /// Scrolls by a command (a line, a page keeping the last line of the one before in view, either end); false for
     /// a command that does not scroll.
-    public mutating func scroll(_ command: Command, _ state: AppState) -> Bool {
+    public mutating func scroll(_ command: Command, _ state: SharedState) -> Bool {
         cursor.scroll(command, count: layout?.lines.count ?? 0, page: Self.page(state), overlap: 1)
     }
 
     /// Lines of article on screen, as a page of the scroll.
-    private static func page(_ state: AppState) -> ListPage { ListPage(rows: AppUpdate.articleVisibleLines(state)) }
+    private static func page(_ state: SharedState) -> ListPage { ListPage(rows: AppUpdate.articleVisibleLines(state)) }
 
     /// The width-independent place of the line at the top, in article `articleIndex`.
     public func position(articleIndex: Int) -> ReadingPosition {
@@ -65,7 +65,7 @@ public struct ArticleView: Equatable, Sendable {
     }
 
     /// Lays the blocks out again for the window of `state`, keeping the same text at the top.
-    public mutating func reflow(_ state: AppState, articleIndex: Int = 0) {
+    public mutating func reflow(_ state: SharedState, articleIndex: Int = 0) {
         guard let blocks, layout != nil else { return }
         let position = position(articleIndex: articleIndex)
         let layout = AppUpdate.makeLayout(blocks, state)
@@ -74,7 +74,7 @@ public struct ArticleView: Equatable, Sendable {
     }
 
     /// The pictures in view not asked for yet (those `allowed` only), each once; now noted as asked for.
-    public mutating func picturesToAsk(_ state: AppState, allowed: (PictureRequest) -> Bool = { _ in true }) -> [PictureRequest] {
+    public mutating func picturesToAsk(_ state: SharedState, allowed: (PictureRequest) -> Bool = { _ in true }) -> [PictureRequest] {
         guard let layout, !layout.lines.isEmpty else { return [] }
         let first = min(max(0, topLine), layout.lines.count)
         let inView = layout.lines[first..<min(layout.lines.count, first + AppUpdate.articleVisibleLines(state))]

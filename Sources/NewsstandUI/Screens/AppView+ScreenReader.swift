@@ -9,31 +9,6 @@ extension AppView {
             return (min(state.width - 1, 1 + prompt.label.count + typed), state.height - 1)
         }
         let body = state.body
-        func row(_ layout: ListLayout, _ cursor: ListCursor) -> (x: Int, y: Int) {
-            let rect = layout.rowRect(max(0, cursor.selection - cursor.offset))
-            return (rect.x, min(rect.y, body.maxY - 1))
-        }
-        switch state.screens.last ?? .shelf {
-        case .shelf:
-            let layout = state.shelfLayout
-            guard state.currentIssueCount > 0 else { return (body.x, body.y) }
-            let cursor = state.shelfCursor
-            let rect = layout.itemRect(offset: max(0, cursor.selection - cursor.offset))
-            return (rect.x, min(rect.y, body.maxY - 1))
-        case .reader(let reader) where reader.isShowingArticle:
-            // The line being read: the top line of the article's text.
-            return (body.x + (reader.layout?.margin ?? 0), body.y)
-        case .reader(let reader): return row(ContentsScreen.layout(in: body), reader.contentsCursor)
-        case .help: return (body.x, body.y)
-        case .subscriptions(let cursor): return row(SubscriptionsScreen.layout(in: body), cursor)
-        case .headlines(let headlines): return row(HeadlinesScreen.layout(in: body), headlines.cursor)
-        case .catalog(let browser): return browser.current.map { row(CatalogScreen.layout(in: body), $0.cursor) } ?? (body.x, body.y)
-        case .searchResults(let search): return row(SearchResultsScreen.layout(in: body), search.cursor)
-        case .downloads(let cursor): return row(DownloadsScreen.layout(in: body), cursor.cursor)
-        case .acquisitions(let choice): return row(AcquisitionScreen.layout(in: body), choice.cursor)
-        case .marks(let list): return row(MarksScreen.layout(in: body, list), list.cursor)
-        case .accounts(let accounts): return row(AccountsScreen.layout(in: body), accounts.cursor)
-        case .detail, .storage, .feedArticle, .streamedPages: return (body.x, body.y)
-        }
+        return (state.screens.last?.model ?? ShelfScreen()).readingCursor(state.shared, in: body)
     }
 }

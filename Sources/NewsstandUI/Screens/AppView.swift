@@ -17,59 +17,9 @@ public enum AppView {
         HeaderBar(publications: state.library.publications, selected: state.shelf.selectedPublication,
                   counts: state.library.counts)
             .render(in: header, theme: theme, into: &buffer)
-        let position: String
-        var hints = state.keys.hints(for: state.screen)
-        switch state.screens.last ?? .shelf {
-        case .shelf:
-            ShelfScreen.render(state, in: body, theme: theme, into: &buffer)
-            position = shelfPosition(state)
-        case .detail:
-            DetailScreen.render(state, in: body, theme: theme, into: &buffer)
-            position = shelfPosition(state)
-        case .reader(let reader) where reader.isShowingArticle:
-            ArticleScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ArticleScreen.positionText(reader, in: body, pace: state.readingPace)
-        case .reader(let reader):
-            ContentsScreen.render(reader, state, in: body, theme: theme, into: &buffer)
-            position = ""
-        case .help(let cursor):
-            HelpScreen.render(cursor, keys: state.keys, in: body, theme: theme, into: &buffer)
-            position = ""
-        case .subscriptions(let cursor):
-            SubscriptionsScreen.render(cursor, state, in: body, theme: theme, into: &buffer)
-            position = listPosition(cursor, count: state.library.publications.count)
-        case .headlines(let headlines):
-            HeadlinesScreen.render(headlines, in: body, theme: theme, into: &buffer)
-            position = listPosition(headlines.cursor, count: headlines.headlines?.count ?? 0)
-        case .feedArticle(let article):
-            FeedArticleScreen.render(article, state, in: body, theme: theme, into: &buffer)
-            position = FeedArticleScreen.positionText(article, in: body, pace: state.readingPace)
-        case .acquisitions(let choice):
-            AcquisitionScreen.render(choice, in: body, theme: theme, into: &buffer)
-            position = listPosition(choice.cursor, count: choice.rowCount)
-        case .streamedPages(let viewer):
-            PageStreamScreen.render(viewer, in: body, theme: theme, into: &buffer)
-            position = "\(viewer.page + 1)/\(viewer.stream.pageCount)"
-        case .storage(let report):
-            StorageScreen.render(report, in: body, theme: theme, into: &buffer)
-            position = ""
-        case .accounts(let accounts):
-            AccountsScreen.render(accounts, in: body, theme: theme, into: &buffer)
-            position = accounts.accounts.map { listPosition(accounts.cursor, count: $0.count) } ?? ""
-        case .catalog(let browser):
-            CatalogScreen.render(browser, in: body, theme: theme, into: &buffer)
-            hints = CatalogScreen.hints(browser, keys: state.keys)
-            position = browser.current.map { listPosition($0.cursor, count: $0.rowCount) } ?? ""
-        case .searchResults(let search):
-            SearchResultsScreen.render(search, in: body, theme: theme, into: &buffer)
-            position = listPosition(search.cursor, count: search.hits?.count ?? 0)
-        case .downloads(let cursor):
-            DownloadsScreen.render(state.downloads, cursor: cursor, in: body, theme: theme, into: &buffer)
-            position = listPosition(cursor.cursor, count: state.downloads.entries.count)
-        case .marks(let list):
-            MarksScreen.render(list, state, in: body, theme: theme, into: &buffer)
-            position = listPosition(list.cursor, count: list.count(in: state))
-        }
+        let screen = state.screens.last?.model ?? ShelfScreen()
+        let position = screen.render(state.shared, in: body, theme: theme, into: &buffer)
+        let hints = screen.hints(state.keys)
         if let prompt = state.prompt {
             if prompt.takesText {
                 prompt.field.render(label: " " + prompt.label, in: status, style: theme[.message], into: &buffer, shown: prompt.shownText)
@@ -90,7 +40,7 @@ public enum AppView {
     }
 
     /// "3/12", after the view when it is not the shelf's own: "by title · downloaded  3/12".
-    static func shelfPosition(_ state: AppState) -> String {
+    static func shelfPosition(_ state: SharedState) -> String {
         let position = listPosition(state.shelfCursor, count: state.currentIssueCount)
         let view = state.library.view
         guard view != .standard else { return position }
