@@ -174,7 +174,7 @@ final class FeedAssembler {
             if cover == nil { uncovered.append(entries.count) }
             // Made whole and moved in: an entry completed field by field, or made in the append's argument, was copied
             // (and the original destroyed) on the way.
-            let acquisitions = item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) ? AcquisitionLink.all(in: item.links) : []
+            let acquisitions = item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : []
             let contentLengths = assets.contains(where: { $0.length != nil }) ? lengths() : []
             let entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
                                      summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
