@@ -136,7 +136,8 @@ final class FeedAssembler {
         // Files that are not issues (a podcast's audio, a video) are never queued: with no issue file
         // beside them, the item is a headline that names its file.
         var media: (url: LazyURL, kind: String)?
-        if !assets.isEmpty {
+        // Most items have no such file: their assets are only looked at (removeAll rebuilt the array each time).
+        if assets.indices.contains(where: { if case .other = kind(of: assets[$0]) { true } else { false } }) {
             assets.removeAll { asset in
                 guard case .other(let kind) = self.kind(of: asset) else { return false }
                 if media == nil { media = (asset.url, kind) }
@@ -172,14 +173,13 @@ final class FeedAssembler {
             let links = assets.count == 1 ? [assets[0].url] : assets.map(\.url)
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            // Made whole and moved in: an entry completed field by field, or made in the append's argument, was copied
-            // (and the original destroyed) on the way.
+            // Made in one initialiser, its optional parts worked out first.
             let acquisitions = item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : []
             let contentLengths = assets.contains(where: { $0.length != nil }) ? lengths() : []
             let entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
                                      summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
-                                     acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream)
-            entries.append(consume entry)
+                                     acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take())
+            entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)

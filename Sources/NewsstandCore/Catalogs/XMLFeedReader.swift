@@ -437,6 +437,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
         if info.isXHTMLBody { return .xhtml }
         guard isAtomFamily else { return .html }
+        // The usual: no mode, and no type or one of the three Atom names, told from the bytes.
+        if tag.attributeBytes(.mode) == nil {
+            guard let typeBytes = tag.attributeBytes(.type) else { return .plain }
+            if Self.spells(typeBytes, "html") { return .html }
+            if Self.spells(typeBytes, "text") { return .plain }
+            if Self.spells(typeBytes, "xhtml") { return .xhtml }
+        }
         let typeAttribute = interned(tag, .type)
         let mode = tag.attribute(.mode)
         if mode == nil, let typeAttribute {
@@ -630,6 +637,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // A value with an ampersand is not its own text (`&#38;`): decoded, never kept.
         if XMLBytes.hasAmpersand(bytes) { return XMLBytes.attributeValue(bytes) }
         return internedValues.value(bytes, decode: XMLBytes.attributeValue)
+    }
+
+    /// Whether an attribute's value is exactly `text`.
+    @inline(__always)
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
     }
 
     /// Whether an attribute's value is `false` in any case, read from its bytes (as `lowercased() == "false"`
