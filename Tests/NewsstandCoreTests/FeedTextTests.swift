@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import NewsstandContent
 @testable import NewsstandCore
 
 /// The byte-level helpers the feed reader uses on every element give what Foundation's and the
@@ -27,6 +28,25 @@ final class FeedTextTests: XCTestCase {
         XCTAssertEqual(FeedText.html("Caf&eacute; 日本<b>語</b> &#128240;"), "Café 日本語 📰")
         XCTAssertEqual(FeedText.html("<![CDATA[x]]>y<!DOCTYPE html>z"), "yz")
         XCTAssertEqual(FeedText.html("&#27;[31mred"), "red", "an escape written as a reference is still removed")
+    }
+
+    func testPackedTagKindsAreTheBlockTagsAndScriptAndStyle() {
+        // The switch in `packedKind` says what the table made from `blockTags` says, for every name in it and others.
+        XCTAssertEqual(FeedText.packedTagKinds.count, 28)
+        for (packed, kind) in FeedText.packedTagKinds { XCTAssertEqual(FeedText.packedKind(packed), kind, String(packed, radix: 16)) }
+        func pack(_ name: String) -> UInt64 { name.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
+        for other in ["a", "b", "span", "img", "h7", "scripts", "em", "strong"] { XCTAssertEqual(FeedText.packedKind(pack(other)), .other, other) }
+        XCTAssertEqual(FeedText.html("a<SECTION>b</section>c<Figure>d<h6>e<table>f<blockquote>g"), "a b c d e f g")
+    }
+
+    func testHTMLDropsTheSpacesOfBlockTagsAtItsEndsAsSingleLineDoes() {
+        // Block tags at either end become spaces; dropping them before `singleLine` gives what it gives.
+        let samples = ["<p>Tea &amp; maps</p>", "<div> <p>x</p> </div>", "<p>\u{301}accent</p>", "<p>é</p>", "<br/>",
+                       "<p> \u{1}x \u{1B}[1m</p>", "<li>a</li><li>b</li>", "<p>caf\u{E9} </p>", "<p>\tx\t</p>", "   <p>a  b</p>  "]
+        for sample in samples {
+            let stripped = FeedText.stripTags(sample)
+            XCTAssertEqual(FeedText.html(sample), TextSanitizer.singleLine(stripped), sample.debugDescription)
+        }
     }
 
     func testHTMLWithKeptBuffersIsHTML() {

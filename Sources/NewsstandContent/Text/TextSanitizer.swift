@@ -18,7 +18,7 @@ public enum TextSanitizer {
     public static func singleLine(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String {
         switch lineShape(bytes) {
         case .unchanged: return String(decoding: bytes, as: UTF8.self)
-        case .spacesOnly: return collapsedSpaces(bytes).map { String(decoding: $0, as: UTF8.self) } ?? singleLine(String(decoding: bytes, as: UTF8.self))
+        case .spacesOnly: return collapsedSpacesString(bytes) ?? singleLine(String(decoding: bytes, as: UTF8.self))
         case .needsFiltering: return singleLine(String(decoding: bytes, as: UTF8.self))
         }
     }
@@ -182,6 +182,34 @@ public enum TextSanitizer {
         let collapsed = text.utf8.withContiguousStorageIfAvailable(collapsedSpaces) ?? collapsedSpaces(Array(text.utf8))
         guard let collapsed else { return text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         return String(decoding: collapsed, as: UTF8.self)
+    }
+
+    /// `collapsedSpaces` of UTF-8 as a String, collapsed in a buffer on the stack (no array on the way: an HTML
+    /// summary whose block tags became spaces takes this path in every item of a feed).
+    private static func collapsedSpacesString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return "" }
+        let count = bytes.count
+        for index in 1..<max(1, count) where base[index - 1] == 0x20 && base[index] >= 0x80 { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { output in
+            let out = output.baseAddress!
+            var written = 0
+            var pendingSpace = false
+            for index in 0..<count {
+                let byte = base[index]
+                if byte == 0x20 {
+                    pendingSpace = written > 0
+                } else {
+                    if pendingSpace {
+                        out[written] = 0x20
+                        written += 1
+                        pendingSpace = false
+                    }
+                    out[written] = byte
+                    written += 1
+                }
+            }
+            return String(decoding: UnsafeBufferPointer(start: out, count: written), as: UTF8.self)
+        }
     }
 
     /// The bytes with runs of spaces made one and none at either end, or nil when a space comes

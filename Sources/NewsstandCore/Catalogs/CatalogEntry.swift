@@ -49,6 +49,21 @@ public struct CatalogEntry: Sendable, Equatable {
                   contentTypes: contentTypes)
     }
 
+    /// Every field a feed gives at once (a feed reader makes thousands: set one by one after, each was a copy).
+    init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, contentLinks: [LazyURL], contentTypes: [String],
+         acquisitions: [AcquisitionLink], contentLengths: [Int64?], pageStream: CatalogPageStream?) {
+        self.name = name
+        self.title = title
+        self.date = date
+        self.summary = summary
+        self.coverLink = coverLink
+        self.contentLinks = contentLinks
+        self.contentTypes = contentTypes
+        self.acquisitions = acquisitions
+        self.contentLengths = contentLengths
+        self.pageStream = pageStream
+    }
+
     init(name: String, title: String, date: Date, summary: String = "", coverLink: LazyURL?, contentLinks: [LazyURL],
          expectedSize: Int64? = nil, expectedSHA256: String? = nil, contentTypes: [String] = []) {
         self.name = name

@@ -56,7 +56,7 @@ final class FeedAssembler {
     /// `atomFamily` (the root is `feed` or `entry`) and `sawNewsstand` are the document's so far. `markup`,
     /// valid during the call, is the item's `markup` as bytes when the reader kept it so (made into a String
     /// only if the item is held or becomes a headline).
-    /// The item is read in place (`inout` so that it is not copied on the way) and left as it was.
+    /// The item is read in place (`inout` so that it is not copied on the way); its texts may be taken out of it.
     /// `completeLinks` puts into a copy of it the page links the reader kept aside (an item's `link` and
     /// `alternate` link, which only a held item and a headline use).
     func add(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, atomFamily: Bool, sawNewsstand: Bool,
@@ -74,7 +74,7 @@ final class FeedAssembler {
             hold(item, markup: markup, completeLinks: completeLinks)
             return
         }
-        place(item, markup: markup, format: format, completeLinks: completeLinks)
+        place(&item, markup: markup, format: format, completeLinks: completeLinks)
     }
 
     private func hold(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>?, completeLinks: (inout FeedDocument.Item) -> Void) {
@@ -88,9 +88,9 @@ final class FeedAssembler {
     private func release(format: FeedFormat) {
         let items = held
         held = []
-        for item in items {
+        for var item in items {
             FeedParser.contentAssets(item, into: &assets)
-            place(item, format: format)
+            place(&item, format: format)
         }
     }
 
@@ -125,17 +125,19 @@ final class FeedAssembler {
     }
 
     /// One item onto the feed, its `contentAssets` in `assets`. `format` may be nil only when the item has content.
-    private func place(_ item: FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?,
+    /// The item's title, summary and id are taken out of it (moved into what it becomes, not copied and released twice).
+    private func place(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?,
                        completeLinks: (inout FeedDocument.Item) -> Void = { _ in }) {
         defer { position += 1 }
-        let title = item.title.flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.flatMap { $0.isEmpty ? nil : $0 }
-        let summary = item.summary.flatMap { $0.isEmpty ? nil : $0 } ?? item.content.flatMap { $0.isEmpty ? nil : $0 }
-            ?? item.alternateSummary ?? ""
+        let title = item.title.take().flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.take().flatMap { $0.isEmpty ? nil : $0 }
+        let summary = item.summary.take().flatMap { $0.isEmpty ? nil : $0 } ?? item.content.take().flatMap { $0.isEmpty ? nil : $0 }
+            ?? item.alternateSummary.take() ?? ""
         let date = item.published ?? item.updated ?? item.issued ?? item.created
         // Files that are not issues (a podcast's audio, a video) are never queued: with no issue file
         // beside them, the item is a headline that names its file.
         var media: (url: LazyURL, kind: String)?
-        if !assets.isEmpty {
+        // Most items have no such file: their assets are only looked at (removeAll rebuilt the array each time).
+        if assets.indices.contains(where: { if case .other = kind(of: assets[$0]) { true } else { false } }) {
             assets.removeAll { asset in
                 guard case .other(let kind) = self.kind(of: asset) else { return false }
                 if media == nil { media = (asset.url, kind) }
@@ -144,7 +146,7 @@ final class FeedAssembler {
         }
 
         if !assets.isEmpty || (format == .newsstandAtom && media == nil) {
-            let rawName = item.id ?? item.about ?? assets.first?.url.absoluteString ?? ""
+            let rawName = item.id.take() ?? item.about ?? assets.first?.url.absoluteString ?? ""
             let name = FeedParser.issueName(rawName)
             guard !name.isEmpty else {
                 problems.append("item #\(position + 1) has no id and no content URL")
@@ -171,12 +173,12 @@ final class FeedAssembler {
             let links = assets.count == 1 ? [assets[0].url] : assets.map(\.url)
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
-            // Completed aside and appended once: its last use, so moved in.
-            var entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types)
-            if item.links.contains(where: { FeedParser.isAcquisition($0.rel) }) { entry.acquisitions = AcquisitionLink.all(in: item.links) }
-            if assets.contains(where: { $0.length != nil }) { entry.contentLengths = lengths() }
-            if let pageStream = item.pageStream { entry.pageStream = pageStream }
+            // Made in one initialiser, its optional parts worked out first.
+            let acquisitions = item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : []
+            let contentLengths = assets.contains(where: { $0.length != nil }) ? lengths() : []
+            let entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
+                                     acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take())
             entries.append(entry)
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
@@ -185,7 +187,6 @@ final class FeedAssembler {
             navigationLink.isAcquisitionFeed = link.type.map { FeedText.contains($0.lowercased(), "kind=acquisition") } ?? false
             navigation.append(navigationLink)
         } else {
-            var item = item
             completeLinks(&item)
             let link = item.link ?? FeedParser.alternateLink(item) ?? item.guidLink
             if let title = title ?? link?.absoluteString ?? media?.url.absoluteString {

@@ -1,5 +1,15 @@
 import Foundation
 
+extension Array {
+    /// `removeAll(keepingCapacity: true)` for the few elements a feed item's arrays hold: each popped off the end
+    /// (the general `removeAll` went through `replaceSubrange`, dearer than the elements themselves). An empty
+    /// array is left alone (emptying one "keeping its capacity" gave it storage).
+    @inline(__always)
+    mutating func popAll() {
+        while popLast() != nil {}
+    }
+}
+
 /// What an XML feed (RSS, RDF, Atom, OPDS 1, Newsstand Atom) says, before it is mapped onto issues
 /// and headlines, as `XMLFeedReader` reads it in one streaming pass (namespace-aware, resolving `xml:base`).
 /// An item's links are `LazyURL`s, parsed only when used. When the reader hands each item to a
@@ -77,12 +87,19 @@ struct FeedDocument {
             published = nil; updated = nil; created = nil; issued = nil; expired = nil; endDate = nil
             summary = nil; alternateSummary = nil; content = nil; markup = nil
             // An empty array is left alone: emptying one "keeping its capacity" gave it storage.
-            if !links.isEmpty { links.removeAll(keepingCapacity: true) }
-            if !enclosures.isEmpty { enclosures.removeAll(keepingCapacity: true) }
-            if !mediaContents.isEmpty { mediaContents.removeAll(keepingCapacity: true) }
-            if !thumbnails.isEmpty { thumbnails.removeAll(keepingCapacity: true) }
+            links.popAll()
+            enclosures.popAll()
+            mediaContents.popAll()
+            thumbnails.popAll()
             itunesImage = nil; pageStream = nil
-            if !coverIcons.isEmpty { coverIcons.removeAll(keepingCapacity: true) }
+            coverIcons.popAll()
+        }
+
+        /// Whether one of the links has a `rel` that passes `test`, each looked at where it is (`links.contains(where:)`
+        /// copied every link, and destroyed the copy, to look at its `rel`).
+        func hasLink(rel test: (String) -> Bool) -> Bool {
+            for index in links.indices where test(links[index].rel) { return true }
+            return false
         }
     }
 }

@@ -232,10 +232,15 @@ public enum FeedParser {
 
     /// `contentAssets` into `assets` (emptied first), an array the caller keeps for the next item.
     static func contentAssets(_ item: FeedDocument.Item, into assets: inout [Asset]) {
-        assets.removeAll(keepingCapacity: true)
-        for enclosure in item.enclosures { assets.append(Asset(url: enclosure.url, type: enclosure.type, length: enclosure.length)) }
-        for link in item.links where link.rel == "enclosure" { assets.append(Asset(url: link.url, type: link.type, length: link.length)) }
-        if let acquisition = bestAcquisition(item.links) {
+        assets.popAll()
+        // Each element read where it is (`for link in` copied every link whole).
+        for index in item.enclosures.indices {
+            assets.append(Asset(url: item.enclosures[index].url, type: item.enclosures[index].type, length: item.enclosures[index].length))
+        }
+        for index in item.links.indices where item.links[index].rel == "enclosure" {
+            assets.append(Asset(url: item.links[index].url, type: item.links[index].type, length: item.links[index].length))
+        }
+        if item.hasLink(rel: isAcquisition), let acquisition = bestAcquisition(item.links) {
             assets.append(Asset(url: acquisition.url, type: acquisition.indirectTypes.last ?? acquisition.type, length: acquisition.length))
         }
         for media in item.mediaContents where !isImage(media) { assets.append(Asset(url: media.url, type: media.type, length: media.length)) }
@@ -304,7 +309,7 @@ public enum FeedParser {
             return icon.url
         }
         // Only links whose rel starts like one of these are compared with each.
-        if item.links.contains(where: { $0.rel.utf8.first == UInt8(ascii: "h") || $0.rel.utf8.first == UInt8(ascii: "x") }) {
+        if item.hasLink(rel: { $0.utf8.first == UInt8(ascii: "h") || $0.utf8.first == UInt8(ascii: "x") }) {
             for rel in coverRels {
                 if let link = item.links.first(where: { $0.rel == rel }) { return link.url }
             }

@@ -24,40 +24,66 @@ enum RelativeWebReference {
 
     /// `resolve(_:againstCertainBase:)` of a reference's UTF-8 (an attribute's bytes as the parser gives them).
     static func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, againstCertainBase base: String) -> String? {
-        guard isPlainReference(reference) else { return nil }
+        guard let pathEnd = plainReferencePathEnd(reference) else { return nil }
         var base = base
-        return base.withUTF8 { resolve(reference, against: $0) }
+        return base.withUTF8 { resolve(reference, pathEnd: pathEnd, against: $0) }
     }
 
     /// Path, query and fragment characters only, escapes well formed, no scheme (a ':' before any '/', '?', '#'),
     /// one '#' at most, not empty and not `//` (a network-path reference). Resolved against a certain web URL,
     /// such a reference gives one: the scheme, authority, path and query come whole from the base, and every
     /// byte from the reference is one a certain web URL may hold there.
-    private static func isPlainReference(_ ref: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !ref.isEmpty, ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return false }
+    /// Where such a plain reference's path ends (its first '?' or '#', else its end), or nil when `ref` is not
+    /// one. One pass: the common bytes (letters, digits, `-./_~`) are told by one mask test.
+    private static func plainReferencePathEnd(_ ref: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let bytes = ref.baseAddress, !ref.isEmpty,
+              ref[0] != UInt8(ascii: "/") || ref.count < 2 || ref[1] != UInt8(ascii: "/") else { return nil }
+        let count = ref.count
         var index = 0, sawDelimiter = false, sawHash = false
-        while index < ref.count {
-            let byte = ref[index]
+        var pathEnd = -1
+        // Eight bytes at a time while they are all in `-./0-9a-z` (a '/' among them is a delimiter).
+        let slashes: UInt64 = 0x2F2F_2F2F_2F2F_2F2F, ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self))
+            guard CatalogParser.isPlainPathWord(word) else { break }
+            let slashBytes = word ^ slashes
+            if (slashBytes &- ones) & ~slashBytes & highs != 0 { sawDelimiter = true }
+            index += 8
+        }
+        while index < count {
+            let byte = bytes[index]
+            let plainLow: UInt64 = 0x03FF_E000_0000_0000, plainHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
+            if byte < 64 ? plainLow >> UInt64(byte) & 1 != 0 : byte < 128 && plainHigh >> UInt64(byte &- 64) & 1 != 0 {
+                // A letter, digit or one of `-./_~` (as bits for bytes 0–63, then 64–127): each a path character,
+                // none of them `%`, `:`, `?` or `#`. ('/' is a delimiter.)
+                if byte == UInt8(ascii: "/") { sawDelimiter = true }
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < ref.count, isHexDigit(ref[index + 1]), isHexDigit(ref[index + 2]) else { return false }
+                guard index + 2 < count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return nil }
                 index += 3
                 continue
             }
             if byte == UInt8(ascii: "#") {
-                guard !sawHash else { return false }
+                guard !sawHash else { return nil }
                 sawHash = true
             }
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { sawDelimiter = true }
-            if byte == UInt8(ascii: ":") && !sawDelimiter { return false }
-            guard byte == UInt8(ascii: "#") || CatalogParser.isPathCharacter(byte) else { return false }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                sawDelimiter = true
+                if pathEnd < 0 { pathEnd = index }
+            }
+            if byte == UInt8(ascii: ":") && !sawDelimiter { return nil }
+            guard byte == UInt8(ascii: "#") || CatalogParser.isPathCharacter(byte) else { return nil }
             index += 1
         }
-        return true
+        return pathEnd < 0 ? count : pathEnd
     }
 
+
     /// The resolution of a plain reference `ref` against the certain web URL `base`: a certain web URL itself
-    /// (`isPlainReference`; checked again in debug builds, which the tests run).
-    private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, against base: UnsafeBufferPointer<UInt8>) -> String? {
+    /// (`plainReferencePathEnd`, which gives where its path ends; checked again in debug builds, which the tests run).
+    private static func resolve(_ ref: UnsafeBufferPointer<UInt8>, pathEnd refPathEnd: Int, against base: UnsafeBufferPointer<UInt8>) -> String? {
         let baseBytes = base.baseAddress!, refBytes = ref.baseAddress!
         // The base: scheme and authority, path, and where its query and fragment start.
         var authorityEnd = 0
@@ -68,8 +94,6 @@ enum RelativeWebReference {
         while pathEnd < base.count, base[pathEnd] != UInt8(ascii: "?") && base[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
         var queryEnd = pathEnd
         while queryEnd < base.count, base[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
-        var refPathEnd = 0
-        while refPathEnd < ref.count, ref[refPathEnd] != UInt8(ascii: "?") && ref[refPathEnd] != UInt8(ascii: "#") { refPathEnd += 1 }
 
         // At most the whole base and the whole reference, and a '/' that a base without a path gains. Made on the
         // stack and copied into the String once (a String's own uninitialized storage was dearer to fill).
@@ -78,7 +102,7 @@ enum RelativeWebReference {
             var count = 0
             func append(_ bytes: UnsafePointer<UInt8>, _ length: Int) {
                 guard length > 0 else { return }
-                (out + count).initialize(from: bytes, count: length)
+                memcpy(out + count, bytes, length)
                 count += length
             }
             if refPathEnd == 0 {
@@ -99,14 +123,34 @@ enum RelativeWebReference {
                     }
                 }
                 append(refBytes, refPathEnd)
-                // A reference with a path has its dot segments removed (RFC 3986 5.2.2).
-                count = pathStart + removeDotSegments(out + pathStart, count: count - pathStart)
+                // A reference with a path has its dot segments removed (RFC 3986 5.2.2); a path without any is
+                // left as it is (which is what removing none gives).
+                if hasDotSegment(out + pathStart, count: count - pathStart) {
+                    count = pathStart + removeDotSegments(out + pathStart, count: count - pathStart)
+                }
             }
             append(refBytes + refPathEnd, ref.count - refPathEnd)
             let result = UnsafeBufferPointer(start: out, count: count)
             assert(CatalogParser.isCertainWebURL(result), "a plain reference against a certain base gives a certain URL")
             return String(decoding: result, as: UTF8.self)
         }
+    }
+
+    /// Whether the absolute path `path[0..<count]` has a `.` or `..` segment (found by `memchr` for the dots).
+    private static func hasDotSegment(_ path: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var from = 0
+        while from < count, let found = memchr(path + from, Int32(dot), count - from) {
+            let index = UnsafeMutableRawPointer(path).distance(to: found)
+            if index > 0 && path[index - 1] == slash {
+                // A segment starting with a dot: "." or ".." when it ends there.
+                let next = index + 1
+                if next == count || path[next] == slash { return true }
+                if path[next] == dot && (next + 1 == count || path[next + 1] == slash) { return true }
+            }
+            from = index + 1
+        }
+        return false
     }
 
     /// RFC 3986 5.2.4 on the absolute path `path[0..<count]`, in place; returns the new length. Segments are

@@ -84,10 +84,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// The text of the text construct being read (the top frame), as UTF-8.
     private let text = TextBytes()
     @exclusivity(unchecked) private var textHighWater = 0
-    /// The open `guid`'s `isPermaLink`. (A guid is a text construct: no element inside it opens a
-    /// frame, so the one being read is the one that set this. Kept here, frames hold no String and
-    /// are pushed and popped as plain bytes.)
-    @exclusivity(unchecked) private var guidIsPermaLink: String?
+    /// The open `guid` says `isPermaLink="false"`. (A guid is a text construct: no element inside it opens a
+    /// frame, so the one being read is the one that set this. Kept here, frames are pushed and popped as
+    /// plain bytes; read from the attribute's bytes, no String made.)
+    @exclusivity(unchecked) private var guidIsNotPermaLink = false
     /// The item being read, valid while `readingItem` (kept, not optional: reading or setting a field
     /// of an optional struct through `item?.` copied the whole item).
     @exclusivity(unchecked) private var item = FeedDocument.Item()
@@ -100,10 +100,20 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// the item is held or becomes a headline): an issue never uses them, and resolving each and making its
     /// String was a tenth of reading a feed. The first `link` text (RSS), and the first `alternate` link that
     /// is not a catalog's (Atom); only while items go to an assembler.
+    /// Each is kept in plain fields (a flag says whether it is there): an optional tuple of them was made and
+    /// destroyed whole for every item. The base is the index of one in `bases` (an enclosing element's, open
+    /// until the item ends), or for a link with an `xml:base` of its own a copy of it.
     private let pendingLinkText = TextBytes(capacity: 64)
-    @exclusivity(unchecked) private var pendingLinkBase: (url: URL, text: String?)?
+    @exclusivity(unchecked) private var hasPendingLink = false
+    @exclusivity(unchecked) private var pendingLinkBase = 0
+    @exclusivity(unchecked) private var pendingLinkOwnBase: (url: URL, text: String?)?
     private let pendingAlternateHref = TextBytes(capacity: 64)
-    @exclusivity(unchecked) private var pendingAlternate: (rel: String, type: String?, length: String?, title: String?, base: URL, baseText: String?)?
+    @exclusivity(unchecked) private var hasPendingAlternate = false
+    @exclusivity(unchecked) private var pendingAlternateType: String?
+    @exclusivity(unchecked) private var pendingAlternateLength: String?
+    @exclusivity(unchecked) private var pendingAlternateTitle: String?
+    @exclusivity(unchecked) private var pendingAlternateBase = 0
+    @exclusivity(unchecked) private var pendingAlternateOwnBase: (url: URL, text: String?)?
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
@@ -304,7 +314,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if info.isScriptOrStyle && skippedDepth == 0 { skippedDepth = captureDepth }
             return
         }
-        var baseIndex = stack.last?.baseIndex ?? 0
+        let inheritedBaseIndex = stack.last?.baseIndex ?? 0
+        var baseIndex = inheritedBaseIndex
         if let xmlBase = tag.xmlBase,
            let url = URL(string: FeedText.trimmed(xmlBase), relativeTo: bases[baseIndex])?.absoluteURL {
             bases.append(url)
@@ -327,7 +338,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             captureDepth = 1
             text.removeAll(keepingCapacityUpTo: 64 << 10)
         }
-        if info.role == .guid { guidIsPermaLink = tag.attribute(.isPermaLink) }
+        if info.role == .guid { guidIsNotPermaLink = Self.isFalse(tag.attributeBytes(.isPermaLink)) }
         stack.append(frame)
 
         switch info.role {
@@ -336,20 +347,22 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem { item = FeedDocument.Item() }
             readingItem = true
             hasMarkup = false
-            pendingLinkBase = nil
-            pendingAlternate = nil
+            hasPendingLink = false
+            hasPendingAlternate = false
             item.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
             // A search template's braces are no URL: it is read as text, before links are resolved.
             guard let href else { break }
-            if !readingItem, parent == .channel, document.search == nil, href.contains(UInt8(ascii: "{")), interned(tag, .rel) == "search" {
+            // Read once (the same String as the last link's, usually).
+            let relValue = interned(tag, .rel)
+            if !readingItem, parent == .channel, document.search == nil, href.contains(UInt8(ascii: "{")), relValue == "search" {
                 if let template = SearchTemplate.normalize(XMLBytes.attributeValue(href), base: bases[baseIndex]) { document.search = .template(template) }
                 break
             }
             // An OPDS-PSE page stream: a template too. (Its rel is looked at first: a search of every
             // item link's text through Foundation was an eighth of reading an Atom feed.)
-            if readingItem, parent == .item, interned(tag, .rel) == CatalogPageStream.rel,
+            if readingItem, parent == .item, relValue?.utf8.first == UInt8(ascii: "h"), relValue == CatalogPageStream.rel,
                case let pageHref = XMLBytes.attributeValue(href), pageHref.contains("{pageNumber}") {
                 if let template = CatalogPageStream.template(pageHref, base: bases[baseIndex]),
                    let count = tag.attribute("count", namespace: "http://vaemendis.net/opds-pse/ns").flatMap({ Int(FeedText.trimmed($0)) }), count > 0 {
@@ -358,13 +371,18 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 }
                 break
             }
-            let rel = FeedText.trimmed(interned(tag, .rel) ?? "alternate", newlines: false)
+            let rel = FeedText.trimmed(relValue ?? "alternate", newlines: false)
             let type = interned(tag, .type)
-            if assembler != nil, readingItem, parent == .item, pendingAlternate == nil, rel == "alternate",
+            if assembler != nil, readingItem, parent == .item, !hasPendingAlternate, rel == "alternate",
                !FeedParser.isCatalogType(type), !XMLBytes.hasAmpersand(href) {
                 pendingAlternateHref.removeAll(keepingCapacityUpTo: 4 << 10)
                 pendingAlternateHref.append(href)
-                pendingAlternate = (rel, type, tag.attribute(.length), tag.attribute(.title), bases[baseIndex], baseTexts[baseIndex])
+                hasPendingAlternate = true
+                pendingAlternateType = type
+                pendingAlternateLength = tag.attribute(.length)
+                pendingAlternateTitle = tag.attribute(.title)
+                pendingAlternateBase = baseIndex
+                pendingAlternateOwnBase = baseIndex == inheritedBaseIndex ? nil : (bases[baseIndex], baseTexts[baseIndex])
                 acquisitionIndex = nil
                 break
             }
@@ -419,6 +437,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func textKind(_ tag: XMLStartTag, info: ElementInfo) -> TextKind {
         if info.isXHTMLBody { return .xhtml }
         guard isAtomFamily else { return .html }
+        // The usual: no mode, and no type or one of the three Atom names, told from the bytes.
+        if tag.attributeBytes(.mode) == nil {
+            guard let typeBytes = tag.attributeBytes(.type) else { return .plain }
+            if Self.spells(typeBytes, "html") { return .html }
+            if Self.spells(typeBytes, "text") { return .plain }
+            if Self.spells(typeBytes, "xhtml") { return .xhtml }
+        }
         let typeAttribute = interned(tag, .type)
         let mode = tag.attribute(.mode)
         if mode == nil, let typeAttribute {
@@ -491,8 +516,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
                     assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand,
                                   completeLinks: { self.completeLinks(&$0) })
                     item.clear()
-                    pendingLinkBase = nil
-                    pendingAlternate = nil
+                    hasPendingLink = false
+                    hasPendingAlternate = false
                 } else {
                     var finished = FeedDocument.Item()
                     swap(&finished, &item)
@@ -510,13 +535,16 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .link:
             guard !frame.hasHref else { break }
             if inItem, assembler != nil, item.link == nil {
-                if pendingLinkBase != nil {
+                if hasPendingLink {
                     completeTextLink(&item)
                     if item.link != nil { break }
                 }
                 pendingLinkText.removeAll(keepingCapacityUpTo: 4 << 10)
                 pendingLinkText.append(text.bytes)
-                pendingLinkBase = (bases[frame.baseIndex], baseTexts[frame.baseIndex])
+                hasPendingLink = true
+                pendingLinkBase = frame.baseIndex
+                // The link's own xml:base closes with it (below): kept aside.
+                pendingLinkOwnBase = frame.baseIndex == (stack.last?.baseIndex ?? 0) ? nil : (bases[frame.baseIndex], baseTexts[frame.baseIndex])
                 break
             }
             guard let url = resolve(text: frame.baseIndex) else { break }
@@ -526,7 +554,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             guard !value.isEmpty else { break }
             if inItem {
                 if item.id == nil { item.id = value }
-                if frame.info.role == .guid, guidIsPermaLink?.lowercased() != "false",
+                if frame.info.role == .guid, !guidIsNotPermaLink,
                    let url = resolve(value, base: frame.baseIndex), url.isDeferred || url.url.scheme?.hasPrefix("http") == true,
                    item.guidLink == nil {
                     item.guidLink = url
@@ -579,19 +607,24 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     // MARK: Helpers
 
-    /// Puts the pending page links (see `pendingLinkBase`) into `item` as reading them at once would have:
+    /// Puts the pending page links (see `pendingLinkText`) into `item` as reading them at once would have:
     /// the `link` text as its link, the `alternate` link before the item's others (only the first alternate
     /// link is ever read).
     private func completeLinks(_ item: inout FeedDocument.Item) {
         completeTextLink(&item)
-        if let pending = pendingAlternate,
-           let url = LazyURL(utf8: pendingAlternateHref.bytes, base: pending.base, certainBaseText: pending.baseText) {
-            item.links.insert(FeedDocument.Link(url: url, rel: pending.rel, type: pending.type, length: pending.length, title: pending.title), at: 0)
+        if hasPendingAlternate {
+            let base = pendingAlternateOwnBase ?? (bases[pendingAlternateBase], baseTexts[pendingAlternateBase])
+            if let url = LazyURL(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
+                // Only an `alternate` link is kept pending.
+                item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: pendingAlternateType, length: pendingAlternateLength,
+                                                    title: pendingAlternateTitle), at: 0)
+            }
         }
     }
 
     private func completeTextLink(_ item: inout FeedDocument.Item) {
-        if let base = pendingLinkBase, item.link == nil {
+        if hasPendingLink, item.link == nil {
+            let base = pendingLinkOwnBase ?? (bases[pendingLinkBase], baseTexts[pendingLinkBase])
             item.link = LazyURL(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
         }
     }
@@ -604,6 +637,20 @@ final class XMLFeedReader: XMLPushParserDelegate {
         // A value with an ampersand is not its own text (`&#38;`): decoded, never kept.
         if XMLBytes.hasAmpersand(bytes) { return XMLBytes.attributeValue(bytes) }
         return internedValues.value(bytes, decode: XMLBytes.attributeValue)
+    }
+
+    /// Whether an attribute's value is exactly `text`.
+    @inline(__always)
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0)
+    }
+
+    /// Whether an attribute's value is `false` in any case, read from its bytes (as `lowercased() == "false"`
+    /// read it: only ASCII letters lower to these five).
+    private static func isFalse(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let bytes, bytes.count == 5 else { return false }
+        return bytes[0] | 0x20 == UInt8(ascii: "f") && bytes[1] | 0x20 == UInt8(ascii: "a") && bytes[2] | 0x20 == UInt8(ascii: "l")
+            && bytes[3] | 0x20 == UInt8(ascii: "s") && bytes[4] | 0x20 == UInt8(ascii: "e")
     }
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
