@@ -6,7 +6,8 @@ import NewsstandCore
 
 /// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server and SQLite) following
 /// 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the first sync (every
-/// item through `stream/contents`), then three unchanged ones (the unread counts unchanged: no unread list) and three
+/// item through `stream/contents`), then three unchanged ones (the unread counts showing nothing new: only they and the
+/// starred ids asked for, side by side) and three
 /// with the hourly full check due (the unread list read, found the one last applied), each with its time and the requests it sent (counted
 /// by `GoogleReaderClient`, every request it sends) and the time spent in the API's calls (FreshRSS answering, the
 /// answer read and parsed). Beside it, in the same run, a direct sync of the same feeds into a library of its own
@@ -25,31 +26,57 @@ struct AccountBenchmark {
     /// FreshRSS's scripts are stopped after this long (the setup is bounded, not measured).
     static let scriptTimeout: TimeInterval = 20 * 60
 
-    /// A Google Reader client that also adds up the time spent in its calls (each a request or a listing of pages).
+    /// A Google Reader client that also times its calls (each a request, or a listing of pages): each call's time, and
+    /// the time while at least one was under way (calls made side by side overlap; that time is counted once).
     final class TimedClient: FeedServerClient, @unchecked Sendable {
         let client: GoogleReaderClient
         private let lock = NSLock()
+        private var active = 0
+        private var activeSince: UInt64 = 0
         private var seconds = 0.0
+        private var timedCalls: [(name: String, seconds: Double)] = []
 
         init(_ client: GoogleReaderClient) { self.client = client }
 
         var requestCount: Int { client.requestCount }
+        /// Time while a call was under way: waiting on FreshRSS, and reading and parsing its answers.
         var secondsInCalls: Double { lock.withLock { seconds } }
+        /// Each call, in the order they ended.
+        var calls: [(name: String, seconds: Double)] { lock.withLock { timedCalls } }
 
-        private func timed<T>(_ body: () throws -> T) rethrows -> T {
+        private func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
             let start = MonotonicClock.now()
-            defer { lock.withLock { seconds += MonotonicClock.seconds(from: start, to: MonotonicClock.now()) } }
+            lock.withLock {
+                if active == 0 { activeSince = start }
+                active += 1
+            }
+            defer {
+                let end = MonotonicClock.now()
+                lock.withLock {
+                    active -= 1
+                    if active == 0 { seconds += MonotonicClock.seconds(from: activeSince, to: end) }
+                    timedCalls.append((name, MonotonicClock.seconds(from: start, to: end)))
+                }
+            }
             return try body()
         }
 
-        func subscriptions() throws -> [ServerSubscription] { try timed { try client.subscriptions() } }
-        func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed { try client.items(since: microseconds) } }
-        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed { try client.itemIDs(list) } }
-        func unreadCounts() throws -> [ServerUnreadCount]? { try timed { try client.unreadCounts() } }
-        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed { try client.set(state, adding, items: items) } }
-        func subscribe(to feedURL: URL) throws -> String { try timed { try client.subscribe(to: feedURL) } }
-        func unsubscribe(streamID: String) throws { try timed { try client.unsubscribe(streamID: streamID) } }
-        func rename(streamID: String, to title: String) throws { try timed { try client.rename(streamID: streamID, to: title) } }
+        func subscriptions() throws -> [ServerSubscription] { try timed("subscription list") { try client.subscriptions() } }
+        func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed("items since (ot)") { try client.items(since: microseconds) } }
+        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed("\(list.rawValue) ids") { try client.itemIDs(list) } }
+        func unreadCounts() throws -> [ServerUnreadCount]? { try timed("unread counts") { try client.unreadCounts() } }
+        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed("edit-tag") { try client.set(state, adding, items: items) } }
+        func subscribe(to feedURL: URL) throws -> String { try timed("quickadd") { try client.subscribe(to: feedURL) } }
+        func unsubscribe(streamID: String) throws { try timed("unsubscribe") { try client.unsubscribe(streamID: streamID) } }
+        func rename(streamID: String, to title: String) throws { try timed("rename") { try client.rename(streamID: streamID, to: title) } }
+    }
+
+    /// CPU time of this process so far (every thread: the sync's, the HTTP client's network thread; the feeds' server
+    /// in the same process is idle during an account sync), in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The folder FreshRSS's tree is copied into: `/dev/shm` (memory) when writable, else the benchmark's folder.
@@ -121,7 +148,7 @@ struct AccountBenchmark {
 
         // The account sync: the same feeds, through FreshRSS.
         progress("account sync, first and then unchanged \(Self.unchangedRuns) times")
-        let paths = try Self.paths(under: folder.url.appendingPathComponent("account"))
+        let paths = try DirectSyncLibrary.paths(under: folder.url.appendingPathComponent("account"))
         let store = try LibraryStore(file: paths.databaseFile)
         defer { store.close() }
         let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
@@ -149,24 +176,40 @@ struct AccountBenchmark {
         var inCalls: [Double] = []
         var requests: [Int] = []
         var checks: [AccountSync.ReadCheck] = []
+        var skipped: [Bool] = []
+        var callTimes: [String: [Double]] = [:]
+        var ourCPU: [Double] = []
+        var serverCPU: [Double] = []
         for _ in 0..<Self.unchangedRuns {
             let current = try store.accounts().first { $0.id == account.id } ?? account
+            let (cpuBefore, serverBefore) = (Self.processCPUSeconds(), freshRSS.cpuSeconds)
             let (report, seconds) = MonotonicClock.measure { sync.sync(current) }
+            ourCPU.append(Self.processCPUSeconds() - cpuBefore)
+            serverCPU.append(freshRSS.cpuSeconds - serverBefore)
             if let problem = report.problem { throw ChildProcess.Failure(description: "an unchanged account sync failed: \(problem)") }
             guard report.newItems == 0 else { throw ChildProcess.Failure(description: "an unchanged account sync brought \(report.newItems) items") }
             unchangedTimes.append(seconds)
             inCalls.append(clients.last?.secondsInCalls ?? 0)
             requests.append(report.requests)
             checks.append(report.readCheck)
+            skipped.append(report.subscriptionsAndItemsSkipped)
+            for call in clients.last?.calls ?? [] { callTimes[call.name, default: []].append(call.seconds) }
         }
         let accountUnchanged = Statistics(unchangedTimes)
         let requestText = Set(requests).count == 1 ? Format.count(requests[0]) : requests.map(Format.count).joined(separator: ", ")
+        let asked = skipped.allSatisfy { $0 } ? "the counts showed nothing new: no subscription list, items or unread list"
+            : skipped.contains(true) ? "subscriptions and items skipped in \(skipped.filter { $0 }.count) of \(skipped.count)" : "subscriptions and items asked"
         table.add("account sync, unchanged", accountUnchanged,
-                  notes: "\(requestText) requests in each; nothing new, read or starred; \(Self.describe(checks))")
+                  notes: "\(requestText) requests in each; nothing new, read or starred; \(asked); \(Self.describe(checks))")
         let calls = Statistics(inCalls)
         let own = Statistics(zip(unchangedTimes, inCalls).map { $0 - $1 })
-        table.add("  in the API's calls", calls, notes: "FreshRSS answering (PHP's built-in server), the answers read and parsed")
-        table.add("  in the library", own, notes: "the rest: subscriptions linked, read and starred states applied")
+        table.add("  in the API's calls", calls, notes: "while a request was under way (side by side: counted once): FreshRSS answering, the answers read and parsed")
+        for (name, times) in callTimes.sorted(by: { $0.key < $1.key }) {
+            table.add("    \(name)", Statistics(times), notes: "each request's own time (\(times.count) in \(Self.unchangedRuns) syncs)")
+        }
+        table.add("  in the library", own, notes: "the rest: the account's publications read, their refresh times written, the starred list's digest")
+        table.add("  CPU, Newsstand's process", Statistics(ourCPU), notes: "every thread of this process (the sync's, the HTTP client's)")
+        table.add("  CPU, FreshRSS (PHP)", Statistics(serverCPU), notes: "php -S and its \(FreshRSSServer.workers) workers, from /proc (10 ms steps)")
 
         let ratio = accountUnchanged.median / directUnchanged.median
         let fewRequests = requests.allSatisfy { $0 <= Self.maxUnchangedRequests }
@@ -236,37 +279,24 @@ struct AccountBenchmark {
 
     /// The feeds subscribed to in a library of their own and synced as the `sync` case does it.
     private func directSync(_ set: FeedLibraryServer.FeedSet, feeds server: LocalHTTPServer, under root: URL) throws -> DirectSync {
-        let paths = try Self.paths(under: root)
-        let store = try LibraryStore(file: paths.databaseFile)
-        defer { store.close() }
-        for (number, url) in set.urls.enumerated() {
-            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
-        }
-        let downloads = DownloadQueue(store: store, paths: paths) { _ in }
-        let sync = SyncService(store: store, paths: paths)
+        let library = try DirectSyncLibrary(set, under: root)
+        defer { library.store.close() }
         func feedRequests() -> Int { server.settledLog().filter { $0.path.hasSuffix(".rss") }.count }
         server.clearLog()
-        let (_, firstSeconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
+        let (_, firstSeconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
         let firstRequests = feedRequests()
-        let issues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
+        let issues = try library.store.issueCounts().values.reduce(0) { $0 + $1.total }
         var times: [Double] = []
         var notModified = 0
         var requests = 0
         for _ in 0..<Self.unchangedRuns {
             server.clearLog()
-            let (reports, seconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
+            let (reports, seconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
             times.append(seconds)
             notModified = reports.filter(\.outcome.notModified).count
             requests = feedRequests()
         }
         return DirectSync(firstSeconds: firstSeconds, firstRequests: firstRequests, issues: issues, unchangedSeconds: times,
                           unchangedRequests: requests, notModified: notModified)
-    }
-
-    private static func paths(under root: URL) throws -> LibraryPaths {
-        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data"), configDirectory: root.appendingPathComponent("config"),
-                                 cacheDirectory: root.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        return paths
     }
 }
