@@ -10,8 +10,6 @@ import XCTest
 final class AccountUnchangedSyncTests: XCTestCase {
     private var server: LocalHTTPServer!
     private let api = "/api/greader.php/reader/api/0/"
-    /// Now, in microseconds (the items' crawl times are set around it: a sync keeps the server's time less 30 s).
-    private let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
 
     override func setUpWithError() throws {
         server = LocalHTTPServer()
@@ -67,6 +65,8 @@ final class AccountUnchangedSyncTests: XCTestCase {
             return report
         }
         let everything = ["counts", "items", "starred ids", "subscriptions", "unread ids"]
+        // Now, in microseconds: the items' crawl times are set around it (a sync keeps the server's time less 30 s).
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let old = now - 100_000_000
         serve(items: [(1, old), (2, old + 1)], unread: [1, 2],
               counts: [("feed/1", 2, old + 1), ("user/-/state/com.google/reading-list", 2, old + 1)])
@@ -75,8 +75,17 @@ final class AccountUnchangedSyncTests: XCTestCase {
         XCTAssertFalse(first.subscriptionsAndItemsSkipped)
         XCTAssertEqual(calls(), everything)
 
+        let before = try XCTUnwrap(try store.accounts().first?.lastSync)
+        Thread.sleep(forTimeInterval: 0.01)
         let unchanged = try syncAgain()
         XCTAssertTrue(unchanged.subscriptionsAndItemsSkipped)
+        // Its time is written, on the account and as the publication's refresh, without waiting for the disk; the
+        // connection waits for it again afterwards.
+        let after = try XCTUnwrap(try store.accounts().first?.lastSync)
+        XCTAssertGreaterThan(after, before)
+        XCTAssertEqual(try store.publications(accountID: account.id).first?.lastRefresh?.timeIntervalSince1970 ?? 0,
+                       after.timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertEqual(try store.locked { try store.database.query("PRAGMA synchronous").first?.first?.int64 }, 2, "FULL")
         XCTAssertEqual(unchanged.requests, 2)
         XCTAssertEqual(calls(), ["counts", "starred ids"])
         XCTAssertEqual(unchanged.readCheck, .countsUnchanged)

@@ -144,7 +144,7 @@ public struct AccountSync: Sendable {
         var check = last
         let quiet: Bool
         var batch: ServerItemBatch?
-        var refreshed: [Int64] = []
+        var followedUnchanged: [Publication] = []
         if report.sentMarks == 0, !due, let serverCounts, let counts, counts == last.countsDigest,
            Self.countsShowNothingNew(serverCounts, syncedTo: account.syncedToMicroseconds,
                                      subscribed: Set(linked.values.filter(\.isSubscribed).compactMap(\.accountStream))),
@@ -156,8 +156,8 @@ public struct AccountSync: Sendable {
             let followed = ours.filter { $0.isSubscribed && linked[$0.accountStream ?? ""]?.id == $0.id }
             report.subscriptions = followed.count
             report.outcomes = followed.map { ($0, Self.unchangedOutcome(of: $0, issueCounts: known.issueCounts, headlineCounts: known.headlineCounts)) }
-            // Their refresh time is written with the account's sync, in one transaction.
-            refreshed = followed.map(\.id)
+            // Their refresh time is written with the account's sync.
+            followedUnchanged = followed
             quiet = true
         } else {
             // The subscriptions and the items since the last sync do not depend on each other: asked side by side.
@@ -217,7 +217,13 @@ public struct AccountSync: Sendable {
         let syncedTo = [newest, account.syncedToMicroseconds, settled].compactMap { $0 }.max()
         let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
         report.problem = problem
-        try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem, refreshing: refreshed)
+        if report.subscriptionsAndItemsSkipped, problem == nil {
+            // Nothing new, nothing wrong: only times to write, in one transaction.
+            try store.recordUnchangedAccountSync(id: account.id, refreshing: followedUnchanged.map(\.id))
+        } else {
+            _ = try recordUnchanged(followedUnchanged)
+            try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
+        }
     }
 
     /// What the library holds of an account that a sync compares the server's answers with, read while they arrive:
