@@ -4,15 +4,16 @@ import LocalHTTPServer
 import NewsstandContent
 import NewsstandCore
 
-/// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server and SQLite) following
-/// 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the first sync (every
-/// item through `stream/contents`), then three unchanged ones (the unread counts showing nothing new: only they and the
-/// starred ids asked for, side by side) and three
-/// with the hourly full check due (the unread list read, found the one last applied), each with its time and the requests it sent (counted
-/// by `GoogleReaderClient`, every request it sends) and the time spent in the API's calls (FreshRSS answering, the
-/// answer read and parsed). Beside it, in the same run, a direct sync of the same feeds into a library of its own
-/// (`SyncService`, as the `sync` case: one conditional request a feed). Target: the unchanged account sync within 10
-/// requests and under the direct unchanged sync's time.
+/// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server with its workers, and
+/// SQLite) following 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the
+/// first sync (every item through `stream/contents`), then five unchanged ones (the unread counts showing nothing new:
+/// only they and the starred ids asked for, side by side) and five with the hourly full check due (the unread list read,
+/// found the one last applied), each with its time, the requests it sent (counted by `GoogleReaderClient`, every request
+/// it sends), each request's time, the time while one was under way (FreshRSS answering, the answer read and parsed),
+/// and the CPU time of this process and of FreshRSS's. Beside it, in the same run, a direct sync of the same feeds into
+/// a library of its own (`SyncService`, as the `sync` case: one conditional request a feed), its unchanged syncs made
+/// in turns with the account's. Target: the unchanged account sync within 10 requests and under the direct unchanged
+/// sync's time.
 ///
 /// Setting up FreshRSS is not measured but reported: the feeds are imported as OPML with its `cli/import-for-user.php`
 /// and fetched by FreshRSS itself with `cli/actualize-user.php` (from the same 127.0.0.1 server). Its tree goes into
@@ -20,7 +21,7 @@ import NewsstandCore
 struct AccountBenchmark {
     var feedCount = 1_000
     var itemsPerFeed = 50
-    static let unchangedRuns = 3
+    static let unchangedRuns = 5
     /// The target: requests of an unchanged account sync at most.
     static let maxUnchangedRequests = 10
     /// FreshRSS's scripts are stopped after this long (the setup is bounded, not measured).
@@ -137,17 +138,17 @@ struct AccountBenchmark {
         table.add("  feeds fetched (cli/actualize-user.php)", runs: 1, median: Format.duration(actualizeSeconds),
                   notes: TextSanitizer.singleLine(said.trimmingCharacters(in: .whitespaces)))
 
-        // The direct sync: the same feeds, each fetched by Newsstand (as the `sync` case).
-        progress("direct sync of the same feeds, cold and then unchanged \(Self.unchangedRuns) times")
-        let direct = try directSync(set, feeds: feeds.server, under: folder.url.appendingPathComponent("direct"))
-        table.add("direct sync, first (cold)", runs: 1, median: Format.duration(direct.firstSeconds),
-                  notes: "\(Format.count(direct.firstRequests)) requests; \(Format.count(direct.issues)) issues stored")
-        let directUnchanged = Statistics(direct.unchangedSeconds)
-        table.add("direct sync, unchanged (conditional GET)", directUnchanged,
-                  notes: "\(Format.count(direct.unchangedRequests)) requests, \(Format.count(direct.notModified)) answered 304 Not Modified")
+        // The direct sync: the same feeds, each fetched by Newsstand (as the `sync` case); its unchanged syncs are made
+        // between the account's below.
+        progress("direct sync of the same feeds, cold")
+        let direct = try DirectSyncLibrary(set, under: folder.url.appendingPathComponent("direct"))
+        defer { direct.store.close() }
+        let directFirst = timedDirectSync(direct, feeds: feeds.server)
+        table.add("direct sync, first (cold)", runs: 1, median: Format.duration(directFirst.seconds),
+                  notes: "\(Format.count(directFirst.requests)) requests; \(Format.count(try direct.store.issueCounts().values.reduce(0) { $0 + $1.total })) issues stored")
 
         // The account sync: the same feeds, through FreshRSS.
-        progress("account sync, first and then unchanged \(Self.unchangedRuns) times")
+        progress("account sync, first; then \(Self.unchangedRuns) unchanged ones, each beside an unchanged direct sync")
         let paths = try DirectSyncLibrary.paths(under: folder.url.appendingPathComponent("account"))
         let store = try LibraryStore(file: paths.databaseFile)
         defer { store.close() }
@@ -180,7 +181,11 @@ struct AccountBenchmark {
         var callTimes: [String: [Double]] = [:]
         var ourCPU: [Double] = []
         var serverCPU: [Double] = []
-        for _ in 0..<Self.unchangedRuns {
+        var directRuns: [DirectRun] = []
+        for run in 0..<Self.unchangedRuns {
+            // One of each a round, in turns first, so that both meet the machine as it is then (other work on it
+            // changes their times from one second to the next).
+            if run % 2 == 0 { directRuns.append(timedDirectSync(direct, feeds: feeds.server)) }
             let current = try store.accounts().first { $0.id == account.id } ?? account
             let (cpuBefore, serverBefore) = (Self.processCPUSeconds(), freshRSS.cpuSeconds)
             let (report, seconds) = MonotonicClock.measure { sync.sync(current) }
@@ -194,7 +199,12 @@ struct AccountBenchmark {
             checks.append(report.readCheck)
             skipped.append(report.subscriptionsAndItemsSkipped)
             for call in clients.last?.calls ?? [] { callTimes[call.name, default: []].append(call.seconds) }
+            if run % 2 == 1 { directRuns.append(timedDirectSync(direct, feeds: feeds.server)) }
         }
+        let directUnchanged = Statistics(directRuns.map(\.seconds))
+        table.add("direct sync, unchanged (conditional GET)", directUnchanged,
+                  notes: "\(Format.count(directRuns.last?.requests ?? 0)) requests, \(Format.count(directRuns.last?.notModified ?? 0)) answered 304 Not Modified; "
+                      + "each beside an account sync below, in turns first")
         let accountUnchanged = Statistics(unchangedTimes)
         let requestText = Set(requests).count == 1 ? Format.count(requests[0]) : requests.map(Format.count).joined(separator: ", ")
         let asked = skipped.allSatisfy { $0 } ? "the counts showed nothing new: no subscription list, items or unread list"
@@ -268,35 +278,19 @@ struct AccountBenchmark {
         var last: TimedClient? { lock.withLock { latest } }
     }
 
-    struct DirectSync {
-        var firstSeconds: Double
-        var firstRequests: Int
-        var issues: Int
-        var unchangedSeconds: [Double]
-        var unchangedRequests: Int
+    /// One sync of the direct library: its time, the feeds' requests (from the server's log) and those answered 304.
+    struct DirectRun {
+        var seconds: Double
+        var requests: Int
         var notModified: Int
     }
 
-    /// The feeds subscribed to in a library of their own and synced as the `sync` case does it.
-    private func directSync(_ set: FeedLibraryServer.FeedSet, feeds server: LocalHTTPServer, under root: URL) throws -> DirectSync {
-        let library = try DirectSyncLibrary(set, under: root)
-        defer { library.store.close() }
-        func feedRequests() -> Int { server.settledLog().filter { $0.path.hasSuffix(".rss") }.count }
+    /// A sync of the direct library, as the `sync` case's: the first fetches and stores every feed, the next make one
+    /// conditional request a feed.
+    private func timedDirectSync(_ library: DirectSyncLibrary, feeds server: LocalHTTPServer) -> DirectRun {
         server.clearLog()
-        let (_, firstSeconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
-        let firstRequests = feedRequests()
-        let issues = try library.store.issueCounts().values.reduce(0) { $0 + $1.total }
-        var times: [Double] = []
-        var notModified = 0
-        var requests = 0
-        for _ in 0..<Self.unchangedRuns {
-            server.clearLog()
-            let (reports, seconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
-            times.append(seconds)
-            notModified = reports.filter(\.outcome.notModified).count
-            requests = feedRequests()
-        }
-        return DirectSync(firstSeconds: firstSeconds, firstRequests: firstRequests, issues: issues, unchangedSeconds: times,
-                          unchangedRequests: requests, notModified: notModified)
+        let (reports, seconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
+        return DirectRun(seconds: seconds, requests: server.settledLog().filter { $0.path.hasSuffix(".rss") }.count,
+                         notModified: reports.filter(\.outcome.notModified).count)
     }
 }
