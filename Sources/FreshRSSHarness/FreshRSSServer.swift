@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A real FreshRSS (`../shared/servers/freshrss/FreshRSS.tar.gz`) on 127.0.0.1, served by PHP's built-in web server
-/// with SQLite, for the accounts tests and the `accounts` benchmark (the Google Reader API at ``apiURL``). Each server
+/// (``workers`` processes answering side by side) with SQLite, for the accounts tests and the `accounts` benchmark (the Google Reader API at ``apiURL``). Each server
 /// runs in its own copy of the tree in a scratch folder, so tests never share state; the tree is extracted and
 /// installed (users `admin` and ``user``) once per process and copied for each server, which keeps a start under a
 /// second. The tests start it with `init(for:)` (NewsstandTestSupport), which skips a test when PHP is absent.
@@ -59,6 +59,7 @@ public final class FreshRSSServer {
         process.executableURL = php
         process.arguments = ["-S", "127.0.0.1:\(port)", "-t", "p"]
         process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(["PHP_CLI_SERVER_WORKERS": String(Self.workers)]) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -72,13 +73,48 @@ public final class FreshRSSServer {
         }
     }
 
-    /// Stops serving (the server is unreachable until ``start()``); its data stays.
+    /// Stops serving (the server is unreachable until ``start()``); its data stays. PHP 8.2's workers outlive their
+    /// parent's SIGTERM, so they are stopped first, each by its process id.
     public func stop() {
         guard let process else { return }
+        let workers = Self.children(of: process.processIdentifier)
+        for worker in workers { kill(worker, SIGTERM) }
         process.terminate()
         process.waitUntilExit()
         self.process = nil
-        while LocalPort.isListening(port) { Thread.sleep(forTimeInterval: 0.02) }
+        let deadline = Date().addingTimeInterval(10)
+        while LocalPort.isListening(port), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    /// Processes serving at once: PHP's built-in server answers one request at a time unless told to fork workers
+    /// (`PHP_CLI_SERVER_WORKERS`), where FreshRSS's usual deployments (PHP-FPM, Apache) answer several side by side,
+    /// as `LocalHTTPServer` does for the feeds (a thread a connection).
+    public static let workers = 4
+
+    /// CPU time the server's processes (PHP and its workers) have used so far, in seconds (in steps of the kernel's
+    /// clock tick, 10 ms): what FreshRSS spent answering, for the benchmark.
+    public var cpuSeconds: Double {
+        guard let process else { return 0 }
+        let ticks = ([process.processIdentifier] + Self.children(of: process.processIdentifier)).compactMap { pid in
+            Self.statFields(of: pid).flatMap { fields in fields.count > 12 ? (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0) : nil }
+        }.reduce(0, +)
+        return Double(ticks) / Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// The processes whose parent is `pid` (the server's workers), from `/proc`.
+    static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { candidate in
+            guard let fields = statFields(of: candidate), fields.count > 1 else { return false }
+            return Int32(fields[1]) == pid
+        }
+    }
+
+    /// The fields of `/proc/PID/stat` after the program's name (`pid (name) state ppid …`: the name may hold spaces and
+    /// parentheses, so they begin after its last `)`): state, parent, … user and system CPU time at 11 and 12.
+    private static func statFields(of pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: end)...].split(separator: " ")
     }
 
     /// `php` on the PATH Debian gives it.

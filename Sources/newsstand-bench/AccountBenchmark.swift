@@ -4,14 +4,16 @@ import LocalHTTPServer
 import NewsstandContent
 import NewsstandCore
 
-/// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server and SQLite) following
-/// 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the first sync (every
-/// item through `stream/contents`), then three unchanged ones (the unread counts unchanged: no unread list) and three
-/// with the hourly full check due (the unread list read, found the one last applied), each with its time and the requests it sent (counted
-/// by `GoogleReaderClient`, every request it sends) and the time spent in the API's calls (FreshRSS answering, the
-/// answer read and parsed). Beside it, in the same run, a direct sync of the same feeds into a library of its own
-/// (`SyncService`, as the `sync` case: one conditional request a feed). Target: the unchanged account sync within 10
-/// requests and under the direct unchanged sync's time.
+/// Case `accounts` (issue 23): a FreshRSS on 127.0.0.1 (`FreshRSSHarness`: PHP's built-in server with its workers, and
+/// SQLite) following 1,000 RSS feeds of 50 items served by `FeedLibraryServer`, and Newsstand syncing the account: the
+/// first sync (every item through `stream/contents`), then five unchanged ones (the unread counts showing nothing new:
+/// only they and the starred ids asked for, side by side) and five with the hourly full check due (the unread list read,
+/// found the one last applied), each with its time, the requests it sent (counted by `GoogleReaderClient`, every request
+/// it sends), each request's time, the time while one was under way (FreshRSS answering, the answer read and parsed),
+/// and the CPU time of this process and of FreshRSS's. Beside it, in the same run, a direct sync of the same feeds into
+/// a library of its own (`SyncService`, as the `sync` case: one conditional request a feed), its unchanged syncs made
+/// in turns with the account's. Target: the unchanged account sync within 10 requests and under the direct unchanged
+/// sync's time.
 ///
 /// Setting up FreshRSS is not measured but reported: the feeds are imported as OPML with its `cli/import-for-user.php`
 /// and fetched by FreshRSS itself with `cli/actualize-user.php` (from the same 127.0.0.1 server). Its tree goes into
@@ -19,37 +21,63 @@ import NewsstandCore
 struct AccountBenchmark {
     var feedCount = 1_000
     var itemsPerFeed = 50
-    static let unchangedRuns = 3
+    static let unchangedRuns = 5
     /// The target: requests of an unchanged account sync at most.
     static let maxUnchangedRequests = 10
     /// FreshRSS's scripts are stopped after this long (the setup is bounded, not measured).
     static let scriptTimeout: TimeInterval = 20 * 60
 
-    /// A Google Reader client that also adds up the time spent in its calls (each a request or a listing of pages).
+    /// A Google Reader client that also times its calls (each a request, or a listing of pages): each call's time, and
+    /// the time while at least one was under way (calls made side by side overlap; that time is counted once).
     final class TimedClient: FeedServerClient, @unchecked Sendable {
         let client: GoogleReaderClient
         private let lock = NSLock()
+        private var active = 0
+        private var activeSince: UInt64 = 0
         private var seconds = 0.0
+        private var timedCalls: [(name: String, seconds: Double)] = []
 
         init(_ client: GoogleReaderClient) { self.client = client }
 
         var requestCount: Int { client.requestCount }
+        /// Time while a call was under way: waiting on FreshRSS, and reading and parsing its answers.
         var secondsInCalls: Double { lock.withLock { seconds } }
+        /// Each call, in the order they ended.
+        var calls: [(name: String, seconds: Double)] { lock.withLock { timedCalls } }
 
-        private func timed<T>(_ body: () throws -> T) rethrows -> T {
+        private func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
             let start = MonotonicClock.now()
-            defer { lock.withLock { seconds += MonotonicClock.seconds(from: start, to: MonotonicClock.now()) } }
+            lock.withLock {
+                if active == 0 { activeSince = start }
+                active += 1
+            }
+            defer {
+                let end = MonotonicClock.now()
+                lock.withLock {
+                    active -= 1
+                    if active == 0 { seconds += MonotonicClock.seconds(from: activeSince, to: end) }
+                    timedCalls.append((name, MonotonicClock.seconds(from: start, to: end)))
+                }
+            }
             return try body()
         }
 
-        func subscriptions() throws -> [ServerSubscription] { try timed { try client.subscriptions() } }
-        func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed { try client.items(since: microseconds) } }
-        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed { try client.itemIDs(list) } }
-        func unreadCounts() throws -> [ServerUnreadCount]? { try timed { try client.unreadCounts() } }
-        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed { try client.set(state, adding, items: items) } }
-        func subscribe(to feedURL: URL) throws -> String { try timed { try client.subscribe(to: feedURL) } }
-        func unsubscribe(streamID: String) throws { try timed { try client.unsubscribe(streamID: streamID) } }
-        func rename(streamID: String, to title: String) throws { try timed { try client.rename(streamID: streamID, to: title) } }
+        func subscriptions() throws -> [ServerSubscription] { try timed("subscription list") { try client.subscriptions() } }
+        func items(since microseconds: Int64?) throws -> ServerItemBatch { try timed("items since (ot)") { try client.items(since: microseconds) } }
+        func itemIDs(_ list: ServerItemList) throws -> ServerItemIDs { try timed("\(list.rawValue) ids") { try client.itemIDs(list) } }
+        func unreadCounts() throws -> [ServerUnreadCount]? { try timed("unread counts") { try client.unreadCounts() } }
+        func set(_ state: ServerItemState, _ adding: Bool, items: [ServerItemID]) throws { try timed("edit-tag") { try client.set(state, adding, items: items) } }
+        func subscribe(to feedURL: URL) throws -> String { try timed("quickadd") { try client.subscribe(to: feedURL) } }
+        func unsubscribe(streamID: String) throws { try timed("unsubscribe") { try client.unsubscribe(streamID: streamID) } }
+        func rename(streamID: String, to title: String) throws { try timed("rename") { try client.rename(streamID: streamID, to: title) } }
+    }
+
+    /// CPU time of this process so far (every thread: the sync's, the HTTP client's network thread; the feeds' server
+    /// in the same process is idle during an account sync), in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The folder FreshRSS's tree is copied into: `/dev/shm` (memory) when writable, else the benchmark's folder.
@@ -110,18 +138,18 @@ struct AccountBenchmark {
         table.add("  feeds fetched (cli/actualize-user.php)", runs: 1, median: Format.duration(actualizeSeconds),
                   notes: TextSanitizer.singleLine(said.trimmingCharacters(in: .whitespaces)))
 
-        // The direct sync: the same feeds, each fetched by Newsstand (as the `sync` case).
-        progress("direct sync of the same feeds, cold and then unchanged \(Self.unchangedRuns) times")
-        let direct = try directSync(set, feeds: feeds.server, under: folder.url.appendingPathComponent("direct"))
-        table.add("direct sync, first (cold)", runs: 1, median: Format.duration(direct.firstSeconds),
-                  notes: "\(Format.count(direct.firstRequests)) requests; \(Format.count(direct.issues)) issues stored")
-        let directUnchanged = Statistics(direct.unchangedSeconds)
-        table.add("direct sync, unchanged (conditional GET)", directUnchanged,
-                  notes: "\(Format.count(direct.unchangedRequests)) requests, \(Format.count(direct.notModified)) answered 304 Not Modified")
+        // The direct sync: the same feeds, each fetched by Newsstand (as the `sync` case); its unchanged syncs are made
+        // between the account's below.
+        progress("direct sync of the same feeds, cold")
+        let direct = try DirectSyncLibrary(set, under: folder.url.appendingPathComponent("direct"))
+        defer { direct.store.close() }
+        let directFirst = timedDirectSync(direct, feeds: feeds.server)
+        table.add("direct sync, first (cold)", runs: 1, median: Format.duration(directFirst.seconds),
+                  notes: "\(Format.count(directFirst.requests)) requests; \(Format.count(try direct.store.issueCounts().values.reduce(0) { $0 + $1.total })) issues stored")
 
         // The account sync: the same feeds, through FreshRSS.
-        progress("account sync, first and then unchanged \(Self.unchangedRuns) times")
-        let paths = try Self.paths(under: folder.url.appendingPathComponent("account"))
+        progress("account sync, first; then \(Self.unchangedRuns) unchanged ones, each beside an unchanged direct sync")
+        let paths = try DirectSyncLibrary.paths(under: folder.url.appendingPathComponent("account"))
         let store = try LibraryStore(file: paths.databaseFile)
         defer { store.close() }
         let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
@@ -149,24 +177,49 @@ struct AccountBenchmark {
         var inCalls: [Double] = []
         var requests: [Int] = []
         var checks: [AccountSync.ReadCheck] = []
-        for _ in 0..<Self.unchangedRuns {
+        var skipped: [Bool] = []
+        var callTimes: [String: [Double]] = [:]
+        var ourCPU: [Double] = []
+        var serverCPU: [Double] = []
+        var directRuns: [DirectRun] = []
+        for run in 0..<Self.unchangedRuns {
+            // One of each a round, in turns first, so that both meet the machine as it is then (other work on it
+            // changes their times from one second to the next).
+            if run % 2 == 0 { directRuns.append(timedDirectSync(direct, feeds: feeds.server)) }
             let current = try store.accounts().first { $0.id == account.id } ?? account
+            let (cpuBefore, serverBefore) = (Self.processCPUSeconds(), freshRSS.cpuSeconds)
             let (report, seconds) = MonotonicClock.measure { sync.sync(current) }
+            ourCPU.append(Self.processCPUSeconds() - cpuBefore)
+            serverCPU.append(freshRSS.cpuSeconds - serverBefore)
             if let problem = report.problem { throw ChildProcess.Failure(description: "an unchanged account sync failed: \(problem)") }
             guard report.newItems == 0 else { throw ChildProcess.Failure(description: "an unchanged account sync brought \(report.newItems) items") }
             unchangedTimes.append(seconds)
             inCalls.append(clients.last?.secondsInCalls ?? 0)
             requests.append(report.requests)
             checks.append(report.readCheck)
+            skipped.append(report.subscriptionsAndItemsSkipped)
+            for call in clients.last?.calls ?? [] { callTimes[call.name, default: []].append(call.seconds) }
+            if run % 2 == 1 { directRuns.append(timedDirectSync(direct, feeds: feeds.server)) }
         }
+        let directUnchanged = Statistics(directRuns.map(\.seconds))
+        table.add("direct sync, unchanged (conditional GET)", directUnchanged,
+                  notes: "\(Format.count(directRuns.last?.requests ?? 0)) requests, \(Format.count(directRuns.last?.notModified ?? 0)) answered 304 Not Modified; "
+                      + "each beside an account sync below, in turns first")
         let accountUnchanged = Statistics(unchangedTimes)
         let requestText = Set(requests).count == 1 ? Format.count(requests[0]) : requests.map(Format.count).joined(separator: ", ")
+        let asked = skipped.allSatisfy { $0 } ? "the counts showed nothing new: no subscription list, items or unread list"
+            : skipped.contains(true) ? "subscriptions and items skipped in \(skipped.filter { $0 }.count) of \(skipped.count)" : "subscriptions and items asked"
         table.add("account sync, unchanged", accountUnchanged,
-                  notes: "\(requestText) requests in each; nothing new, read or starred; \(Self.describe(checks))")
+                  notes: "\(requestText) requests in each; nothing new, read or starred; \(asked); \(Self.describe(checks))")
         let calls = Statistics(inCalls)
         let own = Statistics(zip(unchangedTimes, inCalls).map { $0 - $1 })
-        table.add("  in the API's calls", calls, notes: "FreshRSS answering (PHP's built-in server), the answers read and parsed")
-        table.add("  in the library", own, notes: "the rest: subscriptions linked, read and starred states applied")
+        table.add("  in the API's calls", calls, notes: "while a request was under way (side by side: counted once): FreshRSS answering, the answers read and parsed")
+        for (name, times) in callTimes.sorted(by: { $0.key < $1.key }) {
+            table.add("    \(name)", Statistics(times), notes: "each request's own time (\(times.count) in \(Self.unchangedRuns) syncs)")
+        }
+        table.add("  in the library", own, notes: "the rest: the account's publications read, their refresh times written, the starred list's digest")
+        table.add("  CPU, Newsstand's process", Statistics(ourCPU), notes: "every thread of this process (the sync's, the HTTP client's)")
+        table.add("  CPU, FreshRSS (PHP)", Statistics(serverCPU), notes: "php -S and its \(FreshRSSServer.workers) workers, from /proc (10 ms steps)")
 
         let ratio = accountUnchanged.median / directUnchanged.median
         let fewRequests = requests.allSatisfy { $0 <= Self.maxUnchangedRequests }
@@ -225,48 +278,19 @@ struct AccountBenchmark {
         var last: TimedClient? { lock.withLock { latest } }
     }
 
-    struct DirectSync {
-        var firstSeconds: Double
-        var firstRequests: Int
-        var issues: Int
-        var unchangedSeconds: [Double]
-        var unchangedRequests: Int
+    /// One sync of the direct library: its time, the feeds' requests (from the server's log) and those answered 304.
+    struct DirectRun {
+        var seconds: Double
+        var requests: Int
         var notModified: Int
     }
 
-    /// The feeds subscribed to in a library of their own and synced as the `sync` case does it.
-    private func directSync(_ set: FeedLibraryServer.FeedSet, feeds server: LocalHTTPServer, under root: URL) throws -> DirectSync {
-        let paths = try Self.paths(under: root)
-        let store = try LibraryStore(file: paths.databaseFile)
-        defer { store.close() }
-        for (number, url) in set.urls.enumerated() {
-            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
-        }
-        let downloads = DownloadQueue(store: store, paths: paths) { _ in }
-        let sync = SyncService(store: store, paths: paths)
-        func feedRequests() -> Int { server.settledLog().filter { $0.path.hasSuffix(".rss") }.count }
+    /// A sync of the direct library, as the `sync` case's: the first fetches and stores every feed, the next make one
+    /// conditional request a feed.
+    private func timedDirectSync(_ library: DirectSyncLibrary, feeds server: LocalHTTPServer) -> DirectRun {
         server.clearLog()
-        let (_, firstSeconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
-        let firstRequests = feedRequests()
-        let issues = try store.issueCounts().values.reduce(0) { $0 + $1.total }
-        var times: [Double] = []
-        var notModified = 0
-        var requests = 0
-        for _ in 0..<Self.unchangedRuns {
-            server.clearLog()
-            let (reports, seconds) = MonotonicClock.measure { sync.refreshAndQueue(into: downloads) }
-            times.append(seconds)
-            notModified = reports.filter(\.outcome.notModified).count
-            requests = feedRequests()
-        }
-        return DirectSync(firstSeconds: firstSeconds, firstRequests: firstRequests, issues: issues, unchangedSeconds: times,
-                          unchangedRequests: requests, notModified: notModified)
-    }
-
-    private static func paths(under root: URL) throws -> LibraryPaths {
-        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data"), configDirectory: root.appendingPathComponent("config"),
-                                 cacheDirectory: root.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        return paths
+        let (reports, seconds) = MonotonicClock.measure { library.sync.refreshAndQueue(into: library.downloads) }
+        return DirectRun(seconds: seconds, requests: server.settledLog().filter { $0.path.hasSuffix(".rss") }.count,
+                         notModified: reports.filter(\.outcome.notModified).count)
     }
 }

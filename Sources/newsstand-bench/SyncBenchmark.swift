@@ -33,16 +33,9 @@ struct SyncBenchmark {
         try feeds.start()
         defer { feeds.stop() }
         let set = feeds.serve(folder: "sync", feedCount: subscriptions, itemsPerFeed: itemsPerFeed)
-        let paths = LibraryPaths(dataDirectory: folder.url.appendingPathComponent("data"), configDirectory: folder.url.appendingPathComponent("config"),
-                                 cacheDirectory: folder.url.appendingPathComponent("cache"))
-        try paths.createDirectories()
-        let store = try LibraryStore(file: paths.databaseFile)
-        defer { store.close() }
-        for (number, url) in set.urls.enumerated() {
-            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
-        }
-        let downloads = DownloadQueue(store: store, paths: paths) { _ in }
-        let sync = SyncService(store: store, paths: paths)
+        let library = try DirectSyncLibrary(set, under: folder.url)
+        defer { library.store.close() }
+        let (store, downloads, sync) = (library.store, library.downloads, library.sync)
         progress("syncing \(Format.count(subscriptions)) subscriptions, cold and then unchanged \(Self.unchangedRuns) times")
 
         let connectionsBefore = feeds.server.connectionCount
@@ -124,5 +117,32 @@ struct SyncBenchmark {
             table.note("newsboat is not installed (make bench installs it): no comparison")
         }
         table.print()
+    }
+}
+
+/// A library subscribed directly to a served feed set, each feed a publication of its own fetched by Newsstand: the
+/// `sync` case's, and the `accounts` case's direct side. Its caller closes the store.
+struct DirectSyncLibrary {
+    let paths: LibraryPaths
+    let store: LibraryStore
+    let downloads: DownloadQueue
+    let sync: SyncService
+
+    init(_ set: FeedLibraryServer.FeedSet, under root: URL) throws {
+        paths = try Self.paths(under: root)
+        store = try LibraryStore(file: paths.databaseFile)
+        for (number, url) in set.urls.enumerated() {
+            try store.addPublication(title: FeedLibraryServer.feedTitle(number), feedURL: url)
+        }
+        downloads = DownloadQueue(store: store, paths: paths) { _ in }
+        sync = SyncService(store: store, paths: paths)
+    }
+
+    /// A library's folders under `root` (data, config, cache), made.
+    static func paths(under root: URL) throws -> LibraryPaths {
+        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("data"), configDirectory: root.appendingPathComponent("config"),
+                                 cacheDirectory: root.appendingPathComponent("cache"))
+        try paths.createDirectories()
+        return paths
     }
 }

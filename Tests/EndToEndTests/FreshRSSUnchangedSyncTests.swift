@@ -19,12 +19,9 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         // The server's clock (its Date header, in seconds) past the newest item's second.
         Thread.sleep(forTimeInterval: 1.2)
 
-        let store = try LibraryStore(file: home.appendingPathComponent("library.sqlite"))
-        defer { store.close() }
-        let token = try GoogleReaderClient.logIn(baseURL: freshRSS.apiURL, user: freshRSS.user, password: freshRSS.apiPassword)
-        let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
-        let url = freshRSS.apiURL
-        var sync = AccountSync(store: store) { _ in GoogleReaderClient(baseURL: url, authToken: token) }
+        let library = try FreshRSSAccountTests.library(in: self, on: freshRSS)
+        let (store, account) = (library.store, library.account)
+        var sync = AccountSync(store: store) { _ in library.client() }
         sync.crawlSettlingSeconds = 0
         let first = sync.sync(account)
         XCTAssertNil(first.problem)
@@ -40,7 +37,8 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let again = sync.sync(try XCTUnwrap(try store.accounts().first))
         XCTAssertNil(again.problem)
         XCTAssertEqual(again.newItems, 0)
-        XCTAssertEqual(again.requests, 4, "subscriptions, unread counts (unchanged: no unread ids), items since the server's time, starred ids")
+        XCTAssertEqual(again.requests, 2, "unread counts (nothing newer than the server's time: no subscriptions, items or unread ids), starred ids")
+        XCTAssertTrue(again.subscriptionsAndItemsSkipped)
         XCTAssertEqual(again.readCheck, .countsUnchanged)
         let ours = again.outcomes.filter { streams.contains($0.publication.accountStream ?? "") }
         XCTAssertEqual(ours.count, 3)
@@ -123,12 +121,9 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let feeds = Dictionary(uniqueKeysWithValues: (1...2).map { ("/feed\($0).xml", "Feed \($0)") })
         let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: feeds)
         for path in feeds.keys.sorted() { _ = try client.subscribe(to: server.url(for: String(path.dropFirst()))) }
-        let store = try LibraryStore(file: home.appendingPathComponent("library.sqlite"))
-        defer { store.close() }
-        let token = try GoogleReaderClient.logIn(baseURL: freshRSS.apiURL, user: freshRSS.user, password: freshRSS.apiPassword)
-        let account = try store.addAccount(kind: .googleReader, url: freshRSS.apiURL, user: freshRSS.user)
-        let url = freshRSS.apiURL
-        let counter = ListCounter(GoogleReaderClient(baseURL: url, authToken: token))
+        let library = try FreshRSSAccountTests.library(in: self, on: freshRSS)
+        let (store, account) = (library.store, library.account)
+        let counter = ListCounter(library.client())
         let clock = Clock()
         var sync = AccountSync(store: store) { _ in counter }
         sync.now = { clock.now }
@@ -149,7 +144,8 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let unchanged = try syncAgain()
         XCTAssertEqual(unchanged.report.readCheck, .countsUnchanged)
         XCTAssertEqual(unchanged.lists, 0, "no unread list")
-        XCTAssertEqual(unchanged.requests, 4, "subscriptions, unread counts, items, starred ids")
+        XCTAssertEqual(unchanged.requests, 2, "unread counts, starred ids")
+        XCTAssertTrue(unchanged.report.subscriptionsAndItemsSkipped)
         XCTAssertTrue(unchanged.report.starredListUnchanged)
 
         // Read in FreshRSS: its feed's count is one less, so the list is read and the issue is read here.
@@ -181,7 +177,8 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         let due = try syncAgain()
         XCTAssertEqual(due.report.readCheck, .compared)
         XCTAssertEqual(due.lists, 1)
-        XCTAssertEqual(due.requests, 5, "subscriptions, unread counts, items, unread ids, starred ids")
+        XCTAssertEqual(due.requests, 5, "unread counts, starred ids, subscriptions, items, unread ids")
+        XCTAssertFalse(due.report.subscriptionsAndItemsSkipped)
         XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, true)
 
         // The next full check finds the list the one last applied: nothing to compare.
@@ -201,5 +198,62 @@ final class FreshRSSUnchangedSyncTests: EndToEndTestCase {
         XCTAssertEqual(back.report.readCheck, .compared)
         XCTAssertEqual(try store.headlines(publicationID: feed1.id).first?.isRead, false)
         XCTAssertEqual(try syncAgain().report.readCheck, .countsUnchanged)
+    }
+
+    /// What a sync that trusts the counts still sees of the subscriptions: one added or removed on the server changes the
+    /// feeds counted, and so does one unsubscribed here (the server's list wins); a rename alone changes no count, so it
+    /// waits for the full check, within `fullCheckInterval` (the trade-off).
+    func testSubscriptionsChangedElsewhereReachAnUnchangedSyncAndARenameTheFullCheck() throws {
+        let feeds = Dictionary(uniqueKeysWithValues: (1...3).map { ("/feed\($0).xml", "Feed \($0)") })
+        let (freshRSS, server, client) = try FreshRSSAccountTests.start(in: self, feeds: feeds)
+        let first = try client.subscribe(to: server.url(for: "feed1.xml"))
+        let library = try FreshRSSAccountTests.library(in: self, on: freshRSS)
+        let store = library.store
+        let clock = Clock()
+        var sync = AccountSync(store: store) { _ in library.client() }
+        sync.now = { clock.now }
+        sync.crawlSettlingSeconds = 0
+        sync.fullCheckInterval = 600
+        func syncAgain() throws -> AccountSync.Report {
+            // The server's clock (its Date header, in seconds) past the last item's second.
+            Thread.sleep(forTimeInterval: 1.1)
+            let report = sync.sync(try XCTUnwrap(try store.accounts().first))
+            XCTAssertNil(report.problem)
+            return report
+        }
+        func publication(_ stream: String) throws -> Publication? {
+            try store.publications(accountID: library.account.id).first { $0.accountStream == stream }
+        }
+        XCTAssertEqual(try syncAgain().newItems, 2)
+        XCTAssertTrue(try syncAgain().subscriptionsAndItemsSkipped)
+
+        // Subscribed on the server by another reader: the counts list its feed, so the sync asks for the rest.
+        let second = try client.subscribe(to: server.url(for: "feed2.xml"))
+        let added = try syncAgain()
+        XCTAssertFalse(added.subscriptionsAndItemsSkipped)
+        XCTAssertEqual(added.newItems, 2)
+        XCTAssertEqual(try publication(second)?.isSubscribed, true)
+        XCTAssertTrue(try syncAgain().subscriptionsAndItemsSkipped)
+
+        // Unsubscribed here without the server (a library change): the server's list wins at the next sync.
+        try store.unsubscribeKeepingDownloads(publicationID: try XCTUnwrap(try publication(second)).id)
+        XCTAssertFalse(try syncAgain().subscriptionsAndItemsSkipped)
+        XCTAssertEqual(try publication(second)?.isSubscribed, true)
+
+        // Unsubscribed on the server: its feed is no longer counted.
+        try client.unsubscribe(streamID: second)
+        XCTAssertFalse(try syncAgain().subscriptionsAndItemsSkipped)
+        XCTAssertEqual(try publication(second)?.isSubscribed, false)
+        XCTAssertTrue(try syncAgain().subscriptionsAndItemsSkipped)
+
+        // Renamed on the server: no count changes, so the title here waits for the full check.
+        try client.rename(streamID: first, to: "Feed One")
+        let renamed = try syncAgain()
+        XCTAssertTrue(renamed.subscriptionsAndItemsSkipped)
+        XCTAssertEqual(try publication(first)?.title, "Feed 1")
+        clock.advance(601)
+        let due = try syncAgain()
+        XCTAssertFalse(due.subscriptionsAndItemsSkipped)
+        XCTAssertEqual(try publication(first)?.title, "Feed One")
     }
 }

@@ -41,20 +41,8 @@ public final class CalibreServer {
         }
         guard let port = LocalPort.free() else { throw CalibreFailure(description: "cannot find a free port") }
         self.port = port
-        process = Process()
-        process.executableURL = server
-        process.arguments = arguments + ["--port", String(port), library.path]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let process = process
-        testCase.addTeardownBlock {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try waitUntilListening(deadline: Date().addingTimeInterval(60))
+        process = try ServerProcess.start(server, arguments + ["--port", String(port), library.path], environment: environment, port: port,
+                                          timeout: 60, for: testCase) { CalibreFailure(description: $0) }
     }
 
     static func program(_ name: String) -> URL? {
@@ -90,16 +78,6 @@ public final class CalibreServer {
             let tail = String(decoding: printed.suffix(2_000), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             throw CalibreFailure(description: "\(executable.lastPathComponent) \(arguments.first ?? "") exited with \(process.terminationStatus): \(tail)")
         }
-    }
-
-    /// Polls the port until the server accepts connections.
-    private func waitUntilListening(deadline: Date) throws {
-        while Date() < deadline {
-            guard process.isRunning else { throw CalibreFailure(description: "calibre-server exited with \(process.terminationStatus)") }
-            if LocalPort.isListening(port) { return }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        throw CalibreFailure(description: "calibre-server did not start listening on \(port) within 60 s")
     }
 }
 

@@ -60,25 +60,8 @@ public final class CalibreWebServer {
             sys.exit(0 if changed == 1 else 3)
             """, appDB.path, library.path, String(port)], environment: environment, log: log, timeout: 30,
                      what: "writing the library and the port into calibre-web's settings")
-        process = Process()
-        process.executableURL = cps
-        process.arguments = ["-p", appDB.path, "-g", driveDB.path, "-i", "127.0.0.1", "-o", log.path]
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let process = process
-        testCase.addTeardownBlock {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let deadline = Date().addingTimeInterval(120)
-        while !LocalPort.isListening(port) {
-            guard process.isRunning else { throw TestRequirement.broken("calibre-web exited with \(process.terminationStatus): \(Self.tail(of: log))") }
-            guard Date() < deadline else { throw TestRequirement.broken("calibre-web did not listen on \(port) within 120 s: \(Self.tail(of: log))") }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
+        process = try ServerProcess.start(cps, ["-p", appDB.path, "-g", driveDB.path, "-i", "127.0.0.1", "-o", log.path], environment: environment,
+                                          port: port, timeout: 120, for: testCase) { TestRequirement.broken("calibre-web: \($0): \(Self.tail(of: log))") }
     }
 
     /// Runs a step to its end within `timeout` seconds (killed after), its output appended to `log`; fails saying `what`.

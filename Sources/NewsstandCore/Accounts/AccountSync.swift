@@ -4,10 +4,11 @@ import NewsstandContent
 /// Brings an account's subscriptions, items and read states into the library: the server's subscriptions become
 /// publications marked as coming from the account, its items issues (those carrying a file Newsstand reads: an
 /// EPUB, PDF or comic book enclosure) or headlines (the rest, their text the server's content), and what the server
-/// says is read is read here. Asks only for what changed: the items since the last sync (`ot`), the unread counts (the
-/// whole unread list only when they changed, or at least every ``fullCheckInterval``) and the starred ids, so an
-/// unchanged sync costs a handful of requests whatever the number of feeds. Newsstand does not fetch those feeds
-/// itself. Blocking: run it off the interface's thread.
+/// says is read is read here. Asks only for what changed: the unread counts and the starred ids first, side by side;
+/// when the counts show nothing new (those of the last full check, no item newer than the last sync, the same feeds),
+/// that is all; else the subscriptions and the items since the last sync (`ot`), side by side, and the whole unread
+/// list when something changed, or at least every ``fullCheckInterval``. So an unchanged sync costs two requests
+/// whatever the number of feeds. Newsstand does not fetch those feeds itself. Blocking: run it off the interface's thread.
 public struct AccountSync: Sendable {
     public let store: LibraryStore
     /// Makes the client for an account (its saved session, the program's HTTP client); throws when it has no session.
@@ -63,6 +64,9 @@ public struct AccountSync: Sendable {
         public var readCheck: ReadCheck = .compared
         /// The starred list was the one last applied: not compared with the library.
         public var starredListUnchanged = false
+        /// The unread counts showed nothing new (those of the last full check, no item newer than the last sync, the
+        /// same feeds): the subscription list and the items were not asked for, only the counts and the starred ids.
+        public var subscriptionsAndItemsSkipped = false
     }
 
     /// How a sync learnt what was read on the server.
@@ -119,18 +123,139 @@ public struct AccountSync: Sendable {
     }
 
     private func sync(_ account: Account, with client: FeedServerClient, into report: inout Report) throws {
-        // What was read here goes first, so the server's unread list already knows it.
+        // What was read here goes first, so the server's lists already know it.
         report.sentMarks = try sendMarks(of: account, with: client)
-        // The unread counts after those marks and before anything else: what the skipping of the unread list rests on.
-        let counts = Self.digest(ofCounts: try unreadCounts(with: client))
-        let subscriptions = try client.subscriptions()
-        report.subscriptions = subscriptions.count
-        // One read of the account's publications; only a subscription that is new or changed (title, subscribed
-        // again) writes to the library, so an unchanged list costs no write.
+        // The unread counts after those marks and before anything else (what skipping the rest rests on), and the
+        // starred ids (read every time), side by side; meanwhile, what the library holds of the account is read.
+        let ((serverCounts, starred), known) = try BothAtOnce.run({ [self] in
+            try BothAtOnce.run({ [self] in try unreadCounts(with: client) }, { try client.itemIDs(.starred) })
+        }, { try Known(store: store, accountID: account.id) })
+        let counts = Self.digest(ofCounts: serverCounts)
+        let last = known.check
+        let time = now()
+        // Due after the interval, or when the clock went back (by more than the rounding of a stored time).
+        let due = last.at.map { time.timeIntervalSince($0) >= fullCheckInterval || time.timeIntervalSince($0) < -1 } ?? true
+        let ours = known.publications
         var linked: [String: Publication] = [:]
-        for publication in try store.publications(accountID: account.id) {
+        for publication in ours {
             if let stream = publication.accountStream, linked[stream] == nil { linked[stream] = publication }
         }
+        var problems: [String] = []
+        var check = last
+        let quiet: Bool
+        var batch: ServerItemBatch?
+        var followedUnchanged: [Publication] = []
+        if report.sentMarks == 0, !due, let serverCounts, let counts, counts == last.countsDigest,
+           Self.countsShowNothingNew(serverCounts, syncedTo: account.syncedToMicroseconds,
+                                     subscribed: Set(linked.values.filter(\.isSubscribed).compactMap(\.accountStream))),
+           try store.pendingMarks(accountID: account.id).isEmpty {
+            // The counts are those of the last full check, no item is newer than the last sync and they cover exactly the
+            // feeds followed here: the subscription list, the items and the unread list would bring nothing.
+            report.subscriptionsAndItemsSkipped = true
+            report.readCheck = .countsUnchanged
+            let followed = ours.filter { $0.isSubscribed && linked[$0.accountStream ?? ""]?.id == $0.id }
+            report.subscriptions = followed.count
+            report.outcomes = followed.map { ($0, Self.unchangedOutcome(of: $0, issueCounts: known.issueCounts, headlineCounts: known.headlineCounts)) }
+            // Their refresh time is written with the account's sync.
+            followedUnchanged = followed
+            quiet = true
+        } else {
+            // The subscriptions and the items since the last sync do not depend on each other: asked side by side.
+            let (subscriptions, items) = try BothAtOnce.run({ try client.subscriptions() }, { try client.items(since: account.syncedToMicroseconds) })
+            batch = items
+            let linkedAgain = try follow(subscriptions, linked: linked, of: account, items: items, into: &report)
+            problems = items.problems
+            // Nothing new here or there since the last full check (same counts, nothing sent, no new item, no publication
+            // linked again, within the hour): the library already has what the unread list would say.
+            let pending = try store.pendingMarks(accountID: account.id)
+            quiet = report.sentMarks == 0 && report.newItems == 0 && !linkedAgain && items.problems.isEmpty && pending.isEmpty
+            if quiet, !due, let counts, counts == last.countsDigest {
+                report.readCheck = .countsUnchanged
+            } else {
+                // Every item not unread on the server is read: one list, however many items were read since; read after
+                // the items were stored, so an item that arrived meanwhile is in it when unread. A list cut short says
+                // nothing of what is missing from it: the states it would change wait, and the report says so.
+                let unread = try client.itemIDs(.unread)
+                if unread.isComplete {
+                    let list = Self.digest(ofIDs: unread.ids)
+                    if quiet, let list, list == last.listDigest {
+                        report.readCheck = .listUnchanged
+                    } else {
+                        report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
+                    }
+                    (check.at, check.countsDigest, check.listDigest) = (time, counts, list)
+                } else {
+                    (check.at, check.countsDigest, check.listDigest) = (nil, nil, nil)
+                    problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
+                }
+            }
+        }
+
+        // The starred list is small, and read every time; when it is the one last applied, nothing is compared. (Read
+        // before the items: a new item starred meanwhile is starred by the next sync, its list then different.)
+        if starred.isComplete {
+            let list = Self.digest(ofIDs: starred.ids)
+            if quiet, let list, list == last.starredDigest {
+                report.starredListUnchanged = true
+            } else {
+                try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+            }
+            check.starredDigest = list
+        } else {
+            check.starredDigest = nil
+            problems.append("the list of starred items was cut short (\(starred.ids.count) read); stars wait for the next sync")
+        }
+        if check != last { try store.recordReadCheck(accountID: account.id, check) }
+
+        // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
+        let newest = batch?.items.compactMap(\.crawledMicroseconds).max()
+        // What the server had crawled a while before it answered is all in a complete batch: the next sync asks from
+        // there, so the items of the newest one's second (`ot` counts seconds) do not come again every time.
+        let settled = batch.flatMap { batch in
+            batch.problems.isEmpty ? batch.serverTime.map { Int64(($0.timeIntervalSince1970 - crawlSettlingSeconds) * 1_000_000) } : nil
+        }
+        let syncedTo = [newest, account.syncedToMicroseconds, settled].compactMap { $0 }.max()
+        let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
+        report.problem = problem
+        if report.subscriptionsAndItemsSkipped, problem == nil {
+            // Nothing new, nothing wrong: only times to write, in one transaction.
+            try store.recordUnchangedAccountSync(id: account.id, refreshing: followedUnchanged.map(\.id))
+        } else {
+            _ = try recordUnchanged(followedUnchanged)
+            try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
+        }
+    }
+
+    /// What the library holds of an account that a sync compares the server's answers with, read while they arrive:
+    /// its last full check, its publications, and the counts an unchanged publication reports.
+    private struct Known: Sendable {
+        var check: LibraryStore.AccountReadCheck
+        var publications: [Publication]
+        var issueCounts: [Int64: IssueCounts]
+        var headlineCounts: [Int64: Int]
+
+        init(store: LibraryStore, accountID: Int64) throws {
+            check = try store.readCheck(accountID: accountID)
+            publications = try store.publications(accountID: accountID)
+            issueCounts = try store.issueCounts()
+            headlineCounts = try store.headlineCounts()
+        }
+    }
+
+    /// The outcome of a publication that brought nothing new, with the counts it has.
+    private static func unchangedOutcome(of publication: Publication, issueCounts: [Int64: IssueCounts],
+                                         headlineCounts: [Int64: Int]) -> PublicationRefresher.Outcome {
+        PublicationRefresher.Outcome(publicationID: publication.id, issueCount: issueCounts[publication.id]?.total ?? 0, newIssueNames: [],
+                                     problem: nil, notModified: true, headlineCount: headlineCounts[publication.id] ?? 0)
+    }
+
+    /// Brings the server's subscriptions into the library (new or changed ones linked, ones gone unsubscribed) and the
+    /// items of the batch into their publications; whether a publication was linked again (new or changed).
+    private func follow(_ subscriptions: [ServerSubscription], linked: [String: Publication], of account: Account, items batch: ServerItemBatch,
+                        into report: inout Report) throws -> Bool {
+        report.subscriptions = subscriptions.count
+        // Only a subscription that is new or changed (title, subscribed again) writes to the library, so an unchanged
+        // list costs no write.
         var publications: [String: Publication] = [:]
         var linkedAgain = false
         for subscription in subscriptions {
@@ -149,7 +274,6 @@ public struct AccountSync: Sendable {
             }
         }
         let isFirstSync = account.syncedToMicroseconds == nil
-        let batch = try client.items(since: account.syncedToMicroseconds)
         var byStream: [String: [ServerItem]] = [:]
         // `ot` counts in whole seconds: items of the last synced second come again, and are known already.
         let known = account.syncedToMicroseconds ?? Int64.min
@@ -157,79 +281,43 @@ public struct AccountSync: Sendable {
             byStream[item.streamID, default: []].append(item)
         }
         report.newItems = byStream.values.reduce(0) { $0 + $1.count }
-
-        var unchanged: [(publicationID: Int64, date: Date)] = []
-        // The counts an unchanged publication reports, read for all at once.
-        let issueCounts = try store.issueCounts()
-        let headlineCounts = try store.headlineCounts()
+        var outcomes: [Int64: PublicationRefresher.Outcome] = [:]
+        var unchanged: [Publication] = []
         for subscription in subscriptions {
             guard let publication = publications[subscription.streamID] else { continue }
-            guard let items = byStream[subscription.streamID], !items.isEmpty else {
-                unchanged.append((publication.id, Date()))
-                report.outcomes.append((publication, PublicationRefresher.Outcome(publicationID: publication.id,
-                    issueCount: issueCounts[publication.id]?.total ?? 0, newIssueNames: [], problem: nil, notModified: true,
-                    headlineCount: headlineCounts[publication.id] ?? 0)))
-                continue
-            }
-            report.outcomes.append((publication, try apply(items, to: publication, markingNewArrivals: !isFirstSync)))
-        }
-        try store.recordUnchangedRefreshes(unchanged)
-
-        // Every item not unread on the server is read: one list, however many items were read since.
-        // A list cut short says nothing of what is missing from it: the states it would change wait, and the report says so.
-        var problems = batch.problems
-        // Nothing new here or there since the last full check (same counts, nothing sent, no new item, no publication
-        // linked again, within the hour): the library already has what the unread list would say.
-        let last = try store.readCheck(accountID: account.id)
-        let time = now()
-        let pending = try store.pendingMarks(accountID: account.id)
-        let quiet = report.sentMarks == 0 && report.newItems == 0 && !linkedAgain && batch.problems.isEmpty && pending.isEmpty
-        // Due after the interval, or when the clock went back (by more than the rounding of a stored time).
-        let due = last.at.map { time.timeIntervalSince($0) >= fullCheckInterval || time.timeIntervalSince($0) < -1 } ?? true
-        var check = last
-        if quiet, !due, let counts, counts == last.countsDigest {
-            report.readCheck = .countsUnchanged
-        } else {
-            let unread = try client.itemIDs(.unread)
-            if unread.isComplete {
-                let list = Self.digest(ofIDs: unread.ids)
-                if quiet, let list, list == last.listDigest {
-                    report.readCheck = .listUnchanged
-                } else {
-                    report.markedRead = try store.markReadFromServer(accountID: account.id, unreadItems: unread.ids)
-                }
-                (check.at, check.countsDigest, check.listDigest) = (time, counts, list)
+            if let items = byStream[subscription.streamID], !items.isEmpty {
+                outcomes[publication.id] = try apply(items, to: publication, markingNewArrivals: !isFirstSync)
             } else {
-                (check.at, check.countsDigest, check.listDigest) = (nil, nil, nil)
-                problems.append("the list of unread items was cut short (\(unread.ids.count) read); what was read elsewhere waits for the next sync")
+                unchanged.append(publication)
             }
         }
-
-        // The starred list is small, and read every time; when it is the one last applied, nothing is compared.
-        let starred = try client.itemIDs(.starred)
-        if starred.isComplete {
-            let list = Self.digest(ofIDs: starred.ids)
-            if quiet, let list, list == last.starredDigest {
-                report.starredListUnchanged = true
-            } else {
-                try store.applyStarredFromServer(accountID: account.id, starredItems: starred.ids)
+        outcomes.merge(try recordUnchanged(unchanged)) { new, _ in new }
+        for subscription in subscriptions {
+            if let publication = publications[subscription.streamID], let outcome = outcomes[publication.id] {
+                report.outcomes.append((publication, outcome))
             }
-            check.starredDigest = list
-        } else {
-            check.starredDigest = nil
-            problems.append("the list of starred items was cut short (\(starred.ids.count) read); stars wait for the next sync")
         }
-        if check != last { try store.recordReadCheck(accountID: account.id, check) }
+        return linkedAgain
+    }
 
-        // Items come oldest first, so when paging stopped early, the newest one seen is where the next sync goes on from.
-        let newest = batch.items.compactMap(\.crawledMicroseconds).max()
-        // What the server had crawled a while before it answered is all in a complete batch: the next sync asks from
-        // there, so the items of the newest one's second (`ot` counts seconds) do not come again every time.
-        let settled = batch.problems.isEmpty ? batch.serverTime.map { Int64(($0.timeIntervalSince1970 - crawlSettlingSeconds) * 1_000_000) } : nil
-        let syncedTo = [newest, account.syncedToMicroseconds, settled].compactMap { $0 }.max()
-        let problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
-        report.problem = problem
-        try store.recordAccountSync(id: account.id, syncedTo: syncedTo, error: problem)
+    /// Records the refresh of publications that brought nothing new; their outcomes, with the counts they have (read
+    /// for all at once).
+    private func recordUnchanged(_ publications: [Publication]) throws -> [Int64: PublicationRefresher.Outcome] {
+        guard !publications.isEmpty else { return [:] }
+        let issueCounts = try store.issueCounts()
+        let headlineCounts = try store.headlineCounts()
+        let date = Date()
+        try store.recordUnchangedRefreshes(publications.map { ($0.id, date) })
+        return Dictionary(publications.map { ($0.id, Self.unchangedOutcome(of: $0, issueCounts: issueCounts, headlineCounts: headlineCounts)) }) { first, _ in first }
+    }
+
+    /// Whether the server's unread counts show that nothing arrived since the account was synced to `syncedTo` and that
+    /// it follows the feeds subscribed to here: no stream's newest item (its crawl time) later than that, and a count
+    /// for exactly the `subscribed` feeds (one subscribed or unsubscribed elsewhere, or here, changes them). Without a
+    /// newest time (0: a server that does not say) or a sync before, they show nothing.
+    static func countsShowNothingNew(_ counts: [ServerUnreadCount], syncedTo: Int64?, subscribed: Set<String>) -> Bool {
+        guard let syncedTo, let newest = counts.map(\.newestMicroseconds).max(), newest > 0, newest <= syncedTo else { return false }
+        return Set(counts.map(\.streamID).filter { $0.hasPrefix("feed/") }) == subscribed
     }
 
     /// The server's unread counts; nil when it does not serve them (not found, not the shape the API gives): its

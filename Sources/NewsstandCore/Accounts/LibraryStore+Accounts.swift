@@ -69,9 +69,24 @@ extension LibraryStore {
     /// Records a sync: when, how far it got (nil keeps the last), and what went wrong (nil: nothing).
     public func recordAccountSync(id: Int64, syncedTo microseconds: Int64?, error: String?, at date: Date = Date()) throws {
         try locked {
-            try database.query("UPDATE accounts SET last_sync = ?, last_error = ?, synced_to_usec = coalesce(?, synced_to_usec) WHERE id = ?",
-                               [.real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null,
-                                microseconds.map { .integer($0) } ?? .null, .integer(id)])
+            try database.transaction {
+                try database.query("UPDATE accounts SET last_sync = ?, last_error = ?, synced_to_usec = coalesce(?, synced_to_usec) WHERE id = ?",
+                                   [.real(date.timeIntervalSince1970), error.map { .text($0) } ?? .null,
+                                    microseconds.map { .integer($0) } ?? .null, .integer(id)])
+            }
+        }
+    }
+
+    /// Records a sync that found nothing new: its time, no problem, and the same time as the refresh of the
+    /// `publicationIDs` it checked, in one transaction not waited for on the disk (only times are written: a power cut
+    /// may forget them, as ``recordUnchangedRefreshes(_:)``'s).
+    public func recordUnchangedAccountSync(id: Int64, refreshing publicationIDs: [Int64], at date: Date = Date()) throws {
+        try locked {
+            try database.transaction(waitingForDisk: false) {
+                try database.query("UPDATE publications SET last_refresh = ? WHERE id IN (SELECT value FROM json_each(?))",
+                                   [.real(date.timeIntervalSince1970), .text("[" + publicationIDs.map(String.init).joined(separator: ",") + "]")])
+                try database.query("UPDATE accounts SET last_sync = ?, last_error = NULL WHERE id = ?", [.real(date.timeIntervalSince1970), .integer(id)])
+            }
         }
     }
 

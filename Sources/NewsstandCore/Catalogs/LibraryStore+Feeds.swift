@@ -105,11 +105,12 @@ extension LibraryStore {
     }
 
     /// Records refreshes that found their feeds unchanged (HTTP 304): only the time, in one transaction for all
-    /// of them. The title, last problem and validators stay as the last fetch that brought content left them.
+    /// of them, not waited for on the disk (a power cut may forget when they were checked, nothing else). The title,
+    /// last problem and validators stay as the last fetch that brought content left them.
     public func recordUnchangedRefreshes(_ refreshes: [(publicationID: Int64, date: Date)]) throws {
         guard !refreshes.isEmpty else { return }
         try locked {
-            try database.transaction {
+            try database.transaction(waitingForDisk: false) {
                 for refresh in refreshes {
                     try database.query("UPDATE publications SET last_refresh = ? WHERE id = ?",
                                        [.real(refresh.date.timeIntervalSince1970), .integer(refresh.publicationID)])
