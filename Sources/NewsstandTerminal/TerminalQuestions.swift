@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The start-up questions (`TerminalQuery.queries`) written to the terminal now and their answers read later: written as
 /// soon as the program knows it will ask (before the library is opened), read when the theme and the pictures are
@@ -8,11 +9,12 @@ import Foundation
 /// Until the answers are read, the terminal's input neither echoes nor waits for a line (an answer is never shown nor
 /// held back); reading them restores it. Bounded: answers are read until DA1's (asked last) arrives, for at most
 /// `timeout` after the questions went out, and at most 16 KB. Keys typed meanwhile come back in `typed`.
-public final class TerminalQuestions: @unchecked Sendable {
+public final class TerminalQuestions: Sendable {
     private let throughTmux: Bool
     private let saved: termios
     private let deadline: Date
-    private var answers: TerminalAnswers?
+    /// Once read, the answers (later reads give the same).
+    private let answers = Mutex<TerminalAnswers?>(nil)
 
     private init(throughTmux: Bool, saved: termios, deadline: Date) {
         self.throughTmux = throughTmux
@@ -43,7 +45,7 @@ public final class TerminalQuestions: @unchecked Sendable {
     /// The answers, read once (later calls give the same) until DA1's arrives or the window closes; the terminal's
     /// input modes are restored.
     func read() -> TerminalAnswers {
-        if let answers { return answers }
+        if let answers = answers.withLock({ $0 }) { return answers }
         let input = STDIN_FILENO
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -60,7 +62,7 @@ public final class TerminalQuestions: @unchecked Sendable {
         var saved = saved
         tcsetattr(input, TCSANOW, &saved)
         let parsed = TerminalAnswers.parse(received)
-        answers = parsed
+        answers.withLock { $0 = parsed }
         return parsed
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Two independent blocking calls made at the same time (an account sync's requests that do not wait on each other:
 /// the server answers them side by side, so the pair takes the longer of the two instead of their sum). The first
@@ -20,14 +21,13 @@ enum BothAtOnce {
     }
 
     /// The first call's result, handed from its thread to the caller's.
-    private final class ResultSlot<A: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<A, Error>?
+    private final class ResultSlot<A: Sendable>: Sendable {
+        private let result = Mutex<Result<A, Error>?>(nil)
 
-        func set(_ value: Result<A, Error>) { lock.withLock { result = value } }
+        func set(_ value: Result<A, Error>) { result.withLock { $0 = value } }
 
         func get() throws -> A {
-            guard let result = lock.withLock({ result }) else { preconditionFailure("read before the call ended") }
+            guard let result = result.withLock({ $0 }) else { preconditionFailure("read before the call ended") }
             return try result.get()
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Parses the date formats catalogs and feeds use in practice: ISO 8601 / RFC 3339 (with or
 /// without time, seconds, fractions or zone; `T` or a space between date and time), RFC 822 / 1123
@@ -48,7 +49,7 @@ public enum FlexibleDateParser {
     }
 
     private static func formatterDate(_ trimmed: String) -> Date? {
-        lock.withLock {
+        formatters.withLock { formatters in
             for formatter in formatters {
                 if let date = formatter.date(from: trimmed) { return date }
             }
@@ -250,14 +251,14 @@ public enum FlexibleDateParser {
 
     // MARK: Fallback patterns
 
-    private static let lock = NSLock()
-    private nonisolated(unsafe) static let formatters: [DateFormatter] = patterns.map { pattern in
+    /// `DateFormatter` is not safe to share between threads: callers take turns.
+    private static let formatters = Mutex(patterns.map { pattern in
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = pattern
         return formatter
-    }
+    })
 
     private static let patterns = [
         "EEE, dd MMM yyyy HH:mm:ss zzz", "EEE, d MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss zzz",
