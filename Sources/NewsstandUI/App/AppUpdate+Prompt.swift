@@ -60,4 +60,15 @@ extension AppUpdate {
         state.message = StatusMessage("Deleted \(mark.description).")
         return submitToAll(prompt, &state) + [.deleteMark(mark)]
     }
+
+    /// The answer to a progress sync offer (asked on the bottom line): y goes there (the reader's `submit`).
+    static func confirmProgressSync(_ offer: ProgressSyncOffer, key: Key, _ state: inout AppState) -> [Effect] {
+        guard let prompt = state.prompt else { return [] }
+        state.prompt = nil
+        guard key == .character("y") || key == .character("Y") else {
+            state.message = StatusMessage("Staying here.")
+            return []
+        }
+        return submitToAll(prompt, &state)
+    }
 }

@@ -3,25 +3,23 @@ import NewsstandContent
 import NewsstandCore
 
 /// Bookmarks, highlights and notes in the reader: making them, opening their lists (`MarksList`), going to one, deleting one.
-extension AppUpdate {
+extension ReaderState {
     // MARK: Reading them
 
     /// An issue's marks arrive after it opens (`.openIssue` reads them), and again once its highlights were
     /// checked against its text, and after each change.
-    static func marksLoaded(_ result: Result<IssueMarks, ReaderFailure>, _ state: inout ReaderContext) -> [Effect] {
-        guard var reader = state.reader else { return [] }
+    mutating func marksLoaded(_ result: Result<IssueMarks, ReaderFailure>, _ shared: inout SharedState) -> [Effect] {
         switch result {
         case .success(let marks):
-            let lostBefore = reader.marks?.highlights.filter(\.isLost).count ?? 0
-            reader.marks = marks
-            state.reader = reader
+            let lostBefore = self.marks?.highlights.filter(\.isLost).count ?? 0
+            self.marks = marks
             let lost = marks.highlights.filter(\.isLost).count
             if lost > lostBefore {
-                state.message = StatusMessage(lost == 1 ? "One highlighted passage can no longer be found in this issue (\" lists it)."
-                                                        : "\(lost) highlighted passages can no longer be found in this issue (\" lists them).")
+                shared.message = StatusMessage(lost == 1 ? "One highlighted passage can no longer be found in this issue (\" lists it)."
+                                                         : "\(lost) highlighted passages can no longer be found in this issue (\" lists them).")
             }
         case .failure(let failure):
-            state.message = StatusMessage("Bookmarks and highlights: \(failure.reason)", isError: true)
+            shared.message = StatusMessage("Bookmarks and highlights: \(failure.reason)", isError: true)
         }
         return []
     }
@@ -29,145 +27,130 @@ extension AppUpdate {
     // MARK: Keys of the reader
 
     /// `m`, `'`, `v`, `"` in the article (and `'`, `"` in the contents).
-    static func handleMarkCommand(_ command: Command, _ state: inout ReaderContext) -> [Effect] {
-        guard var reader = state.reader else { return [] }
+    mutating func handleMarkCommand(_ command: Command, _ shared: inout SharedState) -> ScreenAnswer {
         switch command {
         case .showBookmarks, .showHighlights:
-            state.move = .push(.marks(MarksList(showsHighlights: command == .showHighlights, issueID: reader.issueID, marks: reader.marks)))
-            if reader.marks == nil { return [.loadMarks(issueID: reader.issueID)] }
-            return []
+            let list = Screen.marks(MarksList(showsHighlights: command == .showHighlights, issueID: issueID, marks: marks))
+            return .push(list, marks == nil ? [.loadMarks(issueID: issueID)] : [])
         case .addBookmark:
-            guard let layout = reader.view.layout, !reader.showsPagePicture || reader.book?.isComicBook == true else {
-                state.message = StatusMessage("Wait for the article to show, then bookmark it.")
-                return []
+            guard let layout = view.layout, !showsPagePicture || book?.isComicBook == true else {
+                shared.message = StatusMessage("Wait for the article to show, then bookmark it.")
+                return .stay()
             }
-            let bookmark = Bookmark(issueID: reader.issueID, position: reader.position, name: defaultBookmarkName(reader, layout))
-            state.prompt = Prompt(.bookmarkName(bookmark), text: bookmark.name)
-            return []
+            let bookmark = Bookmark(issueID: issueID, position: position, name: defaultBookmarkName(layout))
+            shared.prompt = Prompt(.bookmarkName(bookmark), text: bookmark.name)
+            return .stay()
         case .selectPassage:
-            guard let layout = reader.view.layout, !reader.showsPagePicture else {
-                state.message = StatusMessage(reader.showsPagePicture ? "A page drawn as a picture has no text to highlight (P shows its text)." : "Wait for the article to show.")
-                return []
+            guard let layout = view.layout, !showsPagePicture else {
+                shared.message = StatusMessage(showsPagePicture ? "A page drawn as a picture has no text to highlight (P shows its text)." : "Wait for the article to show.")
+                return .stay()
             }
-            guard let selection = PassageSelection(ArticlePassages(layout, articleIndex: reader.articleIndex), fromLine: reader.view.topLine) else {
-                state.message = StatusMessage("There is no text here to highlight.")
-                return []
+            guard let selection = PassageSelection(ArticlePassages(layout, articleIndex: articleIndex), fromLine: view.topLine) else {
+                shared.message = StatusMessage("There is no text here to highlight.")
+                return .stay()
             }
-            reader.selection = selection
-            state.reader = reader
-            keepSelectionInView(&state)
-            return []
+            self.selection = selection
+            keepSelectionInView(shared)
+            return .stay()
         default:
-            return []
+            return .stay()
         }
     }
 
     /// "Article title: the first words of the line at the top…".
-    static func defaultBookmarkName(_ reader: ReaderState, _ layout: ArticleLayout) -> String {
-        let title = reader.book.flatMap { $0.articles.indices.contains(reader.articleIndex) ? $0.articles[reader.articleIndex].title : nil }
-            ?? "Article \(reader.articleIndex + 1)"
+    func defaultBookmarkName(_ layout: ArticleLayout) -> String {
         var words: [String] = []
-        for index in max(0, reader.view.topLine)..<min(layout.lines.count, reader.view.topLine + 8) where words.count < 6 && layout.lines[index].imageSource == nil {
-            words += ArticlePassages.words(of: layout.lines[index], index: index, articleIndex: reader.articleIndex).prefix(6 - words.count).map(\.text)
+        for index in max(0, view.topLine)..<min(layout.lines.count, view.topLine + 8) where words.count < 6 && layout.lines[index].imageSource == nil {
+            words += ArticlePassages.words(of: layout.lines[index], index: index, articleIndex: articleIndex).prefix(6 - words.count).map(\.text)
         }
+        let title = articleTitle
         let name = words.isEmpty ? title : "\(title): \(words.joined(separator: " "))…"
         return TextSanitizer.singleLine(name)
     }
 
     // MARK: Choosing a passage
 
-    static func handleSelection(_ command: Command, _ state: inout ReaderContext) -> [Effect] {
-        guard var reader = state.reader, var selection = reader.selection else { return [] }
+    mutating func handleSelection(_ command: Command, _ shared: inout SharedState) -> ScreenAnswer {
+        guard var selection else { return .stay() }
         switch command {
         case .moveDown: selection.nextLine()
         case .moveUp: selection.previousLine()
         case .nextWord: selection.nextWord()
         case .previousWord: selection.previousWord()
         case .back:
-            reader.selection = nil
-            state.reader = reader
-            return []
+            self.selection = nil
+            return .stay()
         case .tap, .addNote:
-            let highlight = HighlightAnchoring.highlight(issueID: reader.issueID, words: selection.words, of: selection.passages,
-                                                         articleTitle: articleTitle(reader))
+            let highlight = HighlightAnchoring.highlight(issueID: issueID, words: selection.words, of: selection.passages,
+                                                         articleTitle: articleTitle)
             if command == .addNote {
-                state.prompt = Prompt(.note(highlight))
-                return []
+                shared.prompt = Prompt(.note(highlight))
+                return .stay()
             }
-            reader.selection = nil
-            state.reader = reader
-            state.message = StatusMessage("Highlighted “\(IssueMark.shortened(highlight.text))” (\" lists the highlights).")
-            return [.addHighlight(highlight)]
+            self.selection = nil
+            shared.message = StatusMessage("Highlighted “\(IssueMark.shortened(highlight.text))” (\" lists the highlights).")
+            return .stay([.addHighlight(highlight)])
         default:
-            return []
+            return .stay()
         }
-        reader.selection = selection
-        state.reader = reader
-        keepSelectionInView(&state)
-        return []
+        self.selection = selection
+        keepSelectionInView(shared)
+        return .stay()
     }
 
     /// Scrolls so the passage's last line shows.
-    static func keepSelectionInView(_ state: inout ReaderContext) {
-        guard var reader = state.reader, let selection = reader.selection, reader.view.layout != nil else { return }
-        let visible = articleVisibleLines(state.shared)
+    mutating func keepSelectionInView(_ shared: SharedState) {
+        guard let selection, view.layout != nil else { return }
+        let visible = AppUpdate.articleVisibleLines(shared)
         let line = selection.lastLine
-        if line >= reader.view.topLine + visible { reader.view.scroll(to: line - visible + 1, state.shared) }
-        if line < reader.view.topLine { reader.view.scroll(to: line, state.shared) }
-        state.reader = reader
+        if line >= view.topLine + visible { view.scroll(to: line - visible + 1, shared) }
+        if line < view.topLine { view.scroll(to: line, shared) }
     }
 
-    static func articleTitle(_ reader: ReaderState) -> String {
-        guard let book = reader.book, book.articles.indices.contains(reader.articleIndex) else { return "Article \(reader.articleIndex + 1)" }
-        return book.articles[reader.articleIndex].title
+    /// The title of the article shown ("Article 3" when the book does not say).
+    var articleTitle: String {
+        guard let book, book.articles.indices.contains(articleIndex) else { return "Article \(articleIndex + 1)" }
+        return book.articles[articleIndex].title
     }
 
     /// Back from the marks list with a mark chosen: `position`'s line at the top.
-    static func goToMark(_ position: ReadingPosition, _ state: inout ReaderContext) -> [Effect] {
-        guard var reader = state.reader, let book = reader.book, book.articles.indices.contains(position.articleIndex) else {
-            state.message = StatusMessage("The issue has no article \(position.articleIndex + 1) any more.")
+    mutating func goToMark(_ position: ReadingPosition, _ shared: inout SharedState) -> [Effect] {
+        guard let book, book.articles.indices.contains(position.articleIndex) else {
+            shared.message = StatusMessage("The issue has no article \(position.articleIndex + 1) any more.")
             return []
         }
-        reader.selection = nil
-        if reader.isShowingArticle, reader.articleIndex == position.articleIndex, let layout = reader.view.layout {
-            reader.view.scroll(to: layout.line(for: position), state.shared)
-            state.reader = reader
-            return savePosition(state) + pictureEffects(&state)
+        selection = nil
+        if isShowingArticle, articleIndex == position.articleIndex, let layout = view.layout {
+            view.scroll(to: layout.line(for: position), shared)
+            return savePosition() + pictureEffects(shared)
         }
-        let effects = savePosition(state)
-        reader.pendingPosition = position
-        return effects + openArticle(position.articleIndex, &reader, &state)
+        let effects = savePosition()
+        pendingPosition = position
+        return effects + openArticle(position.articleIndex, &shared)
     }
 
     // MARK: Prompts
 
     /// A mark deleted (`d` in its list, confirmed): gone from the reader's marks at once.
-    static func markDeleted(_ mark: IssueMark, _ state: inout ReaderContext) -> [Effect] {
-        guard var reader = state.reader, var marks = reader.marks else { return [] }
-        marks.remove(mark)
-        reader.marks = marks
-        state.reader = reader
-        return []
+    mutating func markDeleted(_ mark: IssueMark) {
+        marks?.remove(mark)
     }
 
-    static func submitMarkPrompt(_ prompt: Prompt, _ state: inout ReaderContext) -> [Effect] {
+    mutating func submitMarkPrompt(_ prompt: Prompt, _ shared: inout SharedState) -> [Effect] {
         let text = TextSanitizer.singleLine(prompt.text).trimmingCharacters(in: .whitespaces)
         switch prompt.kind {
         case .bookmarkName(var bookmark):
             if !text.isEmpty { bookmark.name = text }
-            state.message = StatusMessage("Bookmarked “\(IssueMark.shortened(bookmark.name))” (' lists the bookmarks).")
+            shared.message = StatusMessage("Bookmarked “\(IssueMark.shortened(bookmark.name))” (' lists the bookmarks).")
             return [.addBookmark(bookmark)]
         case .note(var highlight):
             highlight.note = text
             if highlight.id != 0 {
-                state.message = StatusMessage(text.isEmpty ? "The note was removed." : "The note was saved.")
+                shared.message = StatusMessage(text.isEmpty ? "The note was removed." : "The note was saved.")
                 return [.setNote(issueID: highlight.issueID, highlightID: highlight.id, note: text)]
             }
-            if var reader = state.reader {
-                reader.selection = nil
-                state.reader = reader
-            }
-            state.message = StatusMessage("Highlighted “\(IssueMark.shortened(highlight.text))”\(text.isEmpty ? "" : " with a note") (\" lists them).")
+            selection = nil
+            shared.message = StatusMessage("Highlighted “\(IssueMark.shortened(highlight.text))”\(text.isEmpty ? "" : " with a note") (\" lists them).")
             return [.addHighlight(highlight)]
         default:
             return []
