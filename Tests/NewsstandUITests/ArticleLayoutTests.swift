@@ -21,7 +21,7 @@ final class ArticleLayoutTests: XCTestCase {
         var state = AppState(width: 42, height: 6)
         var reader = ReaderState(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 6)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], " A bold and slanted word under")
@@ -53,7 +53,7 @@ final class ArticleLayoutTests: XCTestCase {
         var state = AppState(width: 42, height: 12)
         var reader = ReaderState(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 12)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer[1 + 6, 4].style, theme[.link], "link text is drawn as the theme's link")
@@ -118,7 +118,7 @@ final class ArticleLayoutTests: XCTestCase {
         var state = AppState(width: 30, height: 5)
         var reader = ReaderState(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 30, height: 5)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], "   let veryLongName = computeS")
@@ -243,7 +243,7 @@ final class ArticleLayoutTests: XCTestCase {
             var state = AppState(width: max(0, width), height: 10)
             var reader = ReaderState(issueID: 1)
             reader.view.layout = set
-            state.reader = reader
+            state.screens.append(.reader(reader))
             var buffer = CellBuffer(width: max(0, width), height: 10)
             ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         }

@@ -38,9 +38,8 @@ extension AppUpdate {
             state.prompt = nil
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
-            case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
-            case .searchCatalog: return submitOnTop(prompt, &state)
-            case .bookmarkName, .note, .confirmDeleteMark: return submitOnTop(prompt, &state)
+            case .searchLibrary: return submitLibrarySearch(prompt, &state)
+            case .searchIssue, .link, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark: return submitOnTop(prompt, &state)
             case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
             case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,
                  .confirmProgressSync, .chooseSubscriptionAccount: return []

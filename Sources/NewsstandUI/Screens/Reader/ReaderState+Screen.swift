@@ -32,10 +32,11 @@ extension ReaderState: ScreenModel {
         }
     }
 
-    /// A search of this issue typed after `/`; a bookmark's name or a highlight's note; a mark deleted or a progress
-    /// sync offer taken (asked on the bottom line, `AppUpdate+Prompt`).
+    /// A search of this issue typed after `/`; a link's number after `o`; a bookmark's name or a highlight's note; a
+    /// mark deleted or a progress sync offer taken (asked on the bottom line, `AppUpdate+Prompt`).
     public mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         switch prompt.kind {
+        case .link: return .stay(AppUpdate.openLink(prompt, among: view.layout?.links, &shared))
         case .searchIssue: return .stay(submitIssueSearch(prompt, &shared))
         case .bookmarkName, .note: return .stay(submitMarkPrompt(prompt, &shared))
         case .confirmDeleteMark(let mark):
@@ -50,6 +51,12 @@ extension ReaderState: ScreenModel {
     public mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect] {
         guard case .marks(let list) = closed, let position = list.chosen else { return [] }
         return goToMark(position, &shared)
+    }
+
+    /// On quitting: where the reader is, to be saved (nothing before an article shows).
+    public func savePosition() -> [Effect] {
+        guard view.layout != nil else { return [] }
+        return [.saveReadingPosition(issueID: issueID, position)]
     }
 
     /// Laid out again for the new width (the same text at the top), the contents kept in view, and the pictures and

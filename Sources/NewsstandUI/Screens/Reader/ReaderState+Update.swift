@@ -166,12 +166,6 @@ extension ReaderState {
         return [.saveSetting(key: ReadingPace.setting, value: String(format: "%.0f", shared.readingPace.wordsPerMinute))]
     }
 
-    /// Where the reader is, to be saved (nothing before an article shows).
-    func savePosition() -> [Effect] {
-        guard view.layout != nil else { return [] }
-        return [.saveReadingPosition(issueID: issueID, position)]
-    }
-
     // MARK: Typing on the bottom line
 
     /// The search typed after `/`: asks for the issue's matches.
