@@ -25,7 +25,7 @@ struct ReaderBenchmark {
                 let data = try Data(contentsOf: book.articles[0].file)
                 let blocks = XHTMLDocumentParser.blocks(from: data, baseURL: book.articles[0].file)
                 var state = AppState(width: 100, height: 40)
-                var reader = ReaderState(issueID: 1)
+                var reader = ReaderScreen(issueID: 1)
                 reader.book = book
                 reader.isShowingArticle = true
                 state.screens.append(.reader(reader))
@@ -39,7 +39,7 @@ struct ReaderBenchmark {
         let long = Self.article(title: "A very long read", words: words)
         let blocks = XHTMLDocumentParser.blocks(from: Data(long.utf8), baseURL: nil)
         var state = AppState(width: 100, height: 40)
-        var opened = ReaderState(issueID: 1)
+        var opened = ReaderScreen(issueID: 1)
         opened.isShowingArticle = true
         state.screens.append(.reader(opened))
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))

@@ -19,7 +19,7 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.lines[0].spans, text.runs)
 
         var state = AppState(width: 42, height: 6)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
         state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 6)
@@ -51,7 +51,7 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.links, [site.url, other.url])
 
         var state = AppState(width: 42, height: 12)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
         state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 12)
@@ -116,7 +116,7 @@ final class ArticleLayoutTests: XCTestCase {
         let set = layout([.preformatted(code)], width: 30, measure: 28)
         XCTAssertEqual(set.plainLines, ["  let veryLongName = computeSomethingWithAVeryLongFunctionName(argument: 1)", "    next()"])
         var state = AppState(width: 30, height: 5)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
         state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 30, height: 5)
@@ -241,7 +241,7 @@ final class ArticleLayoutTests: XCTestCase {
             XCTAssertFalse(set.lines.isEmpty)
             XCTAssertEqual(set.links.count, 1)
             var state = AppState(width: max(0, width), height: 10)
-            var reader = ReaderState(issueID: 1)
+            var reader = ReaderScreen(issueID: 1)
             reader.view.layout = set
             state.screens.append(.reader(reader))
             var buffer = CellBuffer(width: max(0, width), height: 10)

@@ -42,7 +42,7 @@ public struct AppState: Equatable, Sendable {
 
     /// The topmost reader on the stack, read-only, for tests and benchmarks to look at; the interface itself asks
     /// the screens (a prompt goes to the screen that opened it, quitting asks each for its place to save).
-    public var reader: ReaderState? { screens.lazy.reversed().compactMap(\.readerState).first }
+    public var reader: ReaderScreen? { screens.lazy.reversed().compactMap(\.readerScreen).first }
 }
 
 /// A line of news for the status bar: what just happened, or what went wrong.

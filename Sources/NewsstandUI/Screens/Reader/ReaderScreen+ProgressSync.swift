@@ -1,7 +1,7 @@
 import NewsstandCore
 
 /// Progress sync in the reader: a place another device reached, asked about on the status line (or gone to).
-extension ReaderState {
+extension ReaderScreen {
     mutating func progressSyncOffered(_ offer: ProgressSyncOffer, _ shared: inout SharedState) -> [Effect] {
         guard book != nil else { return [] }
         if offer.jump { return goTo(offer, &shared) }

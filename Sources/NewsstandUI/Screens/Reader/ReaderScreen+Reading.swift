@@ -5,7 +5,7 @@ import NewsstandImaging
 
 /// The reader's keys and messages: opening an issue, its contents, an article's lines, pictures, search, links, and
 /// keeping the reader's place. Each changes the reader and what screens share.
-extension ReaderState {
+extension ReaderScreen {
     // MARK: Opening and loading
 
     mutating func issueOpened(_ result: Result<EPUBBook, ReaderFailure>, resumeAt: ReadingPosition?, _ shared: inout SharedState) -> [Effect] {

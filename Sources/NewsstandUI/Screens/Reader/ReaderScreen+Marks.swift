@@ -3,7 +3,7 @@ import NewsstandContent
 import NewsstandCore
 
 /// Bookmarks, highlights and notes in the reader: making them, opening their lists (`MarksList`), going to one, deleting one.
-extension ReaderState {
+extension ReaderScreen {
     // MARK: Reading them
 
     /// An issue's marks arrive after it opens (`.openIssue` reads them), and again once its highlights were

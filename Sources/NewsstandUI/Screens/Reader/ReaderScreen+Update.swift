@@ -3,7 +3,7 @@ import NewsstandCore
 
 /// The reader as a screen: an open issue's table of contents, an article, or a passage being chosen in it; its
 /// bookmarks and highlights lists open over it (`MarksList`), and going back from a mark's row brings it there.
-extension ReaderState: ScreenModel {
+extension ReaderScreen: ScreenModel {
     public var kind: ScreenKind { isShowingArticle ? (selection != nil ? .selection : .article) : .contents }
     public var screen: Screen { .reader(self) }
 
