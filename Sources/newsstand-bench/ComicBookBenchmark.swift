@@ -145,7 +145,7 @@ private struct ComicReaderDriver {
     mutating func openFirstPage() throws {
         let book = try IssueContent.openBook(folder: folder)
         self.book = book
-        state.screens = [.shelf, .reader(ReaderState(issueID: 1))]
+        state.screens = [.shelf, .reader(ReaderScreen(issueID: 1))]
         _ = AppUpdate.update(&state, .issueOpened(issueID: 1, .success(book), resumeAt: nil))
         try carryOut(AppUpdate.update(&state, .keyPressed(.enter)))
     }

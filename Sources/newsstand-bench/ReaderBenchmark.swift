@@ -25,9 +25,10 @@ struct ReaderBenchmark {
                 let data = try Data(contentsOf: book.articles[0].file)
                 let blocks = XHTMLDocumentParser.blocks(from: data, baseURL: book.articles[0].file)
                 var state = AppState(width: 100, height: 40)
-                state.reader = ReaderState(issueID: 1)
-                state.reader?.book = book
-                state.reader?.isShowingArticle = true
+                var reader = ReaderScreen(issueID: 1)
+                reader.book = book
+                reader.isShowingArticle = true
+                state.screens.append(.reader(reader))
                 _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))
                 return AppView.render(state, theme: .fallback)
             }
@@ -38,11 +39,14 @@ struct ReaderBenchmark {
         let long = Self.article(title: "A very long read", words: words)
         let blocks = XHTMLDocumentParser.blocks(from: Data(long.utf8), baseURL: nil)
         var state = AppState(width: 100, height: 40)
-        state.reader = ReaderState(issueID: 1)
-        state.reader?.isShowingArticle = true
+        var opened = ReaderScreen(issueID: 1)
+        opened.isShowingArticle = true
+        state.screens.append(.reader(opened))
         _ = AppUpdate.update(&state, .articleLoaded(issueID: 1, articleIndex: 0, .success(blocks)))
-        let middle = (state.reader?.view.layout?.lines.count ?? 0) / 2
-        state.reader?.view.topLine = middle
+        if var reader = state.reader {
+            reader.view.topLine = (reader.view.layout?.lines.count ?? 0) / 2
+            state.screens[state.screens.count - 1] = .reader(reader)
+        }
         var reflowTimes: [Double] = []
         var lines = 0
         for index in 0..<repetitions {

@@ -19,7 +19,7 @@ final class QuitTests: XCTestCase {
         let runner = EffectRunner(store: store, paths: paths) { _ in }
 
         var state = AppState(width: 60, height: 20)
-        state.screens = [.shelf, .reader(ReaderState(issueID: issue.id))]
+        state.screens = [.shelf, .reader(ReaderScreen(issueID: issue.id))]
         let book = EPUBBook(title: "One", creator: nil, language: nil, version: "3.0",
                             articles: [EPUBArticle(title: "Only", file: paths.dataDirectory.appendingPathComponent("a.xhtml"), mediaType: "application/xhtml+xml")],
                             tableOfContents: [], coverImage: nil)

@@ -19,9 +19,9 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.lines[0].spans, text.runs)
 
         var state = AppState(width: 42, height: 6)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 6)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], " A bold and slanted word under")
@@ -51,9 +51,9 @@ final class ArticleLayoutTests: XCTestCase {
         XCTAssertEqual(set.links, [site.url, other.url])
 
         var state = AppState(width: 42, height: 12)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 42, height: 12)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer[1 + 6, 4].style, theme[.link], "link text is drawn as the theme's link")
@@ -116,9 +116,9 @@ final class ArticleLayoutTests: XCTestCase {
         let set = layout([.preformatted(code)], width: 30, measure: 28)
         XCTAssertEqual(set.plainLines, ["  let veryLongName = computeSomethingWithAVeryLongFunctionName(argument: 1)", "    next()"])
         var state = AppState(width: 30, height: 5)
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.view.layout = set
-        state.reader = reader
+        state.screens.append(.reader(reader))
         var buffer = CellBuffer(width: 30, height: 5)
         ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         XCTAssertEqual(buffer.lines()[1], "   let veryLongName = computeS")
@@ -241,9 +241,9 @@ final class ArticleLayoutTests: XCTestCase {
             XCTAssertFalse(set.lines.isEmpty)
             XCTAssertEqual(set.links.count, 1)
             var state = AppState(width: max(0, width), height: 10)
-            var reader = ReaderState(issueID: 1)
+            var reader = ReaderScreen(issueID: 1)
             reader.view.layout = set
-            state.reader = reader
+            state.screens.append(.reader(reader))
             var buffer = CellBuffer(width: max(0, width), height: 10)
             ArticleScreen.render(state.reader!, state.shared, in: state.body, theme: theme, into: &buffer)
         }

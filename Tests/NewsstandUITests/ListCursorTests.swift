@@ -105,7 +105,7 @@ final class ListCursorTests: XCTestCase {
         _ = AppUpdate.update(&subscriptions, .keyPressed(.character("s")))
 
         var contents = shelf
-        var reader = ReaderState(issueID: 1)
+        var reader = ReaderScreen(issueID: 1)
         reader.book = EPUBBook(title: "Issue", creator: nil, language: nil, version: "3.0",
                                articles: (1...25).map { EPUBArticle(title: "Article \($0)", file: URL(fileURLWithPath: "/a\($0).xhtml"), mediaType: "application/xhtml+xml") },
                                tableOfContents: [], coverImage: nil)

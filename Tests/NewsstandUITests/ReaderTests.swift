@@ -227,9 +227,11 @@ final class ReaderTests: XCTestCase {
 
     func testStatusLineShowsThePercentageThroughTheArticleAndTheIssue() {
         var state = reading(["1", "2", "3", "4", "5"], article: 1, blocks: Self.blocks(30))
-        let layout = state.reader!.view.layout!
+        var reader = state.reader!
+        let layout = reader.view.layout!
         let scrollable = layout.lines.count - 18
-        state.reader!.view.topLine = scrollable * 40 / 100 + 1
+        reader.view.topLine = scrollable * 40 / 100 + 1
+        state.screens[state.screens.count - 1] = .reader(reader)
         let status = AppView.render(state, theme: theme).lines()[19]
         XCTAssertTrue(status.hasSuffix("article 2/5 · 40% · issue 28% · 2 min left"), status)
     }
@@ -336,5 +338,12 @@ final class ReaderTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.pageDown)).first, .saveReadingPosition(issueID: 7, state.reader!.position))
         let position = state.reader!.position
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.control("c"))), [.saveReadingPosition(issueID: 7, position), .quit])
+
+        var under = reading()
+        _ = AppUpdate.update(&under, .keyPressed(.pageDown))
+        _ = AppUpdate.update(&under, .keyPressed(.character("?")))
+        XCTAssertEqual(under.screen, .help)
+        XCTAssertEqual(AppUpdate.update(&under, .keyPressed(.control("c"))), [.saveReadingPosition(issueID: 7, under.reader!.position), .quit],
+                       "the reader under the help is asked for its place too")
     }
 }

@@ -60,7 +60,7 @@ final class ScreenStackTests: XCTestCase {
         var state = Fixtures.state(issues: [Fixtures.issue(7, "Spring", state: .available)])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         let reading = state.screens
-        XCTAssertEqual(reading, [.shelf, .reader(ReaderState(issueID: 7))])
+        XCTAssertEqual(reading, [.shelf, .reader(ReaderScreen(issueID: 7))])
         _ = AppUpdate.update(&state, .keyPressed(.character("?")))
         _ = AppUpdate.update(&state, .keyPressed(.pageDown))
         XCTAssertEqual(state.screens.count, 3)

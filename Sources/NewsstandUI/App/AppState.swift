@@ -38,21 +38,11 @@ public struct AppState: Equatable, Sendable {
     /// An issue the interface has in a window (or the one being read), by id; nil when it is not loaded.
     public func loadedIssue(id: Int64) -> Issue? { shared.loadedIssue(id: id) }
 
-    // MARK: The reader, wherever it is in the stack
+    // MARK: For tests and benchmarks
 
-    /// The open issue's reader: the topmost reader screen's state (setting it changes that screen, or opens one);
-    /// for the quit key's saved place, the link prompt, tests and benchmarks. Screens never reach into the stack.
-    public var reader: ReaderState? {
-        get { screens.lazy.reversed().compactMap(\.readerState).first }
-        set {
-            guard let newValue else { return }
-            if let index = screens.lastIndex(where: { $0.readerState != nil }) {
-                screens[index] = .reader(newValue)
-            } else {
-                screens.append(.reader(newValue))
-            }
-        }
-    }
+    /// The topmost reader on the stack, read-only, for tests and benchmarks to look at; the interface itself asks
+    /// the screens (a prompt goes to the screen that opened it, quitting asks each for its place to save).
+    public var reader: ReaderScreen? { screens.lazy.reversed().compactMap(\.readerScreen).first }
 }
 
 /// A line of news for the status bar: what just happened, or what went wrong.

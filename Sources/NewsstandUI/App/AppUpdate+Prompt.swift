@@ -38,9 +38,8 @@ extension AppUpdate {
             state.prompt = nil
             switch prompt.kind {
             case .addSubscription, .rename, .confirmUnsubscribe, .importOPML, .exportOPML: return submitSubscriptionPrompt(prompt, &state)
-            case .searchIssue, .searchLibrary, .link: return submitReaderPrompt(prompt, &state)
-            case .searchCatalog: return submitOnTop(prompt, &state)
-            case .bookmarkName, .note, .confirmDeleteMark: return submitOnTop(prompt, &state)
+            case .searchLibrary: return submitLibrarySearch(prompt, &state)
+            case .searchIssue, .link, .searchCatalog, .bookmarkName, .note, .confirmDeleteMark: return submitOnTop(prompt, &state)
             case .accountURL, .accountUser, .accountPassword: return submitAccountPrompt(prompt, &state)
             case .loginUser, .loginPassword, .confirmSaveLogin, .confirmRemoveTitle, .confirmDeleteDownload, .confirmRemoveAccount,
                  .confirmProgressSync, .chooseSubscriptionAccount: return []
@@ -59,5 +58,16 @@ extension AppUpdate {
         }
         state.message = StatusMessage("Deleted \(mark.description).")
         return submitToAll(prompt, &state) + [.deleteMark(mark)]
+    }
+
+    /// The answer to a progress sync offer (asked on the bottom line): y goes there (the reader's `submit`).
+    static func confirmProgressSync(_ offer: ProgressSyncOffer, key: Key, _ state: inout AppState) -> [Effect] {
+        guard let prompt = state.prompt else { return [] }
+        state.prompt = nil
+        guard key == .character("y") || key == .character("Y") else {
+            state.message = StatusMessage("Staying here.")
+            return []
+        }
+        return submitToAll(prompt, &state)
     }
 }

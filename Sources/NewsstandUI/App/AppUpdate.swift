@@ -110,7 +110,7 @@ public enum AppUpdate {
         state.message = nil
         if command == .quit {
             state.isRunning = false
-            return savePosition(state) + [.quit]
+            return state.screens.flatMap { $0.model.savePosition() } + [.quit]
         }
         if command == .searchLibrary {
             state.prompt = Prompt(.searchLibrary)
@@ -119,12 +119,6 @@ public enum AppUpdate {
         if command == .showDownloads { return openDownloads(&state) }
         if command == .help { return openHelp(&state) }
         return handleOnTop(command, key: key, &state)
-    }
-
-    /// Where the reader is, saved on quitting.
-    static func savePosition(_ state: AppState) -> [Effect] {
-        guard let reader = state.reader, reader.view.layout != nil else { return [] }
-        return [.saveReadingPosition(issueID: reader.issueID, reader.position)]
     }
 
     static func openHelp(_ state: inout AppState) -> [Effect] {

@@ -39,6 +39,11 @@ extension FeedArticleScreen: ScreenModel {
         }
     }
 
+    /// A link's number typed after `o`.
+    public mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer {
+        prompt.kind == .link ? .stay(AppUpdate.openLink(prompt, among: view.layout?.links, &shared)) : .stay()
+    }
+
     /// Its text, what the library knows of its whole article, the whole article fetched, and its pictures.
     public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         switch message {

@@ -15,7 +15,7 @@ public enum ArticleScreen {
         (max(1, area.width - 2), max(1, area.height - 1))
     }
 
-    public static func render(_ reader: ReaderState, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ reader: ReaderScreen, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         if reader.showsPagePicture {
             if let book = reader.book, book.isComicBook, book.articles.indices.contains(reader.articleIndex), area.height >= 2 {
                 let title = book.articles[reader.articleIndex].title
@@ -128,7 +128,7 @@ public enum ArticleScreen {
 
     /// "article 2/5 · 40% · issue 31%": where the reader is in the article and in the issue (by
     /// articles: the articles before this one, and this one's share read so far); "page 3/24" in a comic book.
-    public static func positionText(_ reader: ReaderState, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
+    public static func positionText(_ reader: ReaderScreen, in area: Rect, pace: ReadingPace = ReadingPace()) -> String {
         if let book = reader.book, book.isComicBook { return "page \(reader.articleIndex + 1)/\(book.articles.count)" }
         guard let progress = reader.view.progress(in: area, pace: pace) else { return "" }
         let count = reader.book?.articles.count ?? 0

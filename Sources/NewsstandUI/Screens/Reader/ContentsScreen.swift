@@ -6,7 +6,7 @@ public enum ContentsScreen {
     /// The title line and a blank line, then one entry per row.
     public static func layout(in area: Rect) -> ListLayout { ListLayout(area: area, headerLines: 2, rowHeight: 1) }
 
-    public static func render(_ reader: ReaderState, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ reader: ReaderScreen, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let layout = layout(in: area)
         let title = reader.book?.title ?? state.loadedIssue(id: reader.issueID)?.title ?? ""
         buffer.write(title, x: area.x + 2, y: area.y, style: theme[.heading], maxWidth: area.width - 4)

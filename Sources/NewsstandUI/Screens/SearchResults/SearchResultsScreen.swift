@@ -39,7 +39,7 @@ public struct SearchResultsScreen: ScreenModel {
             return .push(.feedArticle(FeedArticleScreen(publicationID: headline.publicationID, index: headline.position, count: nil, title: hit.articleTitle)),
                          [.loadHeadlineArticle(publicationID: headline.publicationID, index: headline.position)])
         }
-        var reader = ReaderState(issueID: hit.issueID)
+        var reader = ReaderScreen(issueID: hit.issueID)
         reader.openAt = ReadingPosition(articleIndex: hit.articleIndex, blockIndex: hit.blockIndex)
         reader.search = IssueSearch(query: query, jumpsToFirstMatch: false)
         shared.message = nil

@@ -114,7 +114,7 @@ public struct ShelfScreen: ScreenModel {
     static func open(_ issue: Issue, _ shared: inout SharedState) -> ScreenAnswer {
         shared.library.readingIssue = issue
         shared.message = nil
-        return .reset([.shelf, .reader(ReaderState(issueID: issue.id))], [.openIssue(issueID: issue.id)])
+        return .reset([.shelf, .reader(ReaderScreen(issueID: issue.id))], [.openIssue(issueID: issue.id)])
     }
 
     public mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {

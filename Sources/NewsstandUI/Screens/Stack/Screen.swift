@@ -9,7 +9,7 @@ public enum Screen: Equatable, Sendable {
     /// The selected issue's page: its cover large, with its details.
     case detail
     /// An open issue: its table of contents, or an article.
-    case reader(ReaderState)
+    case reader(ReaderScreen)
     case help(HelpScreen)
     case subscriptions(SubscriptionsScreen)
     case headlines(HeadlinesScreen)
@@ -31,7 +31,7 @@ public enum Screen: Equatable, Sendable {
     /// What kind of screen this is, for the key table and hints.
     public var kind: ScreenKind { model.kind }
 
-    var readerState: ReaderState? {
+    var readerScreen: ReaderScreen? {
         if case .reader(let reader) = self { return reader }
         return nil
     }

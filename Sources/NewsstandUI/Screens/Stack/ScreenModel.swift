@@ -16,6 +16,9 @@ public protocol ScreenModel: Equatable, Sendable {
     mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer
     /// Shown again after `closed`, the screen over it, went (what was read there may move this one's selection).
     mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect]
+    /// What keeps this screen's place when the program quits (the reader's position); every screen on the stack is
+    /// asked, the bottom one first (so the place on top is saved last).
+    func savePosition() -> [Effect]
     /// The terminal's size changed: keeps cursors in range and in view; returns the work the new size needs.
     mutating func fit(body: Rect, shared: inout SharedState) -> [Effect]
     /// Draws the screen into its body; returns what the status line shows at its right (a position such as "3/12").
@@ -30,6 +33,7 @@ extension ScreenModel {
     public mutating func receive(_ message: Message, body: Rect, shared: inout SharedState) -> ScreenAnswer { .stay() }
     public mutating func submit(_ prompt: Prompt, body: Rect, shared: inout SharedState) -> ScreenAnswer { .stay() }
     public mutating func returned(from closed: Screen, body: Rect, shared: inout SharedState) -> [Effect] { [] }
+    public func savePosition() -> [Effect] { [] }
     public mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] { [] }
     public func hints(_ keys: KeyTable) -> [KeyBinding] { keys.hints(for: kind) }
     public func readingCursor(_ shared: SharedState, in body: Rect) -> (x: Int, y: Int) { (body.x, body.y) }

@@ -2,8 +2,8 @@ import NewsstandContent
 import NewsstandCore
 import NewsstandImaging
 
-/// The reader screen's state: the open issue's book, its contents or the article on screen, and where the reader is in it.
-public struct ReaderState: Equatable, Sendable {
+/// The reader: an open issue's book, its contents or the article on screen, and where the reader is in it.
+public struct ReaderScreen: Equatable, Sendable {
     public let issueID: Int64
     public var book: EPUBBook? {
         didSet { contents = ContentsRow.rows(for: book) }
