@@ -158,7 +158,7 @@ final class ScreenWalkTests: XCTestCase {
         case .bookmarks, .highlights:
             // Over the reader it lists the marks of: the reader under it still gets its messages.
             let reading = try reader(shelf)
-            return [Walk(name: "\(kind)", base: reading, screen: .marks(MarksList(showsHighlights: kind == .highlights, issueID: 7, marks: reading.reader?.marks)),
+            return [Walk(name: "\(kind)", base: reading, screen: .marks(MarksScreen(showsHighlights: kind == .highlights, issueID: 7, marks: reading.reader?.marks)),
                          message: marks, arrived: marksArrived)]
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import NewsstandContent
 import NewsstandCore
 
-/// Bookmarks, highlights and notes in the reader: making them, opening their lists (`MarksList`), going to one, deleting one.
+/// Bookmarks, highlights and notes in the reader: making them, opening their lists (`MarksScreen`), going to one, deleting one.
 extension ReaderScreen {
     // MARK: Reading them
 
@@ -30,7 +30,7 @@ extension ReaderScreen {
     mutating func handleMarkCommand(_ command: Command, _ shared: inout SharedState) -> ScreenAnswer {
         switch command {
         case .showBookmarks, .showHighlights:
-            let list = Screen.marks(MarksList(showsHighlights: command == .showHighlights, issueID: issueID, marks: marks))
+            let list = Screen.marks(MarksScreen(showsHighlights: command == .showHighlights, issueID: issueID, marks: marks))
             return .push(list, marks == nil ? [.loadMarks(issueID: issueID)] : [])
         case .addBookmark:
             guard let layout = view.layout, !showsPagePicture || book?.isComicBook == true else {

@@ -2,7 +2,7 @@ import NewsstandContent
 import NewsstandCore
 
 /// The reader as a screen: an open issue's table of contents, an article, or a passage being chosen in it; its
-/// bookmarks and highlights lists open over it (`MarksList`), and going back from a mark's row brings it there.
+/// bookmarks and highlights lists open over it (`MarksScreen`), and going back from a mark's row brings it there.
 extension ReaderScreen: ScreenModel {
     public var kind: ScreenKind { isShowingArticle ? (selection != nil ? .selection : .article) : .contents }
     public var screen: Screen { .reader(self) }

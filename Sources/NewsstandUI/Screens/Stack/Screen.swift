@@ -26,7 +26,7 @@ public enum Screen: Equatable, Sendable {
     case searchResults(SearchResultsScreen)
     case downloads(DownloadsScreen)
     /// The open issue's bookmarks or highlights, over its reader.
-    case marks(MarksList)
+    case marks(MarksScreen)
 
     /// What kind of screen this is, for the key table and hints.
     public var kind: ScreenKind { model.kind }

@@ -4,7 +4,7 @@ import NewsstandCore
 /// The open issue's bookmarks (`'`) or highlights and notes (`"`), in reading order, opened over the reader with its
 /// marks as they were; Enter goes to one (the reader under it goes there when the list closes: `chosen`), `a` edits a
 /// highlight's note, `d` deletes a mark.
-public struct MarksList: ScreenModel {
+public struct MarksScreen: ScreenModel {
     public var showsHighlights: Bool
     public var cursor = ListCursor()
     /// The issue whose marks these are.

@@ -3,20 +3,20 @@ import NewsstandCore
 
 /// The list drawn: its heading (the issue's title), each bookmark's name and article, each highlight's passage, where
 /// it is and its note.
-extension MarksList {
+extension MarksScreen {
     /// A heading and a blank line, then a line per bookmark, or per highlight its passage, where it is and its note, and a blank line.
-    public static func layout(in area: Rect, _ list: MarksList) -> ListLayout {
+    public static func layout(in area: Rect, _ list: MarksScreen) -> ListLayout {
         list.showsHighlights ? ListLayout(area: area, headerLines: 2, rowHeight: 3, gap: 1) : ListLayout(area: area, headerLines: 2, rowHeight: 1)
     }
 
     /// What a list shows when it is empty.
-    static func emptyText(_ list: MarksList) -> String {
+    static func emptyText(_ list: MarksScreen) -> String {
         list.showsHighlights
             ? "No highlights yet: in an article, v chooses a passage from the top line, Enter highlights it, a adds a note."
             : "No bookmarks yet: in an article, m bookmarks the line at the top."
     }
 
-    public static func render(_ list: MarksList, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
+    public static func render(_ list: MarksScreen, _ state: SharedState, in area: Rect, theme: Theme, into buffer: inout CellBuffer) {
         let width = area.width
         let issueTitle = state.loadedIssue(id: list.issueID)?.title
         let name = list.showsHighlights ? "Highlights and notes" : "Bookmarks"
