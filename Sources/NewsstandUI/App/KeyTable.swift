@@ -186,36 +186,6 @@ extension Command {
     }
 }
 
-extension ScreenKind {
-    /// How the config and `newsstand keys` write the screen.
-    public var name: String {
-        switch self {
-        case .shelf: "shelf"
-        case .detail: "issue-page"
-        case .contents: "contents"
-        case .article: "article"
-        case .help: "help"
-        case .subscriptions: "subscriptions"
-        case .headlines: "headlines"
-        case .storage: "storage"
-        case .accounts: "accounts"
-        case .catalog: "catalog"
-        case .acquisitions: "getting-a-title"
-        case .streamedPages: "streamed-pages"
-        case .searchResults: "search-results"
-        case .downloads: "downloads"
-        case .selection: "selecting-a-passage"
-        case .bookmarks: "bookmarks"
-        case .highlights: "highlights"
-        }
-    }
-
-    public init?(name: String) {
-        guard let screen = ScreenKind.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
-        self = screen
-    }
-}
-
 extension Key {
     /// The keys with names, as the config writes them (any case); a single character is itself, Ctrl-X a control key.
     static let named: [(String, Key)] = [

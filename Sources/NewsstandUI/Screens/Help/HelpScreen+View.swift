@@ -1,8 +1,7 @@
 /// The help's text, straight from the key table in effect (the config's `bind` lines applied), its layout and drawing.
 extension HelpScreen {
-    public static let sections: [(String, ScreenKind)] = [("Shelf", .shelf), ("Issue page", .detail), ("Table of contents", .contents), ("Article", .article), ("Selecting a passage", .selection), ("Bookmarks", .bookmarks), ("Highlights and notes", .highlights),
-                                                          ("Search results", .searchResults), ("Downloads", .downloads), ("Subscriptions", .subscriptions), ("Headlines", .headlines), ("Storage", .storage), ("Accounts", .accounts), ("Catalog", .catalog), ("Getting a title", .acquisitions),
-                                                          ("Streamed pages", .streamedPages)]
+    /// The help's sections, in `ScreenKind`'s order: each screen's title and kind.
+    public static let sections: [(String, ScreenKind)] = ScreenKind.allCases.compactMap { kind in kind.helpTitle.map { ($0, kind) } }
 
     /// What a row's keys are written as: "↓/j", or "unbound" when the config took them all.
     public static func keyLabel(_ binding: KeyBinding) -> String {
