@@ -38,11 +38,6 @@ public enum XMLEventReader {
 
     /// Bytes handed to libxml2 at once.
     static let pieceBytes = 64 << 10
-    /// Entity references allowed beyond one per four bytes read (a billion laughs makes millions).
-    static let entityReferenceAllowance = 10_000
-    /// Text allowed beyond `textAmplification` times the bytes read.
-    static let textAllowance = 1 << 20
-    static let textAmplification = 4
 
     /// Reads `data`, reporting to `handler`; nil when the whole document was read.
     public static func read(_ data: Data, to handler: XMLEventHandler) -> Failure? {
@@ -151,7 +146,7 @@ public enum XMLEventReader {
                 guard let session = Session.from(ctx) else { return nil }
                 guard !session.stopped else { return nil }
                 session.entityReferences += 1
-                if session.entityReferences > XMLEventReader.entityReferenceAllowance + session.bytesRead / 4 {
+                if !StrictXML.allowsEntityReferences(session.entityReferences, bytesRead: session.bytesRead) {
                     session.stop(ctx, because: "its entities expand too far (more than \(session.entityReferences - 1) entity references)")
                     return nil
                 }
@@ -159,16 +154,7 @@ public enum XMLEventReader {
                 // returned with no content and never loaded.
                 return newsstand_xmlSAX2GetEntity(ctx, name)
             }
-            sax.externalSubset = nil
-            sax.resolveEntity = { _, _, _ in nil }
-            sax.reference = nil
-            sax.comment = nil
-            sax.processingInstruction = nil
-            sax.startElement = nil
-            sax.endElement = nil
-            sax.warning = nil
-            sax.error = nil
-            sax.fatalError = nil
+            StrictXML.unsetUnwanted(&sax)
             sax.serror = { userData, error in
                 guard let error, let session = Session.from(userData), session.failure == nil else { return }
                 let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
@@ -203,8 +189,8 @@ public enum XMLEventReader {
         private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
             guard !stopped, let bytes, count > 0 else { return }
             textBytes += Int(count)
-            if textBytes > XMLEventReader.textAllowance + XMLEventReader.textAmplification * bytesRead {
-                stop(ctx, because: "its entities expand to more than \(XMLEventReader.textAmplification) times its size")
+            if !StrictXML.allowsText(textBytes, bytesRead: bytesRead) {
+                stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size")
                 return
             }
             handler.characters(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(count)), as: UTF8.self))

@@ -213,11 +213,6 @@ enum XMLBytes {
 final class XMLPushParser {
     /// Bytes handed to libxml2 at once; `feed` cuts larger pieces.
     static let maxPushBytes = 64 << 10
-    /// Entity references allowed beyond one per four bytes fed (billion laughs makes millions).
-    static let entityReferenceAllowance = 10_000
-    /// Text allowed beyond `textAmplification` times the bytes fed (encodings can grow text 3×).
-    static let textAllowance = 1 << 20
-    static let textAmplification = 4
 
     /// Why parsing stopped early, in plain words, with the line it stopped on.
     struct Failure: Equatable {
@@ -391,7 +386,7 @@ final class XMLPushParser {
                 return nil
             }
             parser.entityReferences += 1
-            if parser.entityReferences > XMLPushParser.entityReferenceAllowance + parser.bytesFed / 4 {
+            if !StrictXML.allowsEntityReferences(parser.entityReferences, bytesRead: parser.bytesFed) {
                 parser.stop(ctx, because: "its entities expand too far (more than \(parser.entityReferences - 1) entity references); it was not read further")
                 return nil
             }
@@ -399,16 +394,7 @@ final class XMLPushParser {
             // external entity is returned undeclared-content and never loaded.
             return newsstand_xmlSAX2GetEntity(ctx, name)
         }
-        handler.externalSubset = nil
-        handler.resolveEntity = { _, _, _ in nil }
-        handler.reference = nil
-        handler.comment = nil
-        handler.processingInstruction = nil
-        handler.startElement = nil
-        handler.endElement = nil
-        handler.warning = nil
-        handler.error = nil
-        handler.fatalError = nil
+        StrictXML.unsetUnwanted(&handler)
         handler.serror = { userData, error in
             guard let error, error.pointee.level == XML_ERR_FATAL, let parser = XMLPushParser.from(userData),
                   parser.firstFatal == nil else { return }
@@ -453,8 +439,8 @@ final class XMLPushParser {
     private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) {
         guard !stopped, let bytes, count > 0 else { return }
         textBytes += Int(count)
-        if textBytes > Self.textAllowance + Self.textAmplification * bytesFed {
-            stop(ctx, because: "its entities expand to more than \(Self.textAmplification) times its size; it was not read further")
+        if !StrictXML.allowsText(textBytes, bytesRead: bytesFed) {
+            stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size; it was not read further")
             return
         }
         delegate._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) }

@@ -50,24 +50,23 @@ extension AppUpdate {
     /// Hands a confirmed question (a mark deleted, a progress sync offer taken) to every screen on the stack, the top
     /// one first: the reader and the marks list over it both change.
     static func submitToAll(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
-        var effects: [Effect] = []
-        for index in state.screens.indices.reversed() where index < state.screens.count {
-            var screen = state.screens[index]
-            state.screens[index] = .shelf
-            let answer = screen.submit(prompt, body: state.body, shared: &state.shared)
-            state.screens[index] = screen
-            effects += apply(answer, at: index, &state)
-        }
-        return effects
+        eachScreenFromTheTop(&state) { screen, body, shared in screen.submit(prompt, body: body, shared: &shared) }
     }
 
     /// Offers a message to every screen on the stack, the top one first.
     static func offer(_ message: Message, _ state: inout AppState) -> [Effect] {
+        eachScreenFromTheTop(&state) { screen, body, shared in screen.receive(message, body: body, shared: &shared) }
+    }
+
+    /// Asks every screen on the stack, the top one first, and applies each answer at its place (a screen an answer
+    /// closed is not asked).
+    private static func eachScreenFromTheTop(_ state: inout AppState,
+                                             _ ask: (inout Screen, Rect, inout SharedState) -> ScreenAnswer) -> [Effect] {
         var effects: [Effect] = []
         for index in state.screens.indices.reversed() where index < state.screens.count {
             var screen = state.screens[index]
-            state.screens[index] = .shelf
-            let answer = screen.receive(message, body: state.body, shared: &state.shared)
+            state.screens[index] = .shelf  // lets go of the screen's storage while it changes, so changing it copies nothing
+            let answer = ask(&screen, state.body, &state.shared)
             state.screens[index] = screen
             effects += apply(answer, at: index, &state)
         }
