@@ -135,6 +135,36 @@ final class HTTPClientTests: XCTestCase {
         transfer.cancel()  // again: harmless
     }
 
+    /// A cancel from another thread while the transfer is ending must still leave exactly one end: the client's own
+    /// (finished) or `.failed(.cancelled)`. A cancel that came between the loop's check and its event once dropped the
+    /// event while its command found the transfer gone, so the transfer never ended (a download hung for good).
+    func testACancelRacingTheEndStillLeavesExactlyOneEnd() throws {
+        let server = try TestSupport.server(for: self)
+        server.keepsConnectionsAlive = true
+        server.setResource("/small.xml", data: feed, contentType: "application/atom+xml")
+        let client = HTTPTestSupport.client()
+        var logs: [EventLog<HTTPEvent>] = []
+        for round in 0..<25 {
+            var batch: [(HTTPTransfer, EventLog<HTTPEvent>)] = []
+            for _ in 0..<20 {
+                let log = EventLog<HTTPEvent>()
+                batch.append((client.start(HTTPTestSupport.request(server.url(for: "/small.xml")), sink: HTTPBufferSink(capacity: 64 << 10)) {
+                    log.append($0)
+                }, log))
+            }
+            // Cancels spread over the time the small answers take to end, from other threads.
+            for (index, (transfer, _)) in batch.enumerated() {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds((index * 97 + round * 31) % 1500)) { transfer.cancel() }
+            }
+            logs += batch.map(\.1)
+        }
+        for (index, log) in logs.enumerated() {
+            XCTAssertTrue(log.wait(timeout: 10) { $0.contains(where: \.isTerminal) }, "transfer \(index) never ended: \(log.all)")
+            usleep(1000)
+            XCTAssertEqual(log.all.filter(\.isTerminal).count, 1, "transfer \(index): \(log.all)")
+        }
+    }
+
     func testManyConcurrentFetchesShareAFewKeptAliveConnections() throws {
         let server = try TestSupport.server(for: self)
         server.keepsConnectionsAlive = true

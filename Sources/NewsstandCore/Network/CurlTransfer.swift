@@ -417,10 +417,10 @@ final class CurlTransfer {
         guard !isEnded else { return }
         isEnded = true
         isInMulti = false
-        if handle.isCancelled {
+        // Decided under one hold of the transfer's callback lock: checking for a cancel and then emitting would let a
+        // cancel in between drop the event, while its command finds the transfer gone, so no end would ever come.
+        if handle.unlessCancelled({ setup.events(error.map { .failed($0) } ?? .finished) }) == nil {
             setup.events(.failed(.cancelled))
-        } else {
-            emit(error.map { .failed($0) } ?? .finished)
         }
     }
 
