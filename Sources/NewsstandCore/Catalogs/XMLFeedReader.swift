@@ -614,7 +614,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         completeTextLink(&item)
         if hasPendingAlternate {
             let base = pendingAlternateOwnBase ?? (bases[pendingAlternateBase], baseTexts[pendingAlternateBase])
-            if let url = LazyURL(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
+            if let url = LazyURL.resolving(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
                 // Only an `alternate` link is kept pending.
                 item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: pendingAlternateType, length: pendingAlternateLength,
                                                     title: pendingAlternateTitle), at: 0)
@@ -625,7 +625,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func completeTextLink(_ item: inout FeedDocument.Item) {
         if hasPendingLink, item.link == nil {
             let base = pendingLinkOwnBase ?? (bases[pendingLinkBase], baseTexts[pendingLinkBase])
-            item.link = LazyURL(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
+            item.link = LazyURL.resolving(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
         }
     }
 
@@ -723,12 +723,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func resolve(attribute bytes: UnsafeBufferPointer<UInt8>?, base: Int) -> LazyURL? {
         guard let bytes else { return nil }
         if XMLBytes.hasAmpersand(bytes) { return resolve(XMLBytes.attributeValue(bytes), base: base) }
-        return LazyURL(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
+        return LazyURL.resolving(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     /// `resolve` of the collected text.
     private func resolve(text base: Int) -> LazyURL? {
-        LazyURL(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
+        LazyURL.resolving(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     private static func certainText(_ url: URL) -> String? {
