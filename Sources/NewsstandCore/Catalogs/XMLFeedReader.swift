@@ -72,7 +72,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     // The parse state below is touched on every element, on one thread, never by overlapping
     // accesses; dynamic exclusivity checks on it cost a third of the reader's time, so they are off.
     @exclusivity(unchecked) private(set) var document = FeedDocument()
-    @exclusivity(unchecked) private var stack: [Frame] = []
+    /// The open elements' frames (plain values, pushed and popped on every element: see `PlainStack`).
+    private let stack = PlainStack<Frame>()
     /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
     @exclusivity(unchecked) private var bases: [URL] = []
     /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
