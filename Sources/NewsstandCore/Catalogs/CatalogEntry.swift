@@ -5,26 +5,137 @@ import Foundation
 /// Its links are kept as a feed gives them (`LazyURL`) and parsed into `URL`s only when
 /// `coverURL` or `contentURLs` is read: the library stores their text (`coverURLText`,
 /// `contentURLTexts`), so a refresh parses none of them.
+///
+/// A value like any struct, its fields held in one shared object that a change copies first when another
+/// value holds it too (copy on write, as `Array` does). A feed makes thousands of entries: held inline, each
+/// entry's dozen references were each retained when it was moved into the feed's array and released when
+/// the temporary it was built in went (`Date` and `URL` are resilient, so the entry could not be moved in
+/// registers: it was copied), an atomic operation each and a third of the reference counting of reading a
+/// feed. Now making one is one allocation, and copying or moving it one reference.
 public struct CatalogEntry: Sendable, Equatable {
-    public var name: String
-    public var title: String
-    public var date: Date
-    public var summary: String
-    var coverLink: LazyURL?
-    var contentLinks: [LazyURL]
-    public var expectedSize: Int64?
-    public var expectedSHA256: String?
+    /// The fields. Changed only through `uniqueFields()`, when no other entry holds them: shared ones are
+    /// only read, from any thread (hence `@unchecked Sendable`), and no access overlaps another (so the
+    /// dynamic exclusivity checks, which every access to a class's field pays, are off).
+    private final class Fields: @unchecked Sendable {
+        @exclusivity(unchecked) var name: String
+        @exclusivity(unchecked) var title: String
+        @exclusivity(unchecked) var date: Date
+        @exclusivity(unchecked) var summary: String
+        @exclusivity(unchecked) var coverLink: LazyURL?
+        @exclusivity(unchecked) var contentLinks: [LazyURL]
+        @exclusivity(unchecked) var expectedSize: Int64?
+        @exclusivity(unchecked) var expectedSHA256: String?
+        @exclusivity(unchecked) var contentTypes: [String]
+        @exclusivity(unchecked) var acquisitions: [AcquisitionLink]
+        @exclusivity(unchecked) var contentLengths: [Int64?]
+        @exclusivity(unchecked) var pageStream: CatalogPageStream?
+
+        init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, contentLinks: [LazyURL],
+             expectedSize: Int64?, expectedSHA256: String?, contentTypes: [String], acquisitions: [AcquisitionLink],
+             contentLengths: [Int64?], pageStream: CatalogPageStream?) {
+            self.name = name
+            self.title = title
+            self.date = date
+            self.summary = summary
+            self.coverLink = coverLink
+            self.contentLinks = contentLinks
+            self.expectedSize = expectedSize
+            self.expectedSHA256 = expectedSHA256
+            self.contentTypes = contentTypes
+            self.acquisitions = acquisitions
+            self.contentLengths = contentLengths
+            self.pageStream = pageStream
+        }
+
+        func copy() -> Fields {
+            Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
+                   expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes,
+                   acquisitions: acquisitions, contentLengths: contentLengths, pageStream: pageStream)
+        }
+
+        func equals(_ other: Fields) -> Bool {
+            name == other.name && title == other.title && date == other.date && summary == other.summary
+                && coverLink == other.coverLink && contentLinks == other.contentLinks && expectedSize == other.expectedSize
+                && expectedSHA256 == other.expectedSHA256 && contentTypes == other.contentTypes
+                && acquisitions == other.acquisitions && contentLengths == other.contentLengths && pageStream == other.pageStream
+        }
+    }
+
+    private var fields: Fields
+
+    /// The fields, copied first when another entry holds them too.
+    @inline(__always)
+    private mutating func uniqueFields() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
+    public var name: String {
+        get { fields.name }
+        _modify { yield &uniqueFields().name }
+    }
+
+    public var title: String {
+        get { fields.title }
+        _modify { yield &uniqueFields().title }
+    }
+
+    public var date: Date {
+        get { fields.date }
+        _modify { yield &uniqueFields().date }
+    }
+
+    public var summary: String {
+        get { fields.summary }
+        _modify { yield &uniqueFields().summary }
+    }
+
+    var coverLink: LazyURL? {
+        get { fields.coverLink }
+        _modify { yield &uniqueFields().coverLink }
+    }
+
+    var contentLinks: [LazyURL] {
+        get { fields.contentLinks }
+        _modify { yield &uniqueFields().contentLinks }
+    }
+
+    public var expectedSize: Int64? {
+        get { fields.expectedSize }
+        _modify { yield &uniqueFields().expectedSize }
+    }
+
+    public var expectedSHA256: String? {
+        get { fields.expectedSHA256 }
+        _modify { yield &uniqueFields().expectedSHA256 }
+    }
+
     /// The media type of each content URL when the feed gives it (`application/epub+zip`), else empty.
     /// For an OPDS acquisition through `opds:indirectAcquisition`, the innermost (final) type.
-    public var contentTypes: [String]
+    public var contentTypes: [String] {
+        get { fields.contentTypes }
+        _modify { yield &uniqueFields().contentTypes }
+    }
+
     /// Every OPDS acquisition link of the entry, as the catalog lists them (for acquiring one title from
     /// the browser; `AcquisitionLink.ranked` orders them). Not stored in the library.
-    public var acquisitions: [AcquisitionLink] = []
+    public var acquisitions: [AcquisitionLink] {
+        get { fields.acquisitions }
+        _modify { yield &uniqueFields().acquisitions }
+    }
+
     /// The size of each content URL as the feed states it (`length`), for showing; empty when it gives none.
     /// Unlike `expectedSize`, it bounds no download.
-    public var contentLengths: [Int64?] = []
+    public var contentLengths: [Int64?] {
+        get { fields.contentLengths }
+        _modify { yield &uniqueFields().contentLengths }
+    }
+
     /// The book's pages as an OPDS-PSE stream, when the catalog offers one.
-    public var pageStream: CatalogPageStream?
+    public var pageStream: CatalogPageStream? {
+        get { fields.pageStream }
+        _modify { yield &uniqueFields().pageStream }
+    }
 
     public var coverURL: URL? {
         get { coverLink?.url }
@@ -37,10 +148,14 @@ public struct CatalogEntry: Sendable, Equatable {
     }
 
     /// `coverURL?.absoluteString`, without parsing the URL.
-    public var coverURLText: String? { coverLink?.absoluteString }
+    public var coverURLText: String? { fields.coverLink?.absoluteString }
 
     /// `contentURLs.map(\.absoluteString)`, without parsing the URLs.
-    public var contentURLTexts: [String] { contentLinks.map(\.absoluteString) }
+    public var contentURLTexts: [String] { fields.contentLinks.map(\.absoluteString) }
+
+    public static func == (lhs: CatalogEntry, rhs: CatalogEntry) -> Bool {
+        lhs.fields === rhs.fields || lhs.fields.equals(rhs.fields)
+    }
 
     public init(name: String, title: String, date: Date, summary: String = "", coverURL: URL? = nil,
                 contentURLs: [URL], expectedSize: Int64? = nil, expectedSHA256: String? = nil, contentTypes: [String] = []) {
@@ -49,31 +164,18 @@ public struct CatalogEntry: Sendable, Equatable {
                   contentTypes: contentTypes)
     }
 
-    /// Every field a feed gives at once (a feed reader makes thousands: set one by one after, each was a copy).
+    /// Every field a feed gives at once (a feed reader makes thousands).
     init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, contentLinks: [LazyURL], contentTypes: [String],
          acquisitions: [AcquisitionLink], contentLengths: [Int64?], pageStream: CatalogPageStream?) {
-        self.name = name
-        self.title = title
-        self.date = date
-        self.summary = summary
-        self.coverLink = coverLink
-        self.contentLinks = contentLinks
-        self.contentTypes = contentTypes
-        self.acquisitions = acquisitions
-        self.contentLengths = contentLengths
-        self.pageStream = pageStream
+        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
+                        expectedSize: nil, expectedSHA256: nil, contentTypes: contentTypes, acquisitions: acquisitions,
+                        contentLengths: contentLengths, pageStream: pageStream)
     }
 
     init(name: String, title: String, date: Date, summary: String = "", coverLink: LazyURL?, contentLinks: [LazyURL],
          expectedSize: Int64? = nil, expectedSHA256: String? = nil, contentTypes: [String] = []) {
-        self.name = name
-        self.title = title
-        self.date = date
-        self.summary = summary
-        self.coverLink = coverLink
-        self.contentLinks = contentLinks
-        self.expectedSize = expectedSize
-        self.expectedSHA256 = expectedSHA256
-        self.contentTypes = contentTypes
+        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
+                        expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes, acquisitions: [],
+                        contentLengths: [], pageStream: nil)
     }
 }

@@ -26,8 +26,10 @@ final class FeedAssembler {
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
     @exclusivity(unchecked) private var undated: [Int] = []
     @exclusivity(unchecked) private var uncovered: [Int] = []
-    /// The last asset type `kind(of:)` judged, and what it tells.
-    @exclusivity(unchecked) private var lastTypeKind: (type: String?, kind: ContentKind)?
+    /// The last asset type `kind(of:)` judged, and what it tells (nil: none yet). Two fields, not an optional
+    /// tuple: reading the tuple copied both, a retain and a release for every asset.
+    @exclusivity(unchecked) private var lastKindType: String?
+    @exclusivity(unchecked) private var lastKindByType: ContentKind?
     /// The last entry's content types with any.
     @exclusivity(unchecked) private var lastTypes: [String] = []
     /// The last entry's content lengths as the feed wrote them, and as numbers.
@@ -98,13 +100,22 @@ final class FeedAssembler {
     /// with the same type (a feed's enclosures nearly all have one).
     private func kind(of asset: FeedParser.Asset) -> ContentKind {
         let byType: ContentKind
-        if let last = lastTypeKind, last.type == asset.type {
-            byType = last.kind
+        if lastKindByType != nil, lastKindType == asset.type {
+            byType = lastKindByType!
         } else {
             byType = ContentKind.of(type: asset.type)
-            lastTypeKind = (asset.type, byType)
+            lastKindType = asset.type
+            lastKindByType = byType
         }
         return byType == .unknown ? ContentKind.of(fileName: asset.url.absoluteString) : byType
+    }
+
+    /// Whether `assets[index]` is a file that is not an issue, read where it is: most assets' type says
+    /// they are readable, which the last type judged tells without copying the asset (each of its
+    /// references retained and released again).
+    private func isOther(at index: Int) -> Bool {
+        if lastKindByType == .readable, lastKindType != nil, lastKindType == assets[index].type { return false }
+        return kind(of: assets[index]).isOther
     }
 
     /// The sizes of `assets` (a length that is no positive number is nil). Most entries give the sizes the one
@@ -137,7 +148,14 @@ final class FeedAssembler {
         // beside them, the item is a headline that names its file.
         var media: (url: LazyURL, kind: String)?
         // Most items have no such file: their assets are only looked at (removeAll rebuilt the array each time).
-        if assets.indices.contains(where: { if case .other = kind(of: assets[$0]) { true } else { false } }) {
+        // Assets are read in place below (`allSatisfy`, `zip` and `contains(where:)` copied each, retaining and
+        // releasing its references: a fifth of the reference counting of reading a feed).
+        var anyOther = false
+        for index in assets.indices where isOther(at: index) {
+            anyOther = true
+            break
+        }
+        if anyOther {
             assets.removeAll { asset in
                 guard case .other(let kind) = self.kind(of: asset) else { return false }
                 if media == nil { media = (asset.url, kind) }
@@ -159,9 +177,21 @@ final class FeedAssembler {
             let ownDate = date ?? item.endDate
             let cover = FeedParser.cover(item, assets: assets)
             var types: [String] = []
-            if assets.allSatisfy({ $0.type != nil }) {
+            var allTyped = true
+            for index in assets.indices where assets[index].type == nil {
+                allTyped = false
+                break
+            }
+            if allTyped {
                 // Most entries have the types the one before had: that array is shared, not made again.
-                if lastTypes.count == assets.count && zip(lastTypes, assets).allSatisfy({ $0 == $1.type }) {
+                var same = lastTypes.count == assets.count
+                if same {
+                    for index in assets.indices where lastTypes[index] != assets[index].type {
+                        same = false
+                        break
+                    }
+                }
+                if same {
                     types = lastTypes
                 } else {
                     types.reserveCapacity(assets.count)
@@ -175,7 +205,12 @@ final class FeedAssembler {
             if cover == nil { uncovered.append(entries.count) }
             // Made in one initialiser, its optional parts worked out first.
             let acquisitions = item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : []
-            let contentLengths = assets.contains(where: { $0.length != nil }) ? lengths() : []
+            var anyLength = false
+            for index in assets.indices where assets[index].length != nil {
+                anyLength = true
+                break
+            }
+            let contentLengths = anyLength ? lengths() : []
             let entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
                                      summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
                                      acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take())

@@ -52,6 +52,13 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
     /// `init(_:base:certainBaseText:)` of a link's UTF-8 as the parser gives it (an attribute's value, an
     /// element's text): the plain cases make one String, the link's, and no other on the way.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>, base: @autoclosure () -> URL, certainBaseText: String?) {
+        guard let link = Self.resolving(utf8: bytes, base: base(), certainBaseText: certainBaseText) else { return nil }
+        self = link
+    }
+
+    /// `init(utf8:base:certainBaseText:)` for a feed reader's every link: a function's arguments are borrowed
+    /// (an initialiser's are owned), so the base's text is not retained and released for each link.
+    static func resolving(utf8 bytes: UnsafeBufferPointer<UInt8>, base: @autoclosure () -> URL, certainBaseText: String?) -> LazyURL? {
         var start = 0, end = bytes.count
         while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
         while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
@@ -59,12 +66,12 @@ struct LazyURL: Hashable, Sendable, CustomStringConvertible {
         // An end that is not ASCII may be other white space: trimmed as text.
         let asciiEnds = start == end || (bytes[start] < 0x80 && bytes[end - 1] < 0x80)
         if asciiEnds && CatalogParser.isCertainWebURL(trimmed) {
-            self.init(storage: .plain(String(decoding: trimmed, as: UTF8.self)))
-        } else if asciiEnds, let certainBaseText,
-                  let resolved = RelativeWebReference.resolve(utf8: trimmed, againstCertainBase: certainBaseText) {
-            self.init(storage: .plain(resolved))
+            return LazyURL(storage: .plain(String(decoding: trimmed, as: UTF8.self)))
+        } else if asciiEnds, certainBaseText != nil,
+                  let resolved = RelativeWebReference.resolve(utf8: trimmed, againstCertainBase: certainBaseText!) {
+            return LazyURL(storage: .plain(resolved))
         } else {
-            self.init(String(decoding: bytes, as: UTF8.self), base: base(), certainBaseText: certainBaseText)
+            return LazyURL(String(decoding: bytes, as: UTF8.self), base: base(), certainBaseText: certainBaseText)
         }
     }
 

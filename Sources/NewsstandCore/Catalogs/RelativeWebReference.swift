@@ -25,6 +25,11 @@ enum RelativeWebReference {
     /// `resolve(_:againstCertainBase:)` of a reference's UTF-8 (an attribute's bytes as the parser gives them).
     static func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, againstCertainBase base: String) -> String? {
         guard let pathEnd = plainReferencePathEnd(reference) else { return nil }
+        // A native string's bytes read where they are: `withUTF8` wanted a `var` copy of the base, a retain and a
+        // release (each atomic) for every link of a feed.
+        if let resolved = base.utf8.withContiguousStorageIfAvailable({ resolve(reference, pathEnd: pathEnd, against: $0) }) {
+            return resolved
+        }
         var base = base
         return base.withUTF8 { resolve(reference, pathEnd: pathEnd, against: $0) }
     }

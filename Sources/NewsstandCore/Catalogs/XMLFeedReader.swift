@@ -72,7 +72,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     // The parse state below is touched on every element, on one thread, never by overlapping
     // accesses; dynamic exclusivity checks on it cost a third of the reader's time, so they are off.
     @exclusivity(unchecked) private(set) var document = FeedDocument()
-    @exclusivity(unchecked) private var stack: [Frame] = []
+    /// The open elements' frames (plain values, pushed and popped on every element: see `PlainStack`).
+    private let stack = PlainStack<Frame>()
     /// The base URLs in force: the feed's, then one for each open element with `xml:base`.
     @exclusivity(unchecked) private var bases: [URL] = []
     /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
@@ -614,7 +615,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         completeTextLink(&item)
         if hasPendingAlternate {
             let base = pendingAlternateOwnBase ?? (bases[pendingAlternateBase], baseTexts[pendingAlternateBase])
-            if let url = LazyURL(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
+            if let url = LazyURL.resolving(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
                 // Only an `alternate` link is kept pending.
                 item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: pendingAlternateType, length: pendingAlternateLength,
                                                     title: pendingAlternateTitle), at: 0)
@@ -625,7 +626,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func completeTextLink(_ item: inout FeedDocument.Item) {
         if hasPendingLink, item.link == nil {
             let base = pendingLinkOwnBase ?? (bases[pendingLinkBase], baseTexts[pendingLinkBase])
-            item.link = LazyURL(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
+            item.link = LazyURL.resolving(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
         }
     }
 
@@ -723,12 +724,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func resolve(attribute bytes: UnsafeBufferPointer<UInt8>?, base: Int) -> LazyURL? {
         guard let bytes else { return nil }
         if XMLBytes.hasAmpersand(bytes) { return resolve(XMLBytes.attributeValue(bytes), base: base) }
-        return LazyURL(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
+        return LazyURL.resolving(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     /// `resolve` of the collected text.
     private func resolve(text base: Int) -> LazyURL? {
-        LazyURL(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
+        LazyURL.resolving(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     private static func certainText(_ url: URL) -> String? {
