@@ -156,13 +156,16 @@ public final class TerminalApp {
     }
 
     /// The questions put off until the first frame was drawn (`asksAfterFirstFrame`): asks them, gives back the keys
-    /// typed meanwhile, and asks for the covers again in the form now chosen (pictures) and draws.
+    /// typed meanwhile, and when the answers changed how covers are shown, asks for them again in that form and draws.
     private func askTerminalAfterFirstFrame() {
+        let before = (state.coverMode, state.pictureProtocol, state.cellPixelSize)
         let typed = askTerminal()
         StartupTrace.mark("terminal asked after the first frame")
         backend.pushBack(typed: typed)
-        // The same size again: every screen refits and the shelf asks for what it shows in the mode now chosen.
-        handle(.resized(width: state.width, height: state.height))
+        if before != (state.coverMode, state.pictureProtocol, state.cellPixelSize) {
+            // The same size again: every screen refits and the shelf asks for what it shows in the mode now chosen.
+            handle(.resized(width: state.width, height: state.height))
+        }
         if !typed.isEmpty { readKeys() }
     }
 

@@ -41,12 +41,13 @@ enum ShelfCommand {
         // Stopping with an error below: the answers are read and the terminal's input restored first.
         defer { questions?.finish() }
         StartupTrace.mark("config read")
+        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeOption ?? configuration.theme,
+                                        paths: LibraryPaths.fromEnvironment(environment), environment: environment)
         var context = try LibraryContext.open(environment: environment, configuration: configuration)
         StartupTrace.mark("library opened")
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
-        let keys = try keyTable(context.configuration)
-        let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
+        let (keys, theme) = try keysAndTheme.result()
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         StartupTrace.mark("keys and theme loaded")
         // The command line runs on the main thread, where the interface lives (the main actor).
@@ -58,6 +59,26 @@ enum ShelfCommand {
             withExtendedLifetime(server) { app.run() }
         }
         fatalError("the interface returned")
+    }
+
+    /// The key bindings and the theme, read on another thread while the library opens on this one (together about a
+    /// millisecond, most of it parsing the theme files): `result()` waits for them.
+    private final class KeysAndTheme: @unchecked Sendable {
+        private let done = DispatchGroup()
+        /// Written once on the other thread before `done` is left; read after waiting for it.
+        private var outcome: Result<(KeyTable, ThemeChoice), any Error>?
+
+        init(configuration: Configuration, themeName: String, paths: LibraryPaths, environment: [String: String]) {
+            DispatchQueue.global(qos: .userInteractive).async(group: done) {
+                self.outcome = Result { (try ShelfCommand.keyTable(configuration),
+                                         try ShelfCommand.themeChoice(named: themeName, paths: paths, environment: environment)) }
+            }
+        }
+
+        func result() throws -> (KeyTable, ThemeChoice) {
+            done.wait()
+            return try outcome!.get()
+        }
     }
 
     /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.
