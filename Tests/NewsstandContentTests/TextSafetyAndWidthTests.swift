@@ -110,6 +110,14 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("#\u{FE0F}\u{20E3}"), 2, "a keycap after ASCII is an emoji")
     }
 
+    /// A `String` (its own overload, for callers in other modules) measures as its clusters do, and as a `Substring`.
+    func testAStringMeasuresAsItsClustersAndAsASubstring() {
+        for text in ["abc", "金継ぎ", "e\u{301}x", "👍🏽 ok", "tab\there", "soft\u{AD}hyphen", ""] {
+            XCTAssertEqual(DisplayWidth.of(text), text.reduce(0) { $0 + DisplayWidth.of($1) }, text)
+            XCTAssertEqual(DisplayWidth.of(text), DisplayWidth.of(text[...]), text)
+        }
+    }
+
     func testPrefixNeverSplitsACluster() {
         XCTAssertEqual(DisplayWidth.prefix("金継ぎ", fitting: 3), "金")
         XCTAssertEqual(DisplayWidth.prefix("ae\u{301}b", fitting: 2), "ae\u{301}")

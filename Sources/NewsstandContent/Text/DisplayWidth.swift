@@ -34,6 +34,15 @@ public enum DisplayWidth {
         return isWide(first) ? 2 : 1
     }
 
+    /// Columns a whole string occupies. For a `String` (a cell's symbol, a label): other modules call this one, not the
+    /// generic form below, which they could only call unspecialised (through the protocol's witness table, per cell).
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        var total = 0
+        for character in text { total += of(character) }
+        return total
+    }
+
     /// Columns a whole string occupies.
     public static func of(_ text: some StringProtocol) -> Int {
         // Printable ASCII is one column a byte (each byte its own cluster): counted without breaking clusters.
