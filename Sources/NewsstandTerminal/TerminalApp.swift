@@ -30,6 +30,8 @@ public final class TerminalApp {
     /// frame drawn is the complete shelf rather than "Opening the library…" and rows of "…" a moment before it.
     private var isShelfComplete = false
     private var hasDrawnFrame = false
+    /// Whether the library has been reconciled with the disk and interrupted downloads resumed (`resumeDownloadsOnce`).
+    private var hasResumedDownloads = false
     private static let firstFrameWait: DispatchTimeInterval = .milliseconds(150)
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
@@ -87,8 +89,6 @@ public final class TerminalApp {
         CrashGuard.install(restoring: earlyQuestions?.modesBefore)
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
-        // Reconciling the library with the disk comes before any download the user can start (same serial queue).
-        runner.resumeInterruptedDownloads()
         StartupTrace.mark("library load started")
         asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(ProcessInfo.processInfo.environment["TMUX"] ?? "").isEmpty
         let typed = asksAfterFirstFrame ? [] : askTerminal()
@@ -145,6 +145,17 @@ public final class TerminalApp {
             DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.scheduleRender() } }
         }
         return answers.typed
+    }
+
+    /// Reconciles the library with the disk and resumes interrupted downloads, once: after the first frame is flushed,
+    /// or before the first key if one comes sooner (a key can start a download, which must come after the reconcile on
+    /// the downloads' serial queue). Started with the library's first read, it held the library's lock against it and
+    /// spun on it on the second core while the first frame waited.
+    private func resumeDownloadsOnce() {
+        guard !hasResumedDownloads else { return }
+        hasResumedDownloads = true
+        runner.resumeInterruptedDownloads()
+        StartupTrace.mark("interrupted downloads resumed")
     }
 
     /// The tmux check, started now if it was not at launch.
@@ -223,6 +234,8 @@ public final class TerminalApp {
     }
 
     private func handle(_ message: Message) {
+        // A key can start a download: the reconcile goes first, on the downloads' serial queue.
+        if case .keyPressed = message { resumeDownloadsOnce() }
         state.clock = Date().timeIntervalSince1970
         let effects = AppUpdate.update(&state, message)
         runner.perform(effects)
@@ -260,6 +273,7 @@ public final class TerminalApp {
         if !hasDrawnFrame {
             hasDrawnFrame = true
             StartupTrace.mark("first frame flushed")
+            resumeDownloadsOnce()
             if asksAfterFirstFrame {
                 DispatchQueue.main.async { [unowned self] in MainActor.assumeIsolated { askTerminalAfterFirstFrame() } }
             }

@@ -71,6 +71,22 @@ final class StartupOrderEndToEndTests: EndToEndTestCase {
         try session.waitFor(text: "2/")
     }
 
+    /// The library is reconciled with the disk and interrupted downloads resumed once the first frame is flushed: started
+    /// with the library's first read, that work held the library's lock against it. The start-up trace notes the order.
+    func testInterruptedDownloadsAreResumedAfterTheFirstFrame() throws {
+        let trace = home.appendingPathComponent("startup-trace.txt")
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["NEWSSTAND_STARTUP_TRACE"] = trace.path
+        let session = try TmuxSession(command: try TestEnvironment.binary().path, environment: environment)
+        try session.waitFor(text: "TAP TO DOWNLOAD")
+        let steps = waitForRecord(trace, containing: "interrupted downloads resumed").split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+        let frame = try XCTUnwrap(steps.firstIndex(of: "first frame flushed"), "\(steps)")
+        let resumed = try XCTUnwrap(steps.firstIndex(of: "interrupted downloads resumed"), "\(steps)")
+        XCTAssertLessThan(frame, resumed, "\(steps)")
+        XCTAssertLessThan(try XCTUnwrap(steps.firstIndex(of: "main")), frame)
+    }
+
     func testInsideTmuxWithTheThemeFollowingTheBackgroundTmuxIsAskedBeforeTheFirstFrame() throws {
         // The first frame's colours depend on the answers here: tmux is asked first, and the shelf waits for it.
         let (session, record) = try launchWithRecordingTmux(arguments: "--theme auto")
