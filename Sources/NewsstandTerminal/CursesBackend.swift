@@ -17,6 +17,11 @@ final class CursesBackend {
 
     private var isCursorShown = false
     private var lateAnswers = LateAnswerFilter()
+    /// The last style drawn and its ncurses colour pair and attributes: neighbouring cells mostly share a style, so
+    /// most cells of a frame skip the palette (`put`).
+    private var lastStyle: (style: TextStyle, pair: Int32, attributes: attr_t)?
+    /// The wide characters of the cell being put (up to 4 and a terminating 0), kept to spare an allocation per cell.
+    private var wide = [wchar_t](repeating: 0, count: 5)
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -49,6 +54,7 @@ final class CursesBackend {
         mousemask(newsstand_button1_clicked() | newsstand_button4_pressed() | newsstand_button5_pressed(), nil)
         mouseinterval(0)
         previousFrame = nil
+        lastStyle = nil
     }
 
     /// Gives ncurses back bytes read from the keyboard before it started (keys typed while the terminal was asked).
@@ -99,8 +105,18 @@ final class CursesBackend {
         let work = pictures.frame(frame, isFresh: previousFrame == nil)
         writeRaw(work.before)
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
-        for change in BufferDiff.changes(from: previousFrame, to: frame) {
-            put(change.cell.picture.map(pictures.text(for:)) ?? change.cell, x: change.x, y: change.y)
+        if previousFrame == nil || previousFrame!.width != frame.width || previousFrame!.height != frame.height {
+            // Everything is drawn: the cells in order, without listing them as changes first.
+            for y in 0..<frame.height {
+                for x in 0..<frame.width {
+                    let cell = frame[x, y]
+                    if !cell.isContinuation { put(cell.picture.map(pictures.text(for:)) ?? cell, x: x, y: y) }
+                }
+            }
+        } else {
+            for change in BufferDiff.changes(from: previousFrame, to: frame) {
+                put(change.cell.picture.map(pictures.text(for:)) ?? change.cell, x: change.x, y: change.y)
+            }
         }
         previousFrame = frame
         if let cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < frame.width, cursor.y < frame.height {
@@ -130,19 +146,34 @@ final class CursesBackend {
 
     private func put(_ cell: Cell, x: Int, y: Int) {
         var character = cchar_t()
-        var wide = Array(cell.symbol.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) })
-        if wide.isEmpty { wide = [wchar_t(32)] }
-        wide.append(0)
-        let (pair, style) = palette.drawn(cell.style)
-        var attributes: attr_t = 0
-        if style.contains(.bold) { attributes |= newsstand_attr_bold() }
-        if style.contains(.dim) { attributes |= newsstand_attr_dim() }
-        if style.contains(.italic) { attributes |= newsstand_attr_italic() }
-        if style.contains(.underline) { attributes |= newsstand_attr_underline() }
-        if style.contains(.reverse) { attributes |= newsstand_attr_reverse() }
-        var extendedPair = Int32(pair)
-        setcchar(&character, wide, attributes, Int16(truncatingIfNeeded: min(pair, Int(Int16.max))), &extendedPair)
+        var count = 0
+        for scalar in cell.symbol.unicodeScalars.prefix(4) {
+            wide[count] = wchar_t(bitPattern: scalar.value)
+            count += 1
+        }
+        if count == 0 {
+            wide[0] = 32
+            count = 1
+        }
+        wide[count] = 0
+        let (pair, attributes) = drawn(cell.style)
+        var extendedPair = pair
+        setcchar(&character, wide, attributes, Int16(truncatingIfNeeded: min(pair, Int32(Int16.max))), &extendedPair)
         mvadd_wch(Int32(y), Int32(x), &character)
+    }
+
+    /// The colour pair and ncurses attributes of a style: the last style's again, else from the palette.
+    private func drawn(_ style: TextStyle) -> (pair: Int32, attributes: attr_t) {
+        if let lastStyle, lastStyle.style == style { return (lastStyle.pair, lastStyle.attributes) }
+        let (pair, drawnStyle) = palette.drawn(style)
+        var attributes: attr_t = 0
+        if drawnStyle.contains(.bold) { attributes |= newsstand_attr_bold() }
+        if drawnStyle.contains(.dim) { attributes |= newsstand_attr_dim() }
+        if drawnStyle.contains(.italic) { attributes |= newsstand_attr_italic() }
+        if drawnStyle.contains(.underline) { attributes |= newsstand_attr_underline() }
+        if drawnStyle.contains(.reverse) { attributes |= newsstand_attr_reverse() }
+        lastStyle = (style, Int32(pair), attributes)
+        return (Int32(pair), attributes)
     }
 
     /// Reads every key waiting on the terminal, without blocking; late answers to the start-up questions are dropped.

@@ -29,6 +29,9 @@ public final class TerminalApp {
     /// Until the library's first answers are in, frames are held back (for at most `firstFrameWait`), so the first
     /// frame drawn is the complete shelf rather than "Opening the library…" and rows of "…" a moment before it.
     private var isShelfComplete = false
+    private var hasDrawnFrame = false
+    /// Whether the library has been reconciled with the disk and interrupted downloads resumed (`resumeDownloadsOnce`).
+    private var hasResumedDownloads = false
     private static let firstFrameWait: DispatchTimeInterval = .milliseconds(150)
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
@@ -37,14 +40,18 @@ public final class TerminalApp {
     private var coverSetting: CoverModeSetting?
     private let configuredCoverMode: CoverModeSetting?
     private var colorMode: CursesBackend.ColorMode
-    /// Whether tmux lets the start-up questions through, asked of tmux while the program starts.
-    private let tmuxCheck: TmuxPassthroughCheck
+    /// Whether tmux lets the start-up questions through: asked of tmux while the program starts when the first frame
+    /// needs the answers, else when they are first needed (`passthroughCheck`).
+    private var tmuxCheck: TmuxPassthroughCheck?
+    /// Inside tmux with a fixed theme, nothing in the first frame depends on the terminal's answers (only pictures do):
+    /// tmux and the terminal are asked once the first frame is on the screen, and the covers come a frame later.
+    private var asksAfterFirstFrame = false
     /// The start-up questions when they went out before the library was opened (`TerminalQuestions`), else nil.
     private let earlyQuestions: TerminalQuestions?
 
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
                 colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil) {
-        self.tmuxCheck = tmuxCheck ?? TmuxPassthroughCheck()
+        self.tmuxCheck = tmuxCheck
         earlyQuestions = questions
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
@@ -82,10 +89,12 @@ public final class TerminalApp {
         CrashGuard.install(restoring: earlyQuestions?.modesBefore)
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
-        // Reconciling the library with the disk comes before any download the user can start (same serial queue).
-        runner.resumeInterruptedDownloads()
-        let typed = askTerminal()
+        StartupTrace.mark("library load started")
+        asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(ProcessInfo.processInfo.environment["TMUX"] ?? "").isEmpty
+        let typed = asksAfterFirstFrame ? [] : askTerminal()
+        StartupTrace.mark("terminal asked")
         backend.start()
+        StartupTrace.mark("curses started")
         backend.pushBack(typed: typed)
         let size = backend.size
         state.width = size.width
@@ -112,7 +121,7 @@ public final class TerminalApp {
         let environment = ProcessInfo.processInfo.environment
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
-        guard earlyQuestions != nil || !insideTmux || tmuxCheck.allowsPassthrough else { return [] }
+        guard earlyQuestions != nil || !insideTmux || passthroughCheck().allowsPassthrough else { return [] }
         let answers = earlyQuestions?.read() ?? TerminalQuery.ask(throughTmux: insideTmux)
         // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
         if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
@@ -136,6 +145,39 @@ public final class TerminalApp {
             DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.scheduleRender() } }
         }
         return answers.typed
+    }
+
+    /// Reconciles the library with the disk and resumes interrupted downloads, once: after the first frame is flushed,
+    /// or before the first key if one comes sooner (a key can start a download, which must come after the reconcile on
+    /// the downloads' serial queue). Started with the library's first read, it held the library's lock against it and
+    /// spun on it on the second core while the first frame waited.
+    private func resumeDownloadsOnce() {
+        guard !hasResumedDownloads else { return }
+        hasResumedDownloads = true
+        runner.resumeInterruptedDownloads()
+        StartupTrace.mark("interrupted downloads resumed")
+    }
+
+    /// The tmux check, started now if it was not at launch.
+    private func passthroughCheck() -> TmuxPassthroughCheck {
+        if let tmuxCheck { return tmuxCheck }
+        let check = TmuxPassthroughCheck()
+        tmuxCheck = check
+        return check
+    }
+
+    /// The questions put off until the first frame was drawn (`asksAfterFirstFrame`): asks them, gives back the keys
+    /// typed meanwhile, and when the answers changed how covers are shown, asks for them again in that form and draws.
+    private func askTerminalAfterFirstFrame() {
+        let before = (state.coverMode, state.pictureProtocol, state.cellPixelSize)
+        let typed = askTerminal()
+        StartupTrace.mark("terminal asked after the first frame")
+        backend.pushBack(typed: typed)
+        if before != (state.coverMode, state.pictureProtocol, state.cellPixelSize) {
+            // The same size again: every screen refits and the shelf asks for what it shows in the mode now chosen.
+            handle(.resized(width: state.width, height: state.height))
+        }
+        if !typed.isEmpty { readKeys() }
     }
 
     private func installSources() {
@@ -192,6 +234,8 @@ public final class TerminalApp {
     }
 
     private func handle(_ message: Message) {
+        // A key can start a download: the reconcile goes first, on the downloads' serial queue.
+        if case .keyPressed = message { resumeDownloadsOnce() }
         state.clock = Date().timeIntervalSince1970
         let effects = AppUpdate.update(&state, message)
         runner.perform(effects)
@@ -223,7 +267,17 @@ public final class TerminalApp {
     }
 
     private func render() {
-        backend.draw(AppView.render(state, theme: theme), cursor: AppView.cursor(state))
+        let frame = AppView.render(state, theme: theme)
+        if !hasDrawnFrame { StartupTrace.mark("first frame laid out") }
+        backend.draw(frame, cursor: AppView.cursor(state))
+        if !hasDrawnFrame {
+            hasDrawnFrame = true
+            StartupTrace.mark("first frame flushed")
+            resumeDownloadsOnce()
+            if asksAfterFirstFrame {
+                DispatchQueue.main.async { [unowned self] in MainActor.assumeIsolated { askTerminalAfterFirstFrame() } }
+            }
+        }
     }
 
     /// Ends the program: the runner's pending saves first (the last reading position), then the terminal is restored.

@@ -21,8 +21,6 @@ enum ShelfCommand {
             throw CommandFailure("the shelf needs a terminal; for scripts use `newsstand list`, `download` and `read`")
         }
         var environment = ProcessInfo.processInfo.environment
-        // Inside tmux, whether it lets the terminal's questions through is asked of tmux now, while the library opens.
-        let tmuxCheck = TmuxPassthroughCheck(environment: environment)
         var server: LocalHTTPServer?
         if demo {
             let (demoEnvironment, demoServer) = try DemoMode.prepare(environment)
@@ -33,24 +31,54 @@ enum ShelfCommand {
         // questions go out now and their answers are read once the library is open: the round trip runs meanwhile.
         // Outside tmux only: inside, tmux is asked first whether the questions may pass.
         let configuration = Configuration.load(from: LibraryPaths.fromEnvironment(environment).configFile)
-        let questions = (themeOption ?? configuration.theme) == ThemeChoice.automaticName && (environment["TMUX"] ?? "").isEmpty
-            ? TerminalQuestions.send() : nil
+        let followsBackground = (themeOption ?? configuration.theme) == ThemeChoice.automaticName
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        let questions = followsBackground && !insideTmux ? TerminalQuestions.send() : nil
+        // Inside tmux with the theme following the background, the first frame waits for the answers, which need tmux's
+        // word that the questions may pass: tmux is asked now, while the library opens. With a fixed theme only pictures
+        // depend on the answers, and tmux and the terminal are asked after the first frame (`TerminalApp`).
+        let tmuxCheck = followsBackground && insideTmux ? TmuxPassthroughCheck(environment: environment) : nil
         // Stopping with an error below: the answers are read and the terminal's input restored first.
         defer { questions?.finish() }
+        StartupTrace.mark("config read")
+        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeOption ?? configuration.theme,
+                                        paths: LibraryPaths.fromEnvironment(environment), environment: environment)
         var context = try LibraryContext.open(environment: environment, configuration: configuration)
+        StartupTrace.mark("library opened")
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
-        let keys = try keyTable(context.configuration)
-        let theme = try themeChoice(named: themeOption ?? context.configuration.theme, paths: context.paths, environment: environment)
+        let (keys, theme) = try keysAndTheme.result()
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
+        StartupTrace.mark("keys and theme loaded")
         // The command line runs on the main thread, where the interface lives (the main actor).
         MainActor.assumeIsolated {
             let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                                   theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck,
                                   questions: questions)
+            StartupTrace.mark("app created")
             withExtendedLifetime(server) { app.run() }
         }
         fatalError("the interface returned")
+    }
+
+    /// The key bindings and the theme, read on another thread while the library opens on this one (together about a
+    /// millisecond, most of it parsing the theme files): `result()` waits for them.
+    private final class KeysAndTheme: @unchecked Sendable {
+        private let done = DispatchGroup()
+        /// Written once on the other thread before `done` is left; read after waiting for it.
+        private var outcome: Result<(KeyTable, ThemeChoice), any Error>?
+
+        init(configuration: Configuration, themeName: String, paths: LibraryPaths, environment: [String: String]) {
+            DispatchQueue.global(qos: .userInteractive).async(group: done) {
+                self.outcome = Result { (try ShelfCommand.keyTable(configuration),
+                                         try ShelfCommand.themeChoice(named: themeName, paths: paths, environment: environment)) }
+            }
+        }
+
+        func result() throws -> (KeyTable, ThemeChoice) {
+            done.wait()
+            return try outcome!.get()
+        }
     }
 
     /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.

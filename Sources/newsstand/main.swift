@@ -1,9 +1,11 @@
 import Foundation
+import NewsstandCore
 
 /// The `newsstand` command: finds the command the words call in `CommandTable` (the shelf when there is
 /// no command word), parses the rest by that command's options, and runs it, or prints its help.
 // A file size limit (ulimit -f) must fail a write with EFBIG, which downloads report as a full disk,
 // rather than kill the process.
+StartupTrace.mark("main")
 signal(SIGXFSZ, SIG_IGN)
 do {
     var words = Array(CommandLine.arguments.dropFirst())

@@ -8,8 +8,9 @@ import XCTest
 /// placeholders. Then it looks at the graphics commands that reach the outer terminal.
 final class TmuxPicturesEndToEndTests: EndToEndTestCase {
     /// Starts the shelf in tmux in a terminal that calls itself `version`, answering every question until the shelf is
-    /// drawn and, when `until` is given, until that reaches the terminal (or `timeout` passes).
-    private func shelf(outerVersion version: String, until expected: [UInt8]?, timeout: TimeInterval) throws -> (PseudoTerminal, Bool) {
+    /// drawn and, when `until` is given, until that reaches the terminal (or `timeout` passes). `arguments` follow the
+    /// program's name.
+    private func shelf(outerVersion version: String, arguments: String = "", until expected: [UInt8]?, timeout: TimeInterval) throws -> (PseudoTerminal, Bool) {
         guard let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw TestRequirement.absent("tmux is not installed (`make test` installs it)")
         }
@@ -36,7 +37,7 @@ final class TmuxPicturesEndToEndTests: EndToEndTestCase {
         }
         // The server starts detached, its pane waiting for the signal `go`; the client attaches on the test's
         // pseudo-terminal, and the program starts once that terminal has answered tmux's own questions.
-        try tmuxCommand(["new-session", "-d", "-x", "100", "-y", "30", "\(tmux) -S \(socket) wait-for go; exec \(try TestEnvironment.binary().path)"])
+        try tmuxCommand(["new-session", "-d", "-x", "100", "-y", "30", "\(tmux) -S \(socket) wait-for go; exec \(try TestEnvironment.binary().path) \(arguments)"])
         addTeardownBlock { try? tmuxCommand(["kill-server"]) }
         let terminal = try PseudoTerminal(["-S", socket, "attach-session"], environment: environment, executable: URL(fileURLWithPath: tmux))
         var answerer = OuterTerminal(version: version)
@@ -60,6 +61,12 @@ final class TmuxPicturesEndToEndTests: EndToEndTestCase {
     func testKittyWithPlaceholdersOutsideTmuxGetsPictures() throws {
         let (_, arrived) = try shelf(outerVersion: "kitty(0.35.2)", until: Array("\u{1B}_Ga=T,U=1,".utf8), timeout: 30)
         XCTAssertTrue(arrived, "covers sent as placeholder pictures through tmux")
+    }
+
+    /// With a fixed theme the first frame is drawn before tmux and the terminal are asked: the pictures come after it.
+    func testKittyWithPlaceholdersOutsideTmuxGetsPicturesWithAFixedTheme() throws {
+        let (_, arrived) = try shelf(outerVersion: "kitty(0.35.2)", arguments: "--theme dark", until: Array("\u{1B}_Ga=T,U=1,".utf8), timeout: 30)
+        XCTAssertTrue(arrived, "covers sent as placeholder pictures through tmux, after the first frame")
     }
 
     func testDebiansKittyOutsideTmuxGetsTextArtAndNoGraphicsCommand() throws {

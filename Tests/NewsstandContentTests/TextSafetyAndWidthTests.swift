@@ -92,6 +92,32 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("\u{200B}"), 0)
     }
 
+    /// The scalars given one column without a property look-up get what their properties give, alone and with marks.
+    func testTheWidthsSkippingThePropertiesAgreeWithThem() {
+        let skipped = (UInt32(0)...0x3000).filter(DisplayWidth.isNarrowWithoutLookUp)
+        XCTAssertTrue(skipped.contains(0x41) && skipped.contains(0x2502) && skipped.contains(0xE9), "letters and box drawing take the short way")
+        XCTAssertFalse(skipped.contains(0xAD) || skipped.contains(0x25FD) || skipped.contains(0x301), "soft hyphen, emoji and marks do not")
+        for value in skipped {
+            let scalar = Unicode.Scalar(value)!
+            let character = Character(scalar)
+            XCTAssertEqual(DisplayWidth.of(character), DisplayWidth.measured(character.unicodeScalars, first: scalar), "U+\(String(value, radix: 16))")
+            XCTAssertEqual(DisplayWidth.measured(character.unicodeScalars, first: scalar), 1, "U+\(String(value, radix: 16))")
+            let marked = Character(String(scalar) + "\u{FE0F}")
+            XCTAssertEqual(DisplayWidth.of(marked), DisplayWidth.measured(marked.unicodeScalars, first: scalar), "U+\(String(value, radix: 16)) with VS16")
+        }
+        XCTAssertEqual(DisplayWidth.of("plain ASCII, counted by bytes"), 29)
+        XCTAssertEqual(DisplayWidth.of("tab\there"), 7, "a control character takes no column")
+        XCTAssertEqual(DisplayWidth.of("#\u{FE0F}\u{20E3}"), 2, "a keycap after ASCII is an emoji")
+    }
+
+    /// A `String` (its own overload, for callers in other modules) measures as its clusters do, and as a `Substring`.
+    func testAStringMeasuresAsItsClustersAndAsASubstring() {
+        for text in ["abc", "金継ぎ", "e\u{301}x", "👍🏽 ok", "tab\there", "soft\u{AD}hyphen", ""] {
+            XCTAssertEqual(DisplayWidth.of(text), text.reduce(0) { $0 + DisplayWidth.of($1) }, text)
+            XCTAssertEqual(DisplayWidth.of(text), DisplayWidth.of(text[...]), text)
+        }
+    }
+
     func testPrefixNeverSplitsACluster() {
         XCTAssertEqual(DisplayWidth.prefix("金継ぎ", fitting: 3), "金")
         XCTAssertEqual(DisplayWidth.prefix("ae\u{301}b", fitting: 2), "ae\u{301}")

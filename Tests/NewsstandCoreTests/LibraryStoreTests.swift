@@ -33,6 +33,21 @@ final class LibraryStoreTests: XCTestCase {
         XCTAssertEqual(try second.publications().map(\.id), [publication.id])
     }
 
+    /// Publications read back keep their address as text and parse it when asked: the same URL, equal to the one added.
+    func testAPublicationReadBackHasItsFeedURL() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        defer { store.close() }
+        let added = try store.addPublication(title: "Kettle", feedURL: feed)
+        let read = try XCTUnwrap(try store.publications().first)
+        XCTAssertEqual(read.feedAddress, feed.absoluteString)
+        XCTAssertEqual(read.feedURL, feed)
+        XCTAssertEqual(read, added)
+        var moved = read
+        moved.feedURL = otherFeed
+        XCTAssertEqual(moved.feedAddress, otherFeed.absoluteString)
+        XCTAssertNotEqual(moved, read)
+    }
+
     func testNewerSchemaIsRefused() throws {
         let paths = try TestSupport.paths(for: self)
         try LibraryStore(file: paths.databaseFile).close()

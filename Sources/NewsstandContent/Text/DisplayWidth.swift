@@ -10,6 +10,21 @@ public enum DisplayWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
+        // Most cells of a frame hold one scalar of Latin text or box drawing, one column wide: no property look-up.
+        if isNarrowWithoutLookUp(first.value) && scalars.index(after: scalars.startIndex) == scalars.endIndex { return 1 }
+        return measured(scalars, first: first)
+    }
+
+    /// Scalars known to be one column alone in their cluster: printable Latin-1 and Latin Extended up to the combining
+    /// marks (U+0300) except the soft hyphen (a format character), and box drawing, blocks and geometric shapes up to
+    /// U+25FC (U+25FD and U+25FE are emoji). The tests check these against `measured`.
+    static func isNarrowWithoutLookUp(_ value: UInt32) -> Bool {
+        (value >= 0x20 && value < 0x7F) || (value >= 0xA0 && value < 0x300 && value != 0xAD) || (value >= 0x2500 && value <= 0x25FC)
+    }
+
+    /// Columns of a cluster by its scalars' properties (what `of` gives every cluster `isNarrowWithoutLookUp` does not).
+    static func measured(_ scalars: Character.UnicodeScalarView, first: Unicode.Scalar) -> Int {
+        if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) && scalars.count > 1 { return 2 }
         if first.properties.isEmojiPresentation { return 2 }
         if isZeroWidth(first) {
@@ -19,8 +34,19 @@ public enum DisplayWidth {
         return isWide(first) ? 2 : 1
     }
 
+    /// Columns a whole string occupies. For a `String` (a cell's symbol, a label): other modules call this one, not the
+    /// generic form below, which they could only call unspecialised (through the protocol's witness table, per cell).
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        var total = 0
+        for character in text { total += of(character) }
+        return total
+    }
+
     /// Columns a whole string occupies.
     public static func of(_ text: some StringProtocol) -> Int {
+        // Printable ASCII is one column a byte (each byte its own cluster): counted without breaking clusters.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += of(character) }
         return total

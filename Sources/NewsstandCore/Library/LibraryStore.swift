@@ -405,12 +405,16 @@ public final class LibraryStore: @unchecked Sendable {
 
     static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream, full_text"
 
+    /// What a publication read from the library is made with before its address is set (never shown).
+    private static let placeholderURL = URL(fileURLWithPath: "/")
+
     static func publication(from row: [SQLiteValue]) -> Publication {
-        var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "",
-                    feedURL: URL(string: row[3].string ?? "") ?? URL(fileURLWithPath: "/"),
+        var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "", feedURL: placeholderURL,
                     lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
                     isSubscribed: row[6].int64 != 0, autoDownload: AutoDownloadPolicy(rawValue: row[7].string ?? "") ?? .none,
                     keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
+        // Kept as text: parsed only when asked for (`Publication.feedURL`).
+        publication.feedAddress = row[3].string ?? ""
         publication.catalogRoot = row[10].string.flatMap { URL(string: $0) }
         publication.catalogFeedTitle = row[11].string
         publication.accountID = row[12].int64

@@ -23,6 +23,7 @@ final class LibraryWindows: EffectFamily {
         case .loadIssues(let request):
             queue.async {
                 guard let window = try? services.loader.window(request) else { return }
+                StartupTrace.mark("shelf window read")
                 services.send(.issuesLoaded(window, selecting: request.selecting))
             }
         case .loadUnfinishedDownloads:

@@ -31,7 +31,9 @@ struct RuntimeServices: Sendable {
     /// Sends the library's overview (on the caller's queue).
     func sendLibrary() {
         do {
-            send(.libraryLoaded(try loader.overview()))
+            let overview = try loader.overview()
+            StartupTrace.mark("overview read")
+            send(.libraryLoaded(overview))
         } catch {
             send(.publicationsRefreshed([]))
         }
