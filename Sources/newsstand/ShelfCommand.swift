@@ -5,6 +5,7 @@ import NewsstandImaging
 import NewsstandRuntime
 import NewsstandTerminal
 import NewsstandUI
+import Synchronization
 
 /// `newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
@@ -63,21 +64,22 @@ enum ShelfCommand {
 
     /// The key bindings and the theme, read on another thread while the library opens on this one (together about a
     /// millisecond, most of it parsing the theme files): `result()` waits for them.
-    private final class KeysAndTheme: @unchecked Sendable {
+    private final class KeysAndTheme: Sendable {
         private let done = DispatchGroup()
-        /// Written once on the other thread before `done` is left; read after waiting for it.
-        private var outcome: Result<(KeyTable, ThemeChoice), any Error>?
+        /// Set once on the other thread before `done` is left; read after waiting for it.
+        private let outcome = Mutex<Result<(KeyTable, ThemeChoice), any Error>?>(nil)
 
         init(configuration: Configuration, themeName: String, paths: LibraryPaths, environment: [String: String]) {
             DispatchQueue.global(qos: .userInteractive).async(group: done) {
-                self.outcome = Result { (try ShelfCommand.keyTable(configuration),
-                                         try ShelfCommand.themeChoice(named: themeName, paths: paths, environment: environment)) }
+                let result = Result { (try ShelfCommand.keyTable(configuration),
+                                       try ShelfCommand.themeChoice(named: themeName, paths: paths, environment: environment)) }
+                self.outcome.withLock { $0 = result }
             }
         }
 
         func result() throws -> (KeyTable, ThemeChoice) {
             done.wait()
-            return try outcome!.get()
+            return try outcome.withLock { $0! }.get()
         }
     }
 
