@@ -246,6 +246,40 @@ final class XMLFeedReaderTests: XCTestCase {
         ])
     }
 
+    /// Whether a tag may have a `base` is noted as it is indexed: one after fifteen other attributes, or
+    /// after others, still counts.
+    func testXMLBaseIsFoundAfterOtherAttributes() throws {
+        let many = (1...16).map { "a\($0)=\"\($0)\"" }.joined(separator: " ")
+        let feed = Data("""
+            <rss version="2.0"><channel><title>B</title>
+              <item \(many) xml:base="https://late.example/a/"><guid>1</guid><enclosure url="1.epub"/></item>
+              <item about="x" b="y" xml:base="https://xml.example/b/"><guid>2</guid><enclosure url="2.epub"/></item>
+              <item \(many)><guid>3</guid><enclosure url="3.epub"/></item>
+            </channel></rss>
+            """.utf8)
+        let items = try XMLFeedReader.read(feed, feedURL: base).0.items
+        XCTAssertEqual(items.map { $0.enclosures.first?.url.absoluteString }, [
+            "https://late.example/a/1.epub", "https://xml.example/b/2.epub", "https://example.com/feeds/3.epub",
+        ])
+    }
+
+    /// An id is trimmed of white space as `FeedText.trimmed` trims it, whether its ends are ASCII or not.
+    func testIDsAreTrimmed() throws {
+        let feed = Data("""
+            <rss version="2.0"><channel><title>T</title>
+              <item><guid>plain</guid></item>
+              <item><guid>
+                 spaced  id\t
+              </guid></item>
+              <item><guid> \u{A0}nbsp\u{A0} </guid></item>
+              <item><guid> \t </guid></item>
+              <item><guid>é</guid></item>
+            </channel></rss>
+            """.utf8)
+        let items = try XMLFeedReader.read(feed, feedURL: base).0.items
+        XCTAssertEqual(items.map(\.id), ["plain", "spaced  id", "nbsp", nil, "é"])
+    }
+
     func testRepeatedAttributeValuesReadTheSameAsNew() throws {
         // Values kept from earlier elements must not stand in for a value with the same bytes
         // that libxml2 escaped (an ampersand comes as &#38;).

@@ -211,10 +211,10 @@ final class FeedAssembler {
                 break
             }
             let contentLengths = anyLength ? lengths() : []
-            let entry = CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                     summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
-                                     acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take())
-            entries.append(entry)
+            // Made in the call (a local `entry` appended was retained for the array and released again).
+            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
+                                        acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take()))
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)

@@ -125,6 +125,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private let feedURL: URL
     /// Where finished items go instead of `document.items`.
     private let assembler: FeedAssembler?
+    /// `assembler`, to call without retaining it.
+    private let unretainedAssembler: Unmanaged<FeedAssembler>?
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
     /// Every distinct name seen in this parse: its key, and what it is.
@@ -142,6 +144,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     init(feedURL: URL, assembler: FeedAssembler? = nil) {
         self.feedURL = feedURL
         self.assembler = assembler
+        unretainedAssembler = assembler.map(Unmanaged.passUnretained)
         bases = [feedURL]
         baseTexts = [Self.certainText(feedURL)]
         super.init()
@@ -511,11 +514,18 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem {
                 readingItem = false
                 document.itemCount += 1
-                if let assembler {
+                if let assembler = unretainedAssembler {
                     // Read where it is, then emptied for the next item with its arrays' storage kept: an item
-                    // handed over by value was copied and destroyed twice.
-                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand,
-                                  completeLinks: { self.completeLinks(&$0) })
+                    // handed over by value was copied and destroyed twice. Neither the assembler nor the reader
+                    // is retained for the call (binding the one and capturing the other retained them three
+                    // times an item, and released them again): the reader holds the assembler, and is itself
+                    // held by its caller while it reads.
+                    let markupBytes = hasMarkup ? markup.bytes : nil
+                    let atomFamily = isAtomFamily, sawNewsstand = document.sawNewsstand
+                    assembler._withUnsafeGuaranteedRef { [unowned(unsafe) self] assembler in
+                        assembler.add(&self.item, markup: markupBytes, atomFamily: atomFamily, sawNewsstand: sawNewsstand,
+                                      completeLinks: { [unowned(unsafe) self] in self.completeLinks(&$0) })
+                    }
                     item.clear()
                     hasPendingLink = false
                     hasPendingAlternate = false
@@ -551,7 +561,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             guard let url = resolve(text: frame.baseIndex) else { break }
             if inItem { if item.link == nil { item.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
-            let value = FeedText.trimmed(rawText)
+            let value = trimmedText
             guard !value.isEmpty else { break }
             if inItem {
                 if item.id == nil { item.id = value }
@@ -656,6 +666,19 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
     private var rawText: String { String(decoding: text.bytes, as: UTF8.self) }
+
+    /// `FeedText.trimmed(rawText)`, trimmed on the bytes when its ends are ASCII: one String made, the value
+    /// (the untrimmed one was made, then retained as the result and released, for every id).
+    private var trimmedText: String {
+        let bytes = text.bytes
+        var start = 0, end = bytes.count
+        while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
+        while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
+        if start == end { return "" }
+        let head = bytes[start], tail = bytes[end - 1]
+        guard head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80 else { return FeedText.trimmed(rawText) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
 
     private func textDate() -> Date? {
         FlexibleDateParser.parse(utf8: text.bytes)

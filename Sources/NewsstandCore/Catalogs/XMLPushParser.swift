@@ -26,6 +26,9 @@ struct XMLStartTag {
     /// Where each `CommonAttribute` is: four bits a case, its position among the attributes plus
     /// one (0: absent). Only the first 15 attributes are indexed; a tag with more is searched.
     private let commonPositions: UInt64
+    /// Whether an attribute among the first 15 is named `base` (with any prefix): `xmlBase` looks further
+    /// only then, or when there are more (nearly no element has one, and every element asks).
+    private let mayHaveBase: Bool
 
     /// The unprefixed attributes feeds put on nearly every element, indexed once as the tag is
     /// made: reading one is a shift, not a comparison of every attribute's name.
@@ -40,17 +43,20 @@ struct XMLStartTag {
         self.attributes = attributes
         self.attributeCount = attributeCount
         var positions: UInt64 = 0
+        var hasBase = attributeCount > 15
         if let attributes {
             for index in 0..<min(attributeCount, 15) {
                 let base = index * 5
-                guard let name = attributes[base], attributes[base + 1].map({ $0[0] == 0 }) ?? true,
-                      let common = Self.common(name) else { continue }
+                guard let name = attributes[base] else { continue }
+                if name[0] == UInt8(ascii: "b"), XMLBytes.equal(name, "base") { hasBase = true }
+                guard attributes[base + 1].map({ $0[0] == 0 }) ?? true, let common = Self.common(name) else { continue }
                 let shift = UInt64(4 * common.rawValue)
                 // The last of two alike wins, as in `attributeBytes`.
                 positions = positions & ~(0xF << shift) | UInt64(index + 1) << shift
             }
         }
         commonPositions = positions
+        mayHaveBase = hasBase
     }
 
     /// Which `CommonAttribute` the NUL-terminated `name` spells, if any.
@@ -129,7 +135,7 @@ struct XMLStartTag {
 
     /// `attribute("base", prefix: "xml") ?? attribute("base")`, in one pass over the attributes.
     var xmlBase: String? {
-        guard let attributes, attributeCount > 0 else { return nil }
+        guard mayHaveBase, let attributes, attributeCount > 0 else { return nil }
         var prefixed: UnsafeBufferPointer<UInt8>? = nil, bare: UnsafeBufferPointer<UInt8>? = nil
         for index in 0..<attributeCount {
             let base = index * 5
