@@ -125,8 +125,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private let feedURL: URL
     /// Where finished items go instead of `document.items`.
     private let assembler: FeedAssembler?
-    /// `assembler`, to call without retaining it.
-    private let unretainedAssembler: Unmanaged<FeedAssembler>?
     @exclusivity(unchecked) private var rootNamespace: String?
     @exclusivity(unchecked) private(set) var rootClosed = false
     /// Every distinct name seen in this parse: its key, and what it is.
@@ -144,7 +142,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
     init(feedURL: URL, assembler: FeedAssembler? = nil) {
         self.feedURL = feedURL
         self.assembler = assembler
-        unretainedAssembler = assembler.map(Unmanaged.passUnretained)
         bases = [feedURL]
         baseTexts = [Self.certainText(feedURL)]
         super.init()
@@ -514,18 +511,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem {
                 readingItem = false
                 document.itemCount += 1
-                if let assembler = unretainedAssembler {
+                if let assembler {
                     // Read where it is, then emptied for the next item with its arrays' storage kept: an item
-                    // handed over by value was copied and destroyed twice. Neither the assembler nor the reader
-                    // is retained for the call (binding the one and capturing the other retained them three
-                    // times an item, and released them again): the reader holds the assembler, and is itself
-                    // held by its caller while it reads.
-                    let markupBytes = hasMarkup ? markup.bytes : nil
-                    let atomFamily = isAtomFamily, sawNewsstand = document.sawNewsstand
-                    assembler._withUnsafeGuaranteedRef { [unowned(unsafe) self] assembler in
-                        assembler.add(&self.item, markup: markupBytes, atomFamily: atomFamily, sawNewsstand: sawNewsstand,
-                                      completeLinks: { [unowned(unsafe) self] in self.completeLinks(&$0) })
-                    }
+                    // handed over by value was copied and destroyed twice.
+                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand,
+                                  completeLinks: { self.completeLinks(&$0) })
                     item.clear()
                     hasPendingLink = false
                     hasPendingAlternate = false
