@@ -14,7 +14,7 @@ final class TmuxSession {
         }
         let assignments = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
         try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", "env -i \(assignments) \(command)"])
-        try? tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+        _ = try? tmux(["set-option", "-t", name, "remain-on-exit", "on"])
     }
 
     deinit {

@@ -52,7 +52,7 @@ final class XtermDisplay {
         }
         var environment = environment
         environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         try start(kitty, ["--config", "NONE", "--hold", "--title", title, "-o", "font_size=10", "-o", "remember_window_size=no",
                           "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c", "-o", "window_padding_width=0",
                           "-o", "placement_strategy=top-left", "-o", "allow_remote_control=no"] + options.flatMap { ["-o", $0] }

@@ -114,7 +114,7 @@ final class ThrottleAndLifecycleTests: XCTestCase {
         let root = try TestFiles.scratchFolder(for: self)
         let size = 64 * 1024 * 1024
         let url = root.appendingPathComponent("large.bin")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: nil))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(size))  // sparse file, cheap to make
         try handle.close()

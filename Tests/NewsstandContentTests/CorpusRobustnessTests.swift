@@ -20,7 +20,7 @@ final class CorpusRobustnessTests: XCTestCase {
             for name in names.sorted() {
                 let url = filesFolder.appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
                 var folder = url
                 if !isDirectory.boolValue {
                     guard name.hasSuffix(".epub") else { continue }

@@ -90,7 +90,7 @@ final class CredentialStoreTests: XCTestCase {
             other.example\t\t\tno user
 
             """
-        FileManager.default.createFile(atPath: store.file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: store.file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
         XCTAssertEqual(try store.entries(), [CredentialEntry(host: CredentialHost(host: "example.com"), realm: nil, credentials: alice)])
     }
 
@@ -137,7 +137,7 @@ final class CredentialStoreTests: XCTestCase {
     func testASymbolicLinkIsNotFollowed() throws {
         let store = try makeStore()
         let elsewhere = store.file.deletingLastPathComponent().appendingPathComponent("elsewhere")
-        FileManager.default.createFile(atPath: elsewhere.path, contents: Data("example.com\t\talice\thunter2\n".utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: elsewhere.path, contents: Data("example.com\t\talice\thunter2\n".utf8), attributes: [.posixPermissions: 0o600]))
         try FileManager.default.createSymbolicLink(at: store.file, withDestinationURL: elsewhere)
         XCTAssertNil(store.credentials(forHost: "example.com", port: nil, realm: nil))
         XCTAssertTrue(store.problem()?.contains("symbolic link") ?? false, store.problem() ?? "")

@@ -46,7 +46,7 @@ struct TLSTestServer {
         process.arguments = arguments(port)
         process.currentDirectoryURL = folder
         let log = folder.appendingPathComponent("output.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

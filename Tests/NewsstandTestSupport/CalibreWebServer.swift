@@ -67,7 +67,7 @@ public final class CalibreWebServer {
     /// Runs a step to its end within `timeout` seconds (killed after), its output appended to `log`; fails saying `what`.
     private static func run(_ executable: URL, _ arguments: [String], environment: [String: String], log: URL, timeout: TimeInterval,
                             what: String) throws {
-        if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
         output.seekToEndOfFile()

@@ -161,7 +161,7 @@ final class MarksTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.escape)), [])
         XCTAssertNil(state.prompt)
         _ = AppUpdate.update(&state, .keyPressed(.character("m")))
-        _ = type("x", &state)
+        type("x", &state)
         guard case .addBookmark(let added) = AppUpdate.update(&state, .keyPressed(.enter)).first else { return XCTFail() }
         XCTAssertTrue(added.name.hasSuffix("x"))
     }
@@ -238,7 +238,7 @@ final class MarksTests: XCTestCase {
         _ = AppUpdate.update(&state, .keyPressed(.character("w")))
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("a"))), [])
         XCTAssertTrue(AppView.render(state, theme: theme).lines()[19].hasPrefix(" Note:"), AppView.render(state, theme: theme).lines()[19])
-        _ = type("worth quoting", &state)
+        type("worth quoting", &state)
         let effects = AppUpdate.update(&state, .keyPressed(.enter))
         guard case .addHighlight(let highlight) = effects.first else { return XCTFail("\(effects)") }
         XCTAssertEqual(highlight.note, "worth quoting")
@@ -271,7 +271,7 @@ final class MarksTests: XCTestCase {
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.character("a"))), [])
         XCTAssertEqual(state.prompt?.text, "a good line", "the note to change")
         for _ in 0..<4 { _ = AppUpdate.update(&state, .keyPressed(.backspace)) }
-        _ = type("passage", &state)
+        type("passage", &state)
         XCTAssertEqual(AppUpdate.update(&state, .keyPressed(.enter)), [.setNote(issueID: 7, highlightID: 1, note: "a good passage")])
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(state.screen, .article)

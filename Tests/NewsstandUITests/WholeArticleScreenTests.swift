@@ -213,7 +213,7 @@ final class WholeArticleScreenTests: XCTestCase {
     }
 
     func testHelpAndHintsShowTheKeys() {
-        var state = headlinesState()
+        let state = headlinesState()
         XCTAssertTrue(screen(state).last?.contains("F whole") ?? false, screen(state).last ?? "")
         let help = HelpScreen.lines(state.keys).filter { $0.key == "F" }.map(\.help)
         XCTAssertTrue(help.contains { $0.hasPrefix("Read the item's whole article") }, "\(help)")

@@ -54,10 +54,10 @@ struct newsstand_libxml2 {
 
 /// Opens the library named `soname` and fills `table` with its entry points. Returns NULL on success, else the
 /// dynamic loader's words for what is missing (valid until the next dl call).
-const char *_Nullable newsstand_libxml2_open(const char *_Nonnull soname, struct newsstand_libxml2 *_Nonnull table);
+const char *newsstand_libxml2_open(const char *soname, struct newsstand_libxml2 *table);
 
 /// Opens libxml2 at the first call (of any function here); NULL when it is usable, else why it is not.
-const char *_Nullable newsstand_libxml2_failure(void);
+const char *newsstand_libxml2_failure(void);
 
 // MARK: The functions used, by libxml2's names with `newsstand_` in front
 

@@ -87,7 +87,8 @@ public struct KOSyncClient: Sendable {
         switch status {
         case 201: return
         case 402 where body["code"] as? Int == 2002: throw Failure.nameTaken(user)
-        case 402, 403 where body["code"] as? Int != 2003: throw Failure.registrationClosed(server: serverName)
+        case 402: throw Failure.registrationClosed(server: serverName)
+        case 403 where body["code"] as? Int != 2003: throw Failure.registrationClosed(server: serverName)
         default: throw failure(status, body)
         }
     }

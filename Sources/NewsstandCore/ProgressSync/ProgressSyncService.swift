@@ -249,7 +249,7 @@ extension ProgressSyncService {
                     continue
                 }
                 let changed = (try? store.readingPositionUpdate(issueID: issue.id)) ?? 0
-                if let remote, !remote.isOurs, Double(remote.timestamp ?? 0) >= (changed ?? 0) {
+                if let remote, !remote.isOurs, Double(remote.timestamp ?? 0) >= changed {
                     summary.elsewhere.append((issue, remote))
                 } else {
                     try queue(local, issueID: issue.id, at: position)

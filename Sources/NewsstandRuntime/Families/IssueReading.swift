@@ -67,12 +67,12 @@ final class IssueReading: EffectFamily {
             queue.async { self.loadMarks(issueID) }
         case .addBookmark(let bookmark):
             services.saves.async {
-                try? store.addBookmark(bookmark)
+                _ = try? store.addBookmark(bookmark)
                 self.sendMarks(bookmark.issueID)
             }
         case .addHighlight(let highlight):
             services.saves.async {
-                try? store.addHighlight(highlight)
+                _ = try? store.addHighlight(highlight)
                 self.sendMarks(highlight.issueID)
             }
         case .setNote(let issueID, let highlightID, let note):
