@@ -9,7 +9,6 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
         // Most cells of a frame hold one scalar of Latin text or box drawing, one column wide: no property look-up.
         if isNarrowWithoutLookUp(first.value) && scalars.index(after: scalars.startIndex) == scalars.endIndex { return 1 }
         return measured(scalars, first: first)
@@ -36,15 +35,14 @@ public enum DisplayWidth {
 
     /// Columns a whole string occupies. For a `String` (a cell's symbol, a label): other modules call this one, not the
     /// generic form below, which they could only call unspecialised (through the protocol's witness table, per cell).
-    public static func of(_ text: String) -> Int {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        var total = 0
-        for character in text { total += of(character) }
-        return total
-    }
+    public static func of(_ text: String) -> Int { columns(text) }
 
     /// Columns a whole string occupies.
-    public static func of(_ text: some StringProtocol) -> Int {
+    public static func of(_ text: some StringProtocol) -> Int { columns(text) }
+
+    /// Both `of`s: specialised here for each, so neither goes through the protocol per character.
+    @inline(__always)
+    private static func columns(_ text: some StringProtocol) -> Int {
         // Printable ASCII is one column a byte (each byte its own cluster): counted without breaking clusters.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
