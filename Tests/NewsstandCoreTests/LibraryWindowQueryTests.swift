@@ -354,6 +354,20 @@ final class LibraryWindowQueryTests: XCTestCase {
         }
     }
 
+    func testPublicationsAreReadInTheOrderTheyWereAddedWithoutSorting() throws {
+        let (store, _) = try TestSupport.store(for: self)
+        defer { store.close() }
+        let text = try store.queryPlan(LibraryStore.publicationsSQL).joined(separator: "\n")
+        XCTAssertTrue(text.contains("USING INDEX publications_in_added_order"), text)
+        XCTAssertFalse(text.contains("TEMP B-TREE"), text)
+        let ids = try (0..<4).map { try store.addPublication(title: "Feed \($0)", feedURL: URL(string: "https://example.com/\($0)")!).id }
+        // Added out of id order (as a library copied from elsewhere may be): that order is the one read.
+        try store.database.query("UPDATE publications SET added_at = 5 WHERE id = ?", [.integer(ids[1])])
+        try store.database.query("UPDATE publications SET added_at = 5 WHERE id = ?", [.integer(ids[0])])
+        try store.database.query("UPDATE publications SET added_at = 1 WHERE id = ?", [.integer(ids[3])])
+        XCTAssertEqual(try store.publications().map(\.id), [ids[3], ids[0], ids[1], ids[2]])
+    }
+
     func testDownloadedIssuesAreReadThroughTheirPartialIndexNotTheShelf() throws {
         let library = try library
         let text = try library.store.queryPlan(LibraryStore.downloadedIssuesSQL).joined(separator: "\n")

@@ -136,8 +136,8 @@ extension LibraryStore {
     /// The publications that come from the account.
     public func publications(accountID: Int64) throws -> [Publication] {
         try locked {
-            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? ORDER BY added_at, id",
-                               [.integer(accountID)]).map(Self.publication(from:))
+            try database.rows("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? ORDER BY added_at, id",
+                               [.integer(accountID)], as: Self.publication(from:))
         }
     }
 
@@ -146,8 +146,8 @@ extension LibraryStore {
     /// is subscribed.
     public func linkPublication(accountID: Int64, subscription: ServerSubscription) throws -> Publication {
         let linked = try locked {
-            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? AND account_stream = ?",
-                               [.integer(accountID), .text(subscription.streamID)]).first.map(Self.publication(from:))
+            try database.rows("SELECT \(Self.publicationColumns) FROM publications WHERE account_id = ? AND account_stream = ?",
+                               [.integer(accountID), .text(subscription.streamID)], as: Self.publication(from:)).first
         }
         let publication = try linked ?? addPublication(title: subscription.title, feedURL: subscription.feedURL)
         let title = TextSanitizer.singleLine(subscription.title)

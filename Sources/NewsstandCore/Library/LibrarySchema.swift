@@ -323,6 +323,9 @@ enum LibrarySchema {
         // unread counts then and one of the unread list it applied, and one of the starred list applied; an unchanged sync
         // compares the counts and skips the unread list. Columns added by the follow-up (safe to run again).
         "SELECT 1;",
+        // 21: publications in the order they were added, read from an index rather than sorted on every read (the
+        // shelf's overview reads them all at start-up: with a thousand, sorting them was a third of the read).
+        "CREATE INDEX IF NOT EXISTS publications_in_added_order ON publications (added_at, id);",
     ]
 
     /// Work in Swift that follows a migration's SQL (values SQL cannot compute), by migration number.

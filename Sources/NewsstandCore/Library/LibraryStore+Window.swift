@@ -25,14 +25,14 @@ extension LibraryStore {
     public func issues(publicationID: Int64, after key: IssueKey?, limit: Int, view: ShelfView = .standard) throws -> [Issue] {
         guard limit > 0 else { return [] }
         let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: false, view: view)
-        return try locked { try database.query(sql, values).map(Self.issue(from:)) }
+        return try locked { try database.rows(sql, values, as: Self.issue(from:)) }
     }
 
     /// Up to `limit` issues strictly before `key` in the view's order (nil: the last ones), returned in that order.
     public func issues(publicationID: Int64, before key: IssueKey?, limit: Int, view: ShelfView = .standard) throws -> [Issue] {
         guard limit > 0 else { return [] }
         let (sql, values) = Self.pageQuery(publicationID: publicationID, key: key, limit: limit, towardsNewest: true, view: view)
-        return try locked { try database.query(sql, values).reversed().map(Self.issue(from:)) }
+        return try locked { try database.rows(sql, values, as: Self.issue(from:)).reversed() }
     }
 
     /// How many issues come before `key` in its publication's view (the index an issue with that key has there).
@@ -59,8 +59,8 @@ extension LibraryStore {
     public func issueCounts() throws -> [Int64: IssueCounts] {
         try locked {
             var counts: [Int64: IssueCounts] = [:]
-            for row in try database.query("SELECT publication_id, total, downloaded, new FROM issue_counts") {
-                guard let publicationID = row[0].int64 else { continue }
+            try database.forEachRow("SELECT publication_id, total, downloaded, new FROM issue_counts") { row in
+                guard let publicationID = row.int64(0) else { return }
                 counts[publicationID] = Self.counts(from: row, at: 1)
             }
             return counts
@@ -70,8 +70,9 @@ extension LibraryStore {
     /// Counts for one publication.
     public func issueCounts(publicationID: Int64) throws -> IssueCounts {
         try locked {
-            try database.query("SELECT total, downloaded, new FROM issue_counts WHERE publication_id = ?", [.integer(publicationID)])
-                .first.map { Self.counts(from: $0, at: 0) } ?? IssueCounts()
+            try database.rows("SELECT total, downloaded, new FROM issue_counts WHERE publication_id = ?", [.integer(publicationID)]) {
+                Self.counts(from: $0, at: 0)
+            }.first ?? IssueCounts()
         }
     }
 
@@ -89,8 +90,8 @@ extension LibraryStore {
         }
     }
 
-    private static func counts(from row: [SQLiteValue], at column: Int) -> IssueCounts {
-        IssueCounts(total: Int(row[column].int64 ?? 0), downloaded: Int(row[column + 1].int64 ?? 0), new: Int(row[column + 2].int64 ?? 0))
+    private static func counts(from row: SQLiteRow, at column: Int) -> IssueCounts {
+        IssueCounts(total: Int(row.int64(column) ?? 0), downloaded: Int(row.int64(column + 1) ?? 0), new: Int(row.int64(column + 2) ?? 0))
     }
 
     /// Issues with the given ids, by primary key (ids not found are left out), in the order of `ids`
@@ -107,7 +108,7 @@ extension LibraryStore {
             while start < distinct.endIndex {
                 let chunk = distinct[start..<min(start + Self.idsPerStatement, distinct.endIndex)]
                 let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                for row in try database.query("SELECT \(Self.issueColumns) FROM issues WHERE id IN (\(placeholders))", chunk.map { .integer($0) }) {
+                try database.forEachRow("SELECT \(Self.issueColumns) FROM issues WHERE id IN (\(placeholders))", chunk.map { .integer($0) }) { row in
                     let issue = Self.issue(from: row)
                     byID[issue.id] = issue
                 }
@@ -120,23 +121,23 @@ extension LibraryStore {
     /// Every issue whose download is under way or unfinished: downloading, paused or failed (for the downloads screen), in id order.
     public func unfinishedDownloads() throws -> [Issue] {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) ORDER BY id").map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) ORDER BY id", as: Self.issue(from:))
         }
     }
 
     /// Every downloaded issue, by publication and newest first (the storage budget's candidates; the start-up reconcile).
     public func downloadedIssues() throws -> [Issue] {
-        try locked { try database.query(Self.downloadedIssuesSQL).map(Self.issue(from:)) }
+        try locked { try database.rows(Self.downloadedIssuesSQL, as: Self.issue(from:)) }
     }
 
     /// The newest issue of each publication that has one, read through the shelf-order index.
     public func newestIssues() throws -> [Issue] {
         try locked {
-            try database.query("""
+            try database.rows("""
                 SELECT \(Self.issueColumns) FROM issues WHERE id IN (
                     SELECT (SELECT id FROM issues i WHERE i.publication_id = p.id ORDER BY date DESC, id DESC LIMIT 1) FROM publications p)
                 ORDER BY publication_id
-                """).map(Self.issue(from:))
+                """, as: Self.issue(from:))
         }
     }
 

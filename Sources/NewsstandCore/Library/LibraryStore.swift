@@ -58,8 +58,8 @@ public final class LibraryStore: @unchecked Sendable {
         let feedURL = URLCredentials.removingUserInformation(from: feedURL)
         return try locked {
             try database.transaction {
-                if let existing = try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE feed_url = ?", [.text(feedURL.absoluteString)]).first {
-                    var publication = Self.publication(from: existing)
+                if var publication = try database.rows("SELECT \(Self.publicationColumns) FROM publications WHERE feed_url = ?",
+                                                       [.text(feedURL.absoluteString)], as: Self.publication(from:)).first {
                     if !publication.isSubscribed {
                         try database.query("UPDATE publications SET is_subscribed = 1 WHERE id = ?", [.integer(publication.id)])
                         publication.isSubscribed = true
@@ -111,7 +111,7 @@ public final class LibraryStore: @unchecked Sendable {
     /// Every publication, in the order they were added.
     public func publications() throws -> [Publication] {
         try locked {
-            try database.query("SELECT \(Self.publicationColumns) FROM publications ORDER BY added_at, id").map(Self.publication(from:))
+            try database.rows(Self.publicationsSQL, as: Self.publication(from:))
         }
     }
 
@@ -122,15 +122,15 @@ public final class LibraryStore: @unchecked Sendable {
 
     public func publication(id: Int64) throws -> Publication? {
         try locked {
-            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE id = ?", [.integer(id)]).first.map(Self.publication(from:))
+            try database.rows("SELECT \(Self.publicationColumns) FROM publications WHERE id = ?", [.integer(id)], as: Self.publication(from:)).first
         }
     }
 
     /// Finds a publication by name, title (case-insensitive) or feed URL.
     public func findPublication(_ reference: String) throws -> Publication? {
         try locked {
-            try database.query("SELECT \(Self.publicationColumns) FROM publications WHERE name = ? OR lower(title) = lower(?) OR feed_url = ? LIMIT 1",
-                               [.text(reference), .text(reference), .text(reference)]).first.map(Self.publication(from:))
+            try database.rows("SELECT \(Self.publicationColumns) FROM publications WHERE name = ? OR lower(title) = lower(?) OR feed_url = ? LIMIT 1",
+                               [.text(reference), .text(reference), .text(reference)], as: Self.publication(from:)).first
         }
     }
 
@@ -219,8 +219,8 @@ public final class LibraryStore: @unchecked Sendable {
                             return database.changedRowCount == 1
                         })
                 }
-                return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
-                                          [.integer(publicationID)]).map(Self.issue(from:))
+                return try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
+                                          [.integer(publicationID)], as: Self.issue(from:))
             }
         }
     }
@@ -233,28 +233,28 @@ public final class LibraryStore: @unchecked Sendable {
     /// A publication's issues, newest first.
     public func issues(publicationID: Int64) throws -> [Issue] {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
-                               [.integer(publicationID)]).map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE publication_id = ? ORDER BY date DESC, id DESC",
+                               [.integer(publicationID)], as: Self.issue(from:))
         }
     }
 
     /// Every issue in the library, by publication and newest first.
     public func allIssues() throws -> [Issue] {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues ORDER BY publication_id, date DESC, id DESC").map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues ORDER BY publication_id, date DESC, id DESC", as: Self.issue(from:))
         }
     }
 
     /// Issues in one state (by its stored name), in id order.
     func issues(storedState: String) throws -> [Issue] {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE state = ? ORDER BY id", [.text(storedState)]).map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE state = ? ORDER BY id", [.text(storedState)], as: Self.issue(from:))
         }
     }
 
     public func issue(id: Int64) throws -> Issue? {
         try locked {
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE id = ?", [.integer(id)]).first.map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE id = ?", [.integer(id)], as: Self.issue(from:)).first
         }
     }
 
@@ -267,16 +267,16 @@ public final class LibraryStore: @unchecked Sendable {
                 let publication = String(reference[..<slash])
                 let rest = String(reference[reference.index(after: slash)...])
                 for column in ["handle", "name"] {
-                    let rows = try database.query("""
+                    let issues = try database.rows("""
                         SELECT \(Self.issueColumns(prefix: "i.")) FROM issues i JOIN publications p ON p.id = i.publication_id
                         WHERE i.\(column) = ? AND (p.name = ? OR lower(p.title) = lower(?)) ORDER BY i.id
-                        """, [.text(rest), .text(publication), .text(publication)])
-                    if !rows.isEmpty { return rows.map(Self.issue(from:)) }
+                        """, [.text(rest), .text(publication), .text(publication)], as: Self.issue(from:))
+                    if !issues.isEmpty { return issues }
                 }
             }
-            let byHandle = try database.query("SELECT \(Self.issueColumns) FROM issues WHERE handle = ? ORDER BY id", [.text(reference)])
-            if !byHandle.isEmpty { return byHandle.map(Self.issue(from:)) }
-            return try database.query("SELECT \(Self.issueColumns) FROM issues WHERE name = ? ORDER BY id", [.text(reference)]).map(Self.issue(from:))
+            let byHandle = try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE handle = ? ORDER BY id", [.text(reference)], as: Self.issue(from:))
+            if !byHandle.isEmpty { return byHandle }
+            return try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE name = ? ORDER BY id", [.text(reference)], as: Self.issue(from:))
         }
     }
 
@@ -317,8 +317,7 @@ public final class LibraryStore: @unchecked Sendable {
     public func interruptedDownloads() throws -> [Issue] {
         try locked {
             // The unfinished condition too, so SQLite reads the partial index issues_unfinished instead of the table.
-            try database.query("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) AND state = 'downloading' ORDER BY id")
-                .map(Self.issue(from:))
+            try database.rows("SELECT \(Self.issueColumns) FROM issues WHERE \(Self.unfinishedCondition) AND state = 'downloading' ORDER BY id", as: Self.issue(from:))
         }
     }
 
@@ -405,21 +404,24 @@ public final class LibraryStore: @unchecked Sendable {
 
     static let publicationColumns = "id, name, title, feed_url, last_refresh, last_error, is_subscribed, auto_download, keep_newest, feed_format, catalog_root_url, catalog_feed_title, account_id, account_stream, full_text"
 
+    /// Every publication in the order they were added: read in that order from `publications_in_added_order`.
+    static let publicationsSQL = "SELECT \(publicationColumns) FROM publications ORDER BY added_at, id"
+
     /// What a publication read from the library is made with before its address is set (never shown).
     private static let placeholderURL = URL(fileURLWithPath: "/")
 
-    static func publication(from row: [SQLiteValue]) -> Publication {
-        var publication = Publication(id: row[0].int64 ?? 0, name: row[1].string ?? "", title: row[2].string ?? "", feedURL: placeholderURL,
-                    lastRefresh: row[4].double.map(Date.init(timeIntervalSince1970:)), lastError: row[5].string,
-                    isSubscribed: row[6].int64 != 0, autoDownload: AutoDownloadPolicy(rawValue: row[7].string ?? "") ?? .none,
-                    keepNewest: row[8].int64.map(Int.init), feedFormat: row[9].string.flatMap(FeedFormat.init(rawValue:)))
+    static func publication(from row: SQLiteRow) -> Publication {
+        var publication = Publication(id: row.int64(0) ?? 0, name: row.string(1) ?? "", title: row.string(2) ?? "", feedURL: placeholderURL,
+                    lastRefresh: row.double(4).map(Date.init(timeIntervalSince1970:)), lastError: row.string(5),
+                    isSubscribed: row.int64(6) != 0, autoDownload: AutoDownloadPolicy(rawValue: row.string(7) ?? "") ?? .none,
+                    keepNewest: row.int64(8).map(Int.init), feedFormat: row.string(9).flatMap(FeedFormat.init(rawValue:)))
         // Kept as text: parsed only when asked for (`Publication.feedURL`).
-        publication.feedAddress = row[3].string ?? ""
-        publication.catalogRoot = row[10].string.flatMap { URL(string: $0) }
-        publication.catalogFeedTitle = row[11].string
-        publication.accountID = row[12].int64
-        publication.accountStream = row[13].string
-        publication.fullText = row.count > 14 ? row[14].string.flatMap(FullTextMode.init(rawValue:)) : nil
+        publication.feedAddress = row.string(3) ?? ""
+        publication.catalogRoot = row.string(10).flatMap { URL(string: $0) }
+        publication.catalogFeedTitle = row.string(11)
+        publication.accountID = row.int64(12)
+        publication.accountStream = row.string(13)
+        publication.fullText = row.count > 14 ? row.string(14).flatMap(FullTextMode.init(rawValue:)) : nil
         return publication
     }
 
@@ -430,16 +432,16 @@ public final class LibraryStore: @unchecked Sendable {
 
     static let issueColumns = issueColumns(prefix: "")
 
-    static func issue(from row: [SQLiteValue]) -> Issue {
-        var issue = Issue(id: row[0].int64 ?? 0, publicationID: row[1].int64 ?? 0, name: row[2].string ?? "", handle: row[16].string, title: row[3].string ?? "",
-              date: Date(timeIntervalSince1970: row[4].double ?? 0), summary: row[5].string ?? "",
-              coverURL: row[6].string.flatMap(URL.init(string:)),
-              contentURLs: (row[7].string ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },
-              expectedSize: row[8].int64, expectedSHA256: row[9].string,
-              state: IssueState(storedName: row[10].string ?? "none", reason: row[12].string),
-              progress: row[11].double ?? 0, addedAt: Date(timeIntervalSince1970: row[13].double ?? 0),
-              openedAt: row[14].double.map(Date.init(timeIntervalSince1970:)), arrivedNew: row[15].int64 == 1)
-        issue.isStarred = row.count > 17 && row[17].int64 == 1
+    static func issue(from row: SQLiteRow) -> Issue {
+        var issue = Issue(id: row.int64(0) ?? 0, publicationID: row.int64(1) ?? 0, name: row.string(2) ?? "", handle: row.string(16), title: row.string(3) ?? "",
+              date: Date(timeIntervalSince1970: row.double(4) ?? 0), summary: row.string(5) ?? "",
+              coverURL: row.string(6).flatMap(URL.init(string:)),
+              contentURLs: (row.string(7) ?? "").split(separator: "\n").compactMap { URL(string: String($0)) },
+              expectedSize: row.int64(8), expectedSHA256: row.string(9),
+              state: IssueState(storedName: row.string(10) ?? "none", reason: row.string(12)),
+              progress: row.double(11) ?? 0, addedAt: Date(timeIntervalSince1970: row.double(13) ?? 0),
+              openedAt: row.double(14).map(Date.init(timeIntervalSince1970:)), arrivedNew: row.int64(15) == 1)
+        issue.isStarred = row.count > 17 && row.int64(17) == 1
         return issue
     }
 }

@@ -141,10 +141,10 @@ extension LibraryStore {
     /// Available issues whose text is not in the index.
     public func issuesMissingFromTextIndex() throws -> [Issue] {
         try locked {
-            try database.query("""
+            try database.rows("""
                 SELECT \(Self.issueColumns) FROM issues WHERE state = 'available'
                 AND NOT EXISTS (SELECT 1 FROM issue_text_indexed x WHERE x.issue_id = issues.id) ORDER BY id
-                """).map(Self.issue(from:))
+                """, as: Self.issue(from:))
         }
     }
 
