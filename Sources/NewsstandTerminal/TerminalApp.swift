@@ -284,6 +284,7 @@ public final class TerminalApp {
     private func quit(status: Int32) -> Never {
         runner.finishPendingSaves()
         backend.stop()
+        runner.closeLibrary()
         exit(status)
     }
 }

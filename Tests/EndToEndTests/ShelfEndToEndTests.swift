@@ -132,6 +132,38 @@ final class ShelfEndToEndTests: EndToEndTestCase {
         session.waitForExit()
     }
 
+    /// Quitting, by a key or by the terminal going away (SIGHUP), closes the library: SQLite folds its write-ahead log
+    /// into the database, so the next start has none to read back.
+    func testQuittingLeavesNoWriteAheadLogBehind() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let log = home.appendingPathComponent(".local/share/newsstand/library.sqlite-wal")
+        let binary = try TestEnvironment.binary().path
+        for ending in ["q", "SIGHUP"] {
+            let session = try TmuxSession(command: binary, environment: environment)
+            try session.waitFor(text: "TAP TO DOWNLOAD")
+            try session.send("o") // the shelf's order is remembered: a write while the program runs
+            try session.waitFor(text: ending == "q" ? "Oldest first" : "By title")
+            let deadline = Date().addingTimeInterval(5)
+            while Self.fileSize(log) == 0 && Date() < deadline { usleep(50_000) }
+            XCTAssertGreaterThan(Self.fileSize(log), 0, "\(ending): the log holds what was written while running")
+            if ending == "q" {
+                try session.send("q")
+            } else {
+                // The pane runs the program itself, or a shell that runs it.
+                let pane = try session.panePID()
+                let program = Self.children(of: pane).first ?? pane
+                XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(program)/exe"), binary)
+                kill(program, SIGHUP)
+            }
+            session.waitForExit()
+            XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "\(ending): the log is left behind")
+        }
+    }
+
+    private static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
+
     func testTheShelfsOrderAndFilterAreRememberedAfterRelaunch() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)
         let binary = try TestEnvironment.binary().path
