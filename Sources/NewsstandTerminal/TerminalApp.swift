@@ -253,7 +253,8 @@ public final class TerminalApp {
     /// Draws once after the messages already queued are handled, however many there are.
     private func scheduleRender() {
         if !isShelfComplete {
-            guard state.library.hasLoaded, state.library.requestedWindows.isEmpty else { return }
+            // The shown shelf's window, not its neighbours' (read next on the library's queue while this frame is drawn).
+            guard state.shared.isShownShelfReady else { return }
             isShelfComplete = true
         }
         guard !isRenderScheduled else { return }

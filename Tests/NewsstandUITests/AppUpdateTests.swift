@@ -256,3 +256,31 @@ final class AppUpdateTests: XCTestCase {
         XCTAssertFalse(state.isRunning)
     }
 }
+
+/// The first frame waits for the shown shelf only: its neighbours' windows, read ahead, do not hold it back.
+final class ShownShelfReadinessTests: XCTestCase {
+    func testTheShownShelfIsReadyOnceItsOwnWindowIsIn() {
+        let third = Publication(id: 3, name: "third", title: "Third Quarterly", feedURL: URL(string: "https://example.com/third.plist")!)
+        let publications = [Fixtures.publication, Fixtures.second, third]
+        let issues = publications.flatMap { publication in
+            (1...3).map { Fixtures.issue(publication.id * 10 + Int64($0), "\(publication.title) \($0)", publicationID: publication.id) }
+        }
+        let shelves = ShelfFixture(publications: publications, issues: issues)
+        var state = AppState(width: 80, height: 24)
+        XCTAssertFalse(state.shared.isShownShelfReady, "nothing is loaded yet")
+        let effects = AppUpdate.update(&state, .libraryLoaded(shelves.overview()))
+        let requests = effects.compactMap { if case .loadIssues(let request) = $0 { request } else { nil } }
+        XCTAssertEqual(requests.map(\.publicationID), [1, 2, 3], "the shown shelf first, then its neighbours")
+        XCTAssertFalse(state.shared.isShownShelfReady, "the shown shelf's window is still being read")
+        _ = AppUpdate.update(&state, .issuesLoaded(shelves.window(requests[0]), selecting: nil))
+        XCTAssertTrue(state.shared.isShownShelfReady, "its neighbours' windows are not waited for")
+        XCTAssertFalse(state.library.requestedWindows.isEmpty)
+        XCTAssertEqual(state.shared.currentWindow?.issues.map(\.id), [11, 12, 13])
+    }
+
+    func testAnEmptyLibraryIsReadyOnceLoaded() {
+        var state = AppState(width: 80, height: 24)
+        _ = AppUpdate.update(&state, .libraryLoaded(LibraryOverview(publications: [], counts: [:], readingIssue: nil)))
+        XCTAssertTrue(state.shared.isShownShelfReady)
+    }
+}

@@ -59,6 +59,14 @@ public struct SharedState: Equatable, Sendable {
         library.publications.indices.contains(shelf.selectedPublication) ? library.publications[shelf.selectedPublication] : nil
     }
 
+    /// Whether the shown shelf can be drawn whole: the library's overview is in and the shown shelf's window is not
+    /// still being read. The neighbouring shelves' windows, read ahead for switching, are not waited for.
+    public var isShownShelfReady: Bool {
+        guard library.hasLoaded else { return false }
+        guard let publication = currentPublication else { return true }
+        return library.requestedWindows[publication.id] == nil
+    }
+
     /// The current shelf's window of issues, once loaded.
     public var currentWindow: IssueWindow? { currentPublication.flatMap { library.windows[$0.id] } }
 
