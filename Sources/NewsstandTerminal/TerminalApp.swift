@@ -48,16 +48,21 @@ public final class TerminalApp {
     private var asksAfterFirstFrame = false
     /// The start-up questions when they went out before the library was opened (`TerminalQuestions`), else nil.
     private let earlyQuestions: TerminalQuestions?
+    /// The process's environment as given at start (and `TERM` as changed for xterm).
+    private var environment: [String: String]
 
+    /// `environment` is the process's, read once by the caller: `ProcessInfo.environment` builds it anew on every call.
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
-                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil) {
+                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
         self.tmuxCheck = tmuxCheck
         earlyQuestions = questions
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
-        let colorMode = colorsEnabled ? ColorModeDetector.detect() : .none
+        let colorMode = colorsEnabled ? ColorModeDetector.detect(environment) : .none
         self.colorMode = colorMode
         // Until the terminal is asked, `auto` goes by COLORFGBG (else dark).
-        let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: ProcessInfo.processInfo.environment["COLORFGBG"]))
+        let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: environment["COLORFGBG"]))
         self.themeChoice = themeChoice
         configuredCoverMode = configuration.coverMode
         coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
@@ -90,7 +95,7 @@ public final class TerminalApp {
         // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
         runner.perform(.loadLibrary)
         StartupTrace.mark("library load started")
-        asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(ProcessInfo.processInfo.environment["TMUX"] ?? "").isEmpty
+        asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(environment["TMUX"] ?? "").isEmpty
         let typed = asksAfterFirstFrame ? [] : askTerminal()
         StartupTrace.mark("terminal asked")
         backend.start()
@@ -118,7 +123,6 @@ public final class TerminalApp {
     private func askTerminal() -> [UInt8] {
         var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
         guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
-        let environment = ProcessInfo.processInfo.environment
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
         guard earlyQuestions != nil || !insideTmux || passthroughCheck().allowsPassthrough else { return [] }
@@ -126,6 +130,7 @@ public final class TerminalApp {
         // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
         if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
             setenv("TERM", better, 1)
+            environment["TERM"] = better
             colorMode = .indexed
         }
         if themeChoice.followsBackground {
@@ -161,7 +166,7 @@ public final class TerminalApp {
     /// The tmux check, started now if it was not at launch.
     private func passthroughCheck() -> TmuxPassthroughCheck {
         if let tmuxCheck { return tmuxCheck }
-        let check = TmuxPassthroughCheck()
+        let check = TmuxPassthroughCheck(environment: environment)
         tmuxCheck = check
         return check
     }

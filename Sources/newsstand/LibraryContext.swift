@@ -13,9 +13,11 @@ struct LibraryContext {
     /// Setting remembered once the sample library has been offered, so unsubscribing it sticks.
     static let sampleOfferedSetting = "sample_library_offered"
 
-    /// Opens the library; `configuration`, when given, is the config file already read (else it is read here).
-    static func open(environment: [String: String] = ProcessInfo.processInfo.environment, configuration: Configuration? = nil) throws -> LibraryContext {
-        let paths = LibraryPaths.fromEnvironment(environment)
+    /// Opens the library; `paths` and `configuration`, when given, are those already worked out from `environment` (else
+    /// they are here).
+    static func open(environment: [String: String] = ProcessInfo.processInfo.environment, paths: LibraryPaths? = nil,
+                     configuration: Configuration? = nil) throws -> LibraryContext {
+        let paths = paths ?? LibraryPaths.fromEnvironment(environment)
         try paths.createDirectories()
         let configuration = configuration ?? Configuration.load(from: paths.configFile)
         let store: LibraryStore
@@ -25,7 +27,7 @@ struct LibraryContext {
             throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
         }
         let credentials = CredentialStore(paths: paths)
-        let context = LibraryContext(paths: paths, configuration: configuration, store: store, client: HTTPClient(credentials: credentials))
+        let context = LibraryContext(paths: paths, configuration: configuration, store: store, client: HTTPClient(credentials: credentials, environment: environment))
         do {
             for warning in try FeedURLLoginMigration.run(store: store, credentials: credentials) { Self.warn(warning) }
         } catch {

@@ -31,7 +31,8 @@ enum ShelfCommand {
         // With the theme following the terminal's background (`auto`, the default) the terminal will be asked, so the
         // questions go out now and their answers are read once the library is open: the round trip runs meanwhile.
         // Outside tmux only: inside, tmux is asked first whether the questions may pass.
-        let configuration = Configuration.load(from: LibraryPaths.fromEnvironment(environment).configFile)
+        let paths = LibraryPaths.fromEnvironment(environment)
+        let configuration = Configuration.load(from: paths.configFile)
         let followsBackground = (themeOption ?? configuration.theme) == ThemeChoice.automaticName
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         let questions = followsBackground && !insideTmux ? TerminalQuestions.send() : nil
@@ -43,8 +44,8 @@ enum ShelfCommand {
         defer { questions?.finish() }
         StartupTrace.mark("config read")
         let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeOption ?? configuration.theme,
-                                        paths: LibraryPaths.fromEnvironment(environment), environment: environment)
-        var context = try LibraryContext.open(environment: environment, configuration: configuration)
+                                        paths: paths, environment: environment)
+        var context = try LibraryContext.open(environment: environment, paths: paths, configuration: configuration)
         StartupTrace.mark("library opened")
         if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
         if screenReader { context.configuration.screenReader = true }
@@ -55,7 +56,7 @@ enum ShelfCommand {
         MainActor.assumeIsolated {
             let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                                   theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck,
-                                  questions: questions)
+                                  questions: questions, environment: environment)
             StartupTrace.mark("app created")
             withExtendedLifetime(server) { app.run() }
         }

@@ -67,6 +67,10 @@ final class HTTPClientAuthenticationTests: XCTestCase {
         XCTAssertEqual(HTTPClient.Configuration.netrcFile(in: ["HOME": "/home/u"]), "/home/u/.netrc")
         XCTAssertNil(HTTPClient.Configuration.netrcFile(in: [:]))
         XCTAssertEqual(HTTPClient.Configuration(environment: ["NETRC": "/x/netrc"]).netrcFile, "/x/netrc")
+        // By default, the process's own NETRC and HOME.
+        let process = ProcessInfo.processInfo.environment
+        XCTAssertEqual(HTTPClient.Configuration.netrcVariables(), process.filter { ["NETRC", "HOME"].contains($0.key) })
+        XCTAssertEqual(HTTPClient.Configuration().netrcFile, HTTPClient.Configuration.netrcFile(in: process))
     }
 
     func testTheRealmsLoginIsAskedForAfterThe401() throws {

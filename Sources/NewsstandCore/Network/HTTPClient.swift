@@ -31,13 +31,23 @@ public final class HTTPClient: Sendable {
 
         /// `environment` gives the `.netrc` file: `$NETRC`, else `$HOME/.netrc`.
         public init(credentials: (any CredentialSource)? = nil,
-                    environment: [String: String] = ProcessInfo.processInfo.environment,
+                    environment: [String: String] = Configuration.netrcVariables(),
                     maxConnectionsPerHost: Int = 6, certificateAuthorityFile: String? = nil) {
             self.credentials = credentials
             netrcFile = Self.netrcFile(in: environment)
             self.maxConnectionsPerHost = maxConnectionsPerHost
             userAgent = "Newsstand/\(NewsstandVersion.string)"
             self.certificateAuthorityFile = certificateAuthorityFile
+        }
+
+        /// The variables `netrcFile(in:)` reads, from the process: without building its whole environment, which
+        /// `ProcessInfo.environment` does anew on every call (the program makes its clients while it starts).
+        public static func netrcVariables() -> [String: String] {
+            var variables: [String: String] = [:]
+            for name in ["NETRC", "HOME"] {
+                if let value = getenv(name) { variables[name] = String(cString: value) }
+            }
+            return variables
         }
 
         /// `$NETRC`, else `$HOME/.netrc`, as curl looks for it.
@@ -70,8 +80,8 @@ public final class HTTPClient: Sendable {
         lazyLoop = LazyNetworkLoop(maxConnectionsPerHost: configuration.maxConnectionsPerHost, library: library)
     }
 
-    public convenience init(credentials: (any CredentialSource)?) {
-        self.init(configuration: Configuration(credentials: credentials))
+    public convenience init(credentials: (any CredentialSource)?, environment: [String: String] = Configuration.netrcVariables()) {
+        self.init(configuration: Configuration(credentials: credentials, environment: environment))
     }
 
     deinit {
