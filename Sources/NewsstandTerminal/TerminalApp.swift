@@ -20,7 +20,9 @@ public final class TerminalApp {
     private var theme: Theme
     private let themeChoice: ThemeChoice
     private var state: AppState
-    private var runner: EffectRunner!
+    private let runner: EffectRunner
+    /// Where the runner's messages go: this app, once it is made (they are handled on the main queue, after `run()`).
+    private let inbox = MessageInbox()
     private var sources: [DispatchSourceProtocol] = []
     private var isRenderScheduled = false
     /// The first catalog refresh starts a moment after the first complete shelf is drawn (`firstRefreshDelay`), so
@@ -56,6 +58,14 @@ public final class TerminalApp {
                 colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
+        // The library is read first, on the runtime's queue, while the rest of the app and the terminal are set up;
+        // its answer waits on the main queue for the main loop.
+        let inbox = inbox
+        runner = EffectRunner(store: store, paths: paths, configuration: configuration) { message in
+            DispatchQueue.main.async { MainActor.assumeIsolated { inbox.app?.handle(message) } }
+        }
+        runner.perform(.loadLibrary)
+        StartupTrace.mark("library load started")
         self.tmuxCheck = tmuxCheck
         earlyQuestions = questions
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
@@ -84,17 +94,12 @@ public final class TerminalApp {
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit
-        runner = EffectRunner(store: store, paths: paths, configuration: configuration) { [weak self] message in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(message) } }
-        }
+        inbox.app = self
     }
 
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
         CrashGuard.install(restoring: earlyQuestions?.modesBefore)
-        // The library is read on the runtime's queue while the terminal is set up; its answer waits for the main loop.
-        runner.perform(.loadLibrary)
-        StartupTrace.mark("library load started")
         asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(environment["TMUX"] ?? "").isEmpty
         let typed = asksAfterFirstFrame ? [] : askTerminal()
         StartupTrace.mark("terminal asked")
@@ -293,4 +298,11 @@ public final class TerminalApp {
         runner.closeLibrary()
         exit(status)
     }
+}
+
+/// The app the runner's messages go to: set once the app is made, so the runner (and the library's first read) can
+/// start before it is.
+@MainActor
+private final class MessageInbox {
+    weak var app: TerminalApp?
 }
