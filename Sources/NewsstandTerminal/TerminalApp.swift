@@ -58,7 +58,12 @@ public final class TerminalApp {
                 colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
-        // The library is read first, on the runtime's queue, while the rest of the app and the terminal are set up;
+        // The remembered settings first: the library's first read, started next, holds the library until it is done.
+        let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
+        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
+        let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
+        let rememberedFilter = (try? store.setting(AppState.shelfFilterSetting)).flatMap { $0.flatMap(ShelfView.Filter.init(rawValue:)) }
+        // Then the library is read, on the runtime's queue, while the rest of the app and the terminal are set up;
         // its answer waits on the main queue for the main loop.
         let inbox = inbox
         runner = EffectRunner(store: store, paths: paths, configuration: configuration) { message in
@@ -68,7 +73,6 @@ public final class TerminalApp {
         StartupTrace.mark("library load started")
         self.tmuxCheck = tmuxCheck
         earlyQuestions = questions
-        let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let colorMode = colorsEnabled ? ColorModeDetector.detect(environment) : .none
         self.colorMode = colorMode
         // Until the terminal is asked, `auto` goes by COLORFGBG (else dark).
@@ -82,14 +86,11 @@ public final class TerminalApp {
         state.isLightBackground = theme.isLight
         state.keys = keys
         state.screenReader = configuration.screenReader
-        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
         state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
         state.fullTextDefault = configuration.fullText
         state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
         state.shelf.viewMode = rememberedView ?? .list
-        let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
-        let rememberedFilter = (try? store.setting(AppState.shelfFilterSetting)).flatMap { $0.flatMap(ShelfView.Filter.init(rawValue:)) }
         state.library.view = ShelfView(sort: rememberedOrder ?? .newest, filter: rememberedFilter ?? .all)
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
