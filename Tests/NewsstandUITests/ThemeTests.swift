@@ -28,6 +28,15 @@ final class ThemeTests: XCTestCase {
         XCTAssertEqual(theme[.selection], TextStyle(foreground: .indexed(208), background: .default, attributes: .reverse))
     }
 
+    func testWindowsLineEndsAndNonASCIICommentsAreRead() throws {
+        let crlf = try ThemeParser.parse("# café thème — ünïcode\r\nbackground light\r\ncolor title red default bold\r\n", name: "t")
+        XCTAssertTrue(crlf.isLight)
+        XCTAssertEqual(crlf[.title], TextStyle(foreground: .basic(1), background: .default, attributes: .bold))
+        XCTAssertThrowsError(try ThemeParser.parse("background dark\r\ncolor titel red default\r\n", name: "bad")) {
+            XCTAssertEqual("\($0)", "theme bad, line 2: unknown element 'titel'")
+        }
+    }
+
     func testThemesMayChooseTheCoverMode() throws {
         XCTAssertEqual(try ThemeParser.parse("cover-mode ascii-color", name: "t").coverMode, .asciiColor)
         XCTAssertNil(try ThemeParser.parse("background dark", name: "t").coverMode)

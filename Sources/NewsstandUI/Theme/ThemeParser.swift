@@ -21,9 +21,12 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
 public enum ThemeParser {
     public static func parse(_ text: String, name: String) throws -> Theme {
         var theme = Theme(name: name)
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on bytes, not characters (a theme is read at every start): "\r\n" is one character, so a file with
+        // Windows line ends would otherwise be one long line.
+        for (offset, rawLine) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             // A word starting with `#` begins a comment, unless it is a #rrggbb colour.
-            let words = Array(rawLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let words = Array(rawLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+                .lazy.map { String(decoding: $0, as: UTF8.self) }
                 .prefix { !$0.hasPrefix("#") || color($0) != nil })
             guard let directive = words.first else { continue }
             func fail(_ message: String) -> ThemeError { ThemeError(description: "theme \(name), line \(offset + 1): \(message)") }
