@@ -147,9 +147,16 @@ final class CursesBackend {
     private func put(_ cell: Cell, x: Int, y: Int) {
         var character = cchar_t()
         var count = 0
-        for scalar in cell.symbol.unicodeScalars.prefix(4) {
-            wide[count] = wchar_t(bitPattern: scalar.value)
-            count += 1
+        let utf8 = cell.symbol.utf8
+        if utf8.count == 1, let byte = utf8.first {
+            // One byte: ASCII, as most cells are (a whole screen is drawn at start), without walking the scalars.
+            wide[0] = wchar_t(byte)
+            count = 1
+        } else {
+            for scalar in cell.symbol.unicodeScalars.prefix(4) {
+                wide[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
         }
         if count == 0 {
             wide[0] = 32

@@ -89,7 +89,7 @@ public final class TerminalApp {
         state.readingPace = ReadingPace(fixed: configuration.readingSpeed, remembered: rememberedSpeed)
         state.articleMeasure = configuration.measure
         state.fullTextDefault = configuration.fullText
-        state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
+        state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode, environment: environment).text
         state.shelf.viewMode = rememberedView ?? .list
         state.library.view = ShelfView(sort: rememberedOrder ?? .newest, filter: rememberedFilter ?? .all)
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
@@ -143,7 +143,7 @@ public final class TerminalApp {
             theme = themeChoice.theme(for: BackgroundChooser.choose(answer: answers.background, colorForegroundBackground: environment["COLORFGBG"]))
             state.isLightBackground = theme.isLight
             coverSetting = configuredCoverMode ?? theme.coverMode.map(CoverModeSetting.init)
-            state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode).text
+            state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode, environment: environment).text
         }
         guard mayShowPictures else { return answers.typed }
         let choice = PictureModeChooser.choose(setting: coverSetting, answers: answers, colorMode: colorMode, environment: environment)
