@@ -20,11 +20,16 @@ final class CursesBackend {
     /// The last style drawn and its ncurses colour pair and attributes: neighbouring cells mostly share a style, so
     /// most cells of a frame skip the palette (`put`).
     private var lastStyle: (style: TextStyle, pair: Int32, attributes: attr_t)?
-    /// The wide characters of the cell being put (up to 4 and a terminating 0), kept to spare an allocation per cell.
-    private var wide = [wchar_t](repeating: 0, count: 5)
+    /// The wide characters of the cell being put (up to 4 and a terminating 0): memory of its own, kept, so putting a
+    /// cell neither allocates nor goes through an array's exclusivity and uniqueness checks (a screen is 4,800 cells).
+    private let wide = UnsafeMutablePointer<wchar_t>.allocate(capacity: 5)
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
+    }
+
+    deinit {
+        wide.deallocate()
     }
 
     /// What the terminal can show, from $COLORTERM and terminfo.
