@@ -1,5 +1,6 @@
 import Foundation
 import NewsstandCore
+import Synchronization
 
 /// What every command needs: the paths, the configuration and the open library,
 /// with the sample publication subscribed on the very first run.
@@ -26,6 +27,7 @@ struct LibraryContext {
         } catch {
             throw CommandFailure("cannot open the library at \(paths.databaseFile.path): \(error)")
         }
+        opened.withLock { $0.append(store) }
         let credentials = CredentialStore(paths: paths)
         let context = LibraryContext(paths: paths, configuration: configuration, store: store, client: HTTPClient(credentials: credentials, environment: environment))
         do {
@@ -35,6 +37,15 @@ struct LibraryContext {
         }
         context.subscribeSampleOnFirstRun(environment: environment)
         return context
+    }
+
+    /// The libraries this command opened, closed as it ends (`closeOpened`).
+    private static let opened = Mutex<[LibraryStore]>([])
+
+    /// Closes the libraries the command opened, as it ends: SQLite folds its write-ahead log into the database and
+    /// removes it, so the next start (the shelf's, say, after a `sync` from cron) does not read it all back first.
+    static func closeOpened() {
+        for store in opened.withLock({ stores in defer { stores = [] }; return stores }) { store.close() }
     }
 
     /// On an empty library, subscribes the bundled sample publication (once: never again after it is removed).

@@ -16,10 +16,13 @@ do {
         exit(0)
     }
     try command.run(&arguments)
+    LibraryContext.closeOpened()
 } catch let error as UsageError {
+    LibraryContext.closeOpened()
     FileHandle.standardError.write(Data("newsstand: \(error)\nRun `newsstand --help` for usage.\n".utf8))
     exit(2)
 } catch {
+    LibraryContext.closeOpened()
     FileHandle.standardError.write(Data("newsstand: \(error)\n".utf8))
     exit(1)
 }

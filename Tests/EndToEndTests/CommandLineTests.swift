@@ -20,6 +20,21 @@ final class CommandLineTests: EndToEndTestCase {
                       "the library lives under XDG_DATA_HOME's default")
     }
 
+    /// A command closes the library as it ends, so no write-ahead log is left for the next start to read back; also when
+    /// the command fails.
+    func testCommandsLeaveNoWriteAheadLogBehind() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let library = home.appendingPathComponent(".local/share/newsstand/library.sqlite")
+        let log = URL(fileURLWithPath: library.path + "-wal")
+        let first = try TestEnvironment.run(["list"], environment: environment) // the first run subscribes the sample: writes
+        XCTAssertEqual(first.status, 0, first.errors)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "list left the log behind")
+        let failed = try TestEnvironment.run(["download", "no-such-issue"], environment: environment)
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "a failed command left the log behind")
+    }
+
     /// libcurl and the two dozen libraries it brings are opened by the first network request, not at every start.
     func testLibcurlIsLoadedOnlyWhenTheNetworkIsUsed() throws {
         var environment = TestEnvironment.environment(home: home, sample: true)
