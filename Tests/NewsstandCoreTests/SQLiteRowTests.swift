@@ -16,6 +16,7 @@ final class SQLiteRowTests: XCTestCase {
             [.integer(4), .text("7"), .text("line\nbreak")],
         ]
         for row in rows { try database.query("INSERT INTO t (id, number, text) VALUES (?, ?, ?)", row) }
+        try database.execute("INSERT INTO t (id, number, text) VALUES (5, NULL, CAST('as a blob' AS BLOB))")
         return database
     }
 
@@ -31,11 +32,11 @@ final class SQLiteRowTests: XCTestCase {
                 XCTAssertEqual(row.int64(column), values[column].int64, "row \(visited) column \(column)")
                 XCTAssertEqual(row.double(column), values[column].double, "row \(visited) column \(column)")
                 XCTAssertEqual(row.string(column), values[column].string, "row \(visited) column \(column)")
-                XCTAssertEqual(row.isNull(column), values[column] == .null, "row \(visited) column \(column)")
             }
             visited += 1
         }
-        XCTAssertEqual(visited, 4)
+        XCTAssertEqual(visited, 5)
+        XCTAssertEqual(kept[4][2], .text("as a blob"), "a blob reads as text")
         XCTAssertEqual(kept[0][2], .text("Café Métropole — №1"))
         XCTAssertEqual(kept[1][1].int64, 2, "a real read as a whole number")
         XCTAssertEqual(kept[0][1].double, 42)
@@ -45,7 +46,7 @@ final class SQLiteRowTests: XCTestCase {
     func testRowsMapsEachRowAndBindsValues() throws {
         let database = try database()
         let texts = try database.rows("SELECT text FROM t WHERE id >= ? ORDER BY id", [.integer(3)]) { $0.string(0) }
-        XCTAssertEqual(texts, ["", "line\nbreak"])
+        XCTAssertEqual(texts, ["", "line\nbreak", "as a blob"])
         XCTAssertEqual(try database.rows("SELECT id FROM t WHERE id > 99") { $0.int64(0) }, [])
     }
 
@@ -59,8 +60,8 @@ final class SQLiteRowTests: XCTestCase {
         })
         XCTAssertEqual(seen, 2)
         // Reset after the throw: the same statement reads from the start, and no read is left open for writers.
-        XCTAssertEqual(try database.rows("SELECT id FROM t ORDER BY id") { $0.int64(0) }, [1, 2, 3, 4])
+        XCTAssertEqual(try database.rows("SELECT id FROM t ORDER BY id") { $0.int64(0) }, [1, 2, 3, 4, 5])
         try database.query("DELETE FROM t WHERE id = 4")
-        XCTAssertEqual(try database.rows("SELECT id FROM t ORDER BY id") { $0.int64(0) }, [1, 2, 3])
+        XCTAssertEqual(try database.rows("SELECT id FROM t ORDER BY id") { $0.int64(0) }, [1, 2, 3, 5])
     }
 }

@@ -20,8 +20,6 @@ struct SQLiteRow {
     /// How many columns the statement gives.
     let count: Int
 
-    func isNull(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_NULL }
-
     func int64(_ column: Int) -> Int64? {
         switch sqlite3_column_type(statement, Int32(column)) {
         case SQLITE_INTEGER, SQLITE_FLOAT: sqlite3_column_int64(statement, Int32(column))
@@ -36,10 +34,12 @@ struct SQLiteRow {
         }
     }
 
-    /// The column's text; nil for NULL and for numbers (as `SQLiteValue.string`).
+    /// The column's text (a blob read as text); nil for NULL and for numbers (as `SQLiteValue.string`).
     func string(_ column: Int) -> String? {
-        guard sqlite3_column_type(statement, Int32(column)) == SQLITE_TEXT else { return nil }
-        return text(column)
+        switch sqlite3_column_type(statement, Int32(column)) {
+        case SQLITE_TEXT, SQLITE_BLOB: text(column)
+        default: nil
+        }
     }
 
     /// The column as SQLite hands it, kept as a value.
