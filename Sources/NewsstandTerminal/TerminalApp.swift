@@ -35,6 +35,8 @@ public final class TerminalApp {
     /// Whether the library has been reconciled with the disk and interrupted downloads resumed (`resumeDownloadsOnce`).
     private var hasResumedDownloads = false
     private static let firstFrameWait: DispatchTimeInterval = .milliseconds(150)
+    /// How long the work that follows the first frame (the reconcile, asking tmux and the terminal) waits after it.
+    private static let afterFirstFrameDelay: DispatchTimeInterval = .milliseconds(50)
     private static let firstRefreshDelay: DispatchTimeInterval = .seconds(2)
     /// Seconds between automatic catalog refreshes; 0 for none.
     private let refreshInterval: TimeInterval
@@ -158,8 +160,8 @@ public final class TerminalApp {
         return answers.typed
     }
 
-    /// Reconciles the library with the disk and resumes interrupted downloads, once: after the first frame is flushed,
-    /// or before the first key if one comes sooner (a key can start a download, which must come after the reconcile on
+    /// Reconciles the library with the disk and resumes interrupted downloads, once: a moment after the first frame is
+    /// flushed (`afterFirstFrameDelay`), or before the first key if one comes sooner (a key can start a download, which must come after the reconcile on
     /// the downloads' serial queue). Started with the library's first read, it held the library's lock against it and
     /// spun on it on the second core while the first frame waited.
     private func resumeDownloadsOnce() {
@@ -285,9 +287,13 @@ public final class TerminalApp {
         if !hasDrawnFrame {
             hasDrawnFrame = true
             StartupTrace.mark("first frame flushed")
-            resumeDownloadsOnce()
-            if asksAfterFirstFrame {
-                DispatchQueue.main.async { [unowned self] in MainActor.assumeIsolated { askTerminalAfterFirstFrame() } }
+            // What follows the first frame waits a moment, so that the terminal has the machine to itself while it shows
+            // the frame: asking tmux spawns a process, and the reconcile reads the library and the disk.
+            DispatchQueue.main.asyncAfter(deadline: .now() + Self.afterFirstFrameDelay) { [unowned self] in
+                MainActor.assumeIsolated {
+                    resumeDownloadsOnce()
+                    if asksAfterFirstFrame { askTerminalAfterFirstFrame() }
+                }
             }
         }
     }
