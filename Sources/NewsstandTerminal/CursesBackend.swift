@@ -23,6 +23,9 @@ final class CursesBackend {
     /// The wide characters of the cell being put (up to 4 and a terminating 0): memory of its own, kept, so putting a
     /// cell neither allocates nor goes through an array's exclusivity and uniqueness checks (a screen is 4,800 cells).
     private let wide = UnsafeMutablePointer<wchar_t>.allocate(capacity: 5)
+    /// A run of one-byte cells put at once (`putLine`); a longer run is put in parts.
+    private let run = UnsafeMutablePointer<wchar_t>.allocate(capacity: CursesBackend.runCapacity)
+    private static let runCapacity = 512
 
     init(colorMode: ColorMode) {
         palette = ColorPalette(mode: colorMode)
@@ -30,6 +33,7 @@ final class CursesBackend {
 
     deinit {
         wide.deallocate()
+        run.deallocate()
     }
 
     /// What the terminal can show, from $COLORTERM and terminfo.
@@ -112,12 +116,7 @@ final class CursesBackend {
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
         if previousFrame == nil || previousFrame!.width != frame.width || previousFrame!.height != frame.height {
             // Everything is drawn: the cells in order, without listing them as changes first.
-            for y in 0..<frame.height {
-                for x in 0..<frame.width {
-                    let cell = frame[x, y]
-                    if !cell.isContinuation { put(cell.picture.map(pictures.text(for:)) ?? cell, x: x, y: y) }
-                }
-            }
+            for y in 0..<frame.height { putLine(y, of: frame) }
         } else {
             for change in BufferDiff.changes(from: previousFrame, to: frame) {
                 put(change.cell.picture.map(pictures.text(for:)) ?? change.cell, x: change.x, y: change.y)
@@ -149,12 +148,46 @@ final class CursesBackend {
         }
     }
 
+    /// Puts a whole line: runs of one-byte (ASCII) cells of one style in one call each, with the style set once (most
+    /// of a screen: a first frame is 4,800 cells), every other cell as `put` does.
+    private func putLine(_ y: Int, of frame: CellBuffer) {
+        var x = 0
+        while x < frame.width {
+            let cell = frame[x, y]
+            guard cell.picture == nil, let first = Self.singleByte(cell.symbol) else {
+                if !cell.isContinuation { put(cell.picture.map(pictures.text(for:)) ?? cell, x: x, y: y) }
+                x += 1
+                continue
+            }
+            run[0] = wchar_t(first)
+            var end = x + 1
+            while end < frame.width, end - x < Self.runCapacity {
+                let next = frame[end, y]
+                guard next.picture == nil, next.style == cell.style, let byte = Self.singleByte(next.symbol) else { break }
+                run[end - x] = wchar_t(byte)
+                end += 1
+            }
+            let (pair, attributes) = drawn(cell.style)
+            var extendedPair = pair
+            wattr_set(newsstand_stdscr(), attributes, Int16(truncatingIfNeeded: min(pair, Int32(Int16.max))), &extendedPair)
+            mvaddnwstr(Int32(y), Int32(x), run, Int32(end - x))
+            // The window's attributes are merged into every character added after: back to none for `put`'s cells.
+            wattr_set(newsstand_stdscr(), 0, 0, nil)
+            x = end
+        }
+    }
+
+    /// The byte of a one-byte (ASCII) symbol; nil for anything else.
+    private static func singleByte(_ symbol: String) -> UInt8? {
+        let utf8 = symbol.utf8
+        return utf8.count == 1 ? utf8.first : nil
+    }
+
     private func put(_ cell: Cell, x: Int, y: Int) {
         var character = cchar_t()
         var count = 0
-        let utf8 = cell.symbol.utf8
-        if utf8.count == 1, let byte = utf8.first {
-            // One byte: ASCII, as most cells are (a whole screen is drawn at start), without walking the scalars.
+        if let byte = Self.singleByte(cell.symbol) {
+            // One byte: ASCII, as most changed cells are, without walking the scalars.
             wide[0] = wchar_t(byte)
             count = 1
         } else {
