@@ -118,6 +118,28 @@ final class ShelfEndToEndTests: EndToEndTestCase {
         }
     }
 
+    /// The first frame reaches the terminal in the theme's styles: runs of plain text, drawn a run at a time, in theirs,
+    /// and the cells drawn one by one after them (the selection bar, after a line of bold) in their own.
+    func testTheFirstFrameIsDrawnInTheThemesStyles() throws {
+        let environment = TestEnvironment.environment(home: home, sample: true)
+        let session = try TmuxSession(command: try TestEnvironment.binary().path + " --theme dark --cover-mode ascii", width: 100, height: 32,
+                                      environment: environment)
+        try session.waitFor(text: "TAP TO DOWNLOAD")
+        let styled = try session.styledScreen()
+        let escape = "\u{1b}["
+        // dark.theme: header bright-white on 236, bold; the active tab 16 on 215, bold; the selected row 253 on 237 with
+        // the bar in the active tab's colour, 215.
+        XCTAssertTrue(styled.contains("\(escape)97m\(escape)48;5;236m NEWSSTAND "), styled)
+        XCTAssertTrue(styled.contains("\(escape)38;5;16m\(escape)48;5;215m Kettle & Compass"), styled)
+        let bar = try XCTUnwrap(styled.components(separatedBy: "\n").first { $0.contains("▌") && $0.contains("Maps & Margins") }, styled)
+        let beforeBar = bar[..<bar.range(of: "▌")!.lowerBound]
+        let lastReset = beforeBar.range(of: "\(escape)0m", options: .backwards)?.upperBound ?? beforeBar.startIndex
+        XCTAssertFalse(beforeBar[lastReset...].contains("\(escape)1m"), "the bar is drawn bold: \(bar)")
+        XCTAssertTrue(beforeBar[lastReset...].contains("38;5;215m"), "the bar is not in the active tab's colour: \(bar)")
+        try session.send("q")
+        session.waitForExit()
+    }
+
     func testResizingRedrawsForTheNewSize() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)
         let session = try TmuxSession(command: try TestEnvironment.binary().path, width: 100, height: 32, environment: environment)

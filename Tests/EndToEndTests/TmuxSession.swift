@@ -31,6 +31,11 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-t", name])
     }
 
+    /// The screen as text with its styles, as tmux holds them: SGR sequences where the style changes.
+    func styledScreen() throws -> String {
+        try tmux(["capture-pane", "-e", "-p", "-t", name])
+    }
+
     /// Waits until the screen satisfies `condition`, polling; fails with the last screen if it never does.
     @discardableResult
     func waitFor(_ description: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
