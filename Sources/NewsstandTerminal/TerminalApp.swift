@@ -129,7 +129,6 @@ public final class TerminalApp {
     /// theme and how pictures are shown. Returns the keys typed meanwhile. Questions already sent (`earlyQuestions`)
     /// are not asked again: their answers are read.
     private func askTerminal() -> [UInt8] {
-        var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
         guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
@@ -179,9 +178,24 @@ public final class TerminalApp {
         return check
     }
 
-    /// The questions put off until the first frame was drawn (`asksAfterFirstFrame`): asks them, gives back the keys
-    /// typed meanwhile, and when the answers changed how covers are shown, asks for them again in that form and draws.
+    /// Whether covers may be pictures: colours, and `cover-mode` unset or a picture protocol.
+    private var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
+
+    /// The questions put off until the first frame was drawn (`asksAfterFirstFrame`, so inside tmux). tmux is asked
+    /// first whether they may pass, a tmux client's run (2–12 ms here, a second at most): its answer is awaited off the
+    /// main thread, which goes on answering keys, and the terminal is asked once it is in.
     private func askTerminalAfterFirstFrame() {
+        guard mayShowPictures else { return }
+        let check = passthroughCheck()
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            _ = check.allowsPassthrough
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.askTerminalOnceTmuxAnswered() } }
+        }
+    }
+
+    /// Asks the terminal (tmux's answer is in), gives back the keys typed meanwhile, and when the answers changed how
+    /// covers are shown, asks for them again in that form and draws.
+    private func askTerminalOnceTmuxAnswered() {
         let before = (state.coverMode, state.pictureProtocol, state.cellPixelSize)
         let typed = askTerminal()
         StartupTrace.mark("terminal asked after the first frame")

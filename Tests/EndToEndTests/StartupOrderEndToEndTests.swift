@@ -8,7 +8,8 @@ import XCTest
 /// `tmux` of its own first on `PATH`: asked, it looks at the pane (through the real tmux) and notes whether the shelf was
 /// already drawn. Drawn first, it sees the shelf at once; asked first, it never does, since the program waits for it.
 final class StartupOrderEndToEndTests: EndToEndTestCase {
-    private func launchWithRecordingTmux(arguments: String) throws -> (TmuxSession, URL) {
+    /// `answerDelay`: seconds the fake tmux takes to answer once it has seen the shelf (the program waits a second at most).
+    private func launchWithRecordingTmux(arguments: String, answerDelay: Double = 0) throws -> (TmuxSession, URL) {
         guard let realTmux = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw TestRequirement.absent("tmux is not installed (`make test` installs it)")
         }
@@ -25,6 +26,8 @@ final class StartupOrderEndToEndTests: EndToEndTestCase {
             while [ $i -lt 50 ]; do
               if '\(realTmux)' -L "$socket" capture-pane -p -t e2e 2>/dev/null | grep -q 'TAP TO DOWNLOAD'; then
                 echo "the shelf was on the screen" >> '\(record.path)'
+                sleep \(answerDelay)
+                echo "answered" >> '\(record.path)'
                 echo off
                 exit 0
               fi
@@ -85,6 +88,18 @@ final class StartupOrderEndToEndTests: EndToEndTestCase {
         let resumed = try XCTUnwrap(steps.firstIndex(of: "interrupted downloads resumed"), "\(steps)")
         XCTAssertLessThan(frame, resumed, "\(steps)")
         XCTAssertLessThan(try XCTUnwrap(steps.firstIndex(of: "main")), frame)
+    }
+
+    /// tmux's answer is awaited off the main thread: a key pressed while tmux takes its time is answered at once.
+    func testKeysAreAnsweredWhileTmuxIsAskedAfterTheFirstFrame() throws {
+        let (session, record) = try launchWithRecordingTmux(arguments: "--theme dark", answerDelay: 0.9)
+        try session.waitFor(text: "TAP TO DOWNLOAD")
+        XCTAssertTrue(waitForRecord(record, containing: "the shelf was on the screen").contains("the shelf was on the screen"))
+        try session.send("j")
+        try session.waitFor(text: "2/")
+        let noted = (try? String(contentsOf: record, encoding: .utf8)) ?? ""
+        XCTAssertFalse(noted.contains("answered"), "the key was answered only after tmux: \(noted)")
+        XCTAssertTrue(waitForRecord(record, containing: "answered").contains("answered"))
     }
 
     func testInsideTmuxWithTheThemeFollowingTheBackgroundTmuxIsAskedBeforeTheFirstFrame() throws {
