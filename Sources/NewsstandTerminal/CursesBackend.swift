@@ -177,10 +177,12 @@ final class CursesBackend {
         }
     }
 
-    /// The byte of a one-byte (ASCII) symbol; nil for anything else.
+    /// The byte of a one-byte printable ASCII symbol; nil for anything else (a control character, which a run's
+    /// ncurses call would act on, goes through `put` as it always has).
     private static func singleByte(_ symbol: String) -> UInt8? {
         let utf8 = symbol.utf8
-        return utf8.count == 1 ? utf8.first : nil
+        guard utf8.count == 1, let byte = utf8.first, (0x20...0x7E).contains(byte) else { return nil }
+        return byte
     }
 
     private func put(_ cell: Cell, x: Int, y: Int) {
