@@ -169,7 +169,7 @@ final class CursesBackend {
             }
             let (pair, attributes) = drawn(cell.style)
             var extendedPair = pair
-            wattr_set(newsstand_stdscr(), attributes, Int16(truncatingIfNeeded: min(pair, Int32(Int16.max))), &extendedPair)
+            wattr_set(newsstand_stdscr(), attributes, Self.shortPair(pair), &extendedPair)
             mvaddnwstr(Int32(y), Int32(x), run, Int32(end - x))
             // The window's attributes are merged into every character added after: back to none for `put`'s cells.
             wattr_set(newsstand_stdscr(), 0, 0, nil)
@@ -205,9 +205,12 @@ final class CursesBackend {
         wide[count] = 0
         let (pair, attributes) = drawn(cell.style)
         var extendedPair = pair
-        setcchar(&character, wide, attributes, Int16(truncatingIfNeeded: min(pair, Int32(Int16.max))), &extendedPair)
+        setcchar(&character, wide, attributes, Self.shortPair(pair), &extendedPair)
         mvadd_wch(Int32(y), Int32(x), &character)
     }
+
+    /// A colour pair for ncurses' 16-bit argument (capped); the whole number goes in the extended-pair argument beside it.
+    private static func shortPair(_ pair: Int32) -> Int16 { Int16(truncatingIfNeeded: min(pair, Int32(Int16.max))) }
 
     /// The colour pair and ncurses attributes of a style: the last style's again, else from the palette.
     private func drawn(_ style: TextStyle) -> (pair: Int32, attributes: attr_t) {

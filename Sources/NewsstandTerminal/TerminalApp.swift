@@ -312,11 +312,11 @@ public final class TerminalApp {
         }
     }
 
-    /// Ends the program: the runner's pending saves first (the last reading position), then the terminal is restored.
+    /// Ends the program: the runner's pending saves first (the last reading position) and the library closed, then the
+    /// terminal is restored.
     private func quit(status: Int32) -> Never {
-        runner.finishPendingSaves()
-        backend.stop()
         runner.closeLibrary()
+        backend.stop()
         exit(status)
     }
 }

@@ -17,12 +17,13 @@ do {
     }
     try command.run(&arguments)
     LibraryContext.closeOpened()
-} catch let error as UsageError {
-    LibraryContext.closeOpened()
-    FileHandle.standardError.write(Data("newsstand: \(error)\nRun `newsstand --help` for usage.\n".utf8))
-    exit(2)
 } catch {
+    // However the command ended, the libraries it opened are closed first.
     LibraryContext.closeOpened()
+    if let usage = error as? UsageError {
+        FileHandle.standardError.write(Data("newsstand: \(usage)\nRun `newsstand --help` for usage.\n".utf8))
+        exit(2)
+    }
     FileHandle.standardError.write(Data("newsstand: \(error)\n".utf8))
     exit(1)
 }

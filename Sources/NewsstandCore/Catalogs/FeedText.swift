@@ -15,18 +15,25 @@ enum FeedText {
         }
         if plain == true { return text }
         let utf8 = text.utf8
-        guard let first = utf8.first, let last = utf8.last else { return text }
+        let (range, plainEnds) = trimmedRange(utf8, newlines: newlines)
+        if range.isEmpty { return "" }
+        guard plainEnds else { return text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces) }
+        if range == utf8.startIndex..<utf8.endIndex { return text }
+        return String(Substring(utf8[range]))
+    }
+
+    /// Where `bytes` lies once ASCII spaces (and, with `newlines`, line breaks) are cut from its ends, and whether the
+    /// ends left are visible ASCII: when they are not, other Unicode spaces may be left to cut, which the caller does
+    /// with Foundation. `trimmed` and the feed reader's text (trimmed before a String is made of it) share it.
+    static func trimmedRange<Bytes: BidirectionalCollection>(_ bytes: Bytes, newlines: Bool = true) -> (range: Range<Bytes.Index>, plainEnds: Bool)
+    where Bytes.Element == UInt8 {
         func isSpace(_ byte: UInt8) -> Bool { newlines ? isASCIIWhitespace(byte) : byte == 0x20 || byte == 0x09 }
-        if first > 0x20 && first < 0x80 && last > 0x20 && last < 0x80 { return text }
-        var start = utf8.startIndex, end = utf8.endIndex
-        while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
-        while end > start, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
-        if start == end { return "" }
-        let head = utf8[start], tail = utf8[utf8.index(before: end)]
-        guard head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80 else {
-            return text.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
-        }
-        return String(Substring(utf8[start..<end]))
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        guard start < end else { return (start..<end, true) }
+        let head = bytes[start], tail = bytes[bytes.index(before: end)]
+        return (start..<end, head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80)
     }
 
     /// Whether `text` holds `needle`, byte for byte (Foundation's `contains` is far slower).

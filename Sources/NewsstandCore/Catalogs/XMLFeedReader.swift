@@ -661,13 +661,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// (the untrimmed one was made, then retained as the result and released, for every id).
     private var trimmedText: String {
         let bytes = text.bytes
-        var start = 0, end = bytes.count
-        while start < end, FeedText.isASCIIWhitespace(bytes[start]) { start += 1 }
-        while end > start, FeedText.isASCIIWhitespace(bytes[end - 1]) { end -= 1 }
-        if start == end { return "" }
-        let head = bytes[start], tail = bytes[end - 1]
-        guard head > 0x20 && head < 0x80 && tail > 0x20 && tail < 0x80 else { return FeedText.trimmed(rawText) }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        let (range, plainEnds) = FeedText.trimmedRange(bytes)
+        if range.isEmpty { return "" }
+        guard plainEnds else { return FeedText.trimmed(rawText) }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private func textDate() -> Date? {
