@@ -184,7 +184,7 @@ struct LaunchBenchmark {
         let all = launches.joined()
         let period = Statistics(all.filter { $0.polls > 1 }.map(\.pollPeriod).nonEmpty ?? [0])
         table.note("spawn = CLOCK_MONOTONIC just before posix_spawn of `tmux new-session -d -x \(width) -y \(height) PROGRAM ARGS…` (private server, TERM=\(harness.terminalName)); "
-            + "visible = return of the first `tmux capture-pane -p` showing the complete frame, polled every \(Format.milliseconds(period.median)) (median), so each figure is late by up to that.")
+            + "visible = end of the reply to the first `capture-pane -p` showing the complete frame, asked through one tmux control-mode client (no process per capture) every \(Format.milliseconds(period.median)) (median), so each figure is late by up to that.")
         table.note("RSS = VmHWM of #{pane_pid} read when the frame was seen; the pane's /proc/PID/exe is checked to be the program itself (run by tmux without a shell).")
         table.note("median of \(runs) launches each after one warm-up, the programs taking turns; min in the notes. Newsstand runs its usual background refresh of every feed at launch (304s from 127.0.0.1); newsboat has refresh-on-startup no.")
         table.note("binary: \(newsstand.path) (release when this is a release build; `make bench` builds it).")

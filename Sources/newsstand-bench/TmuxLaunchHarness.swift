@@ -7,11 +7,12 @@ import Glibc
 ///
 /// The terminal is a detached tmux session of a fixed size on a private tmux server (its own socket,
 /// no configuration file, status line off, so the pane is exactly `width × height`). A launch is
-/// `tmux new-session -d -x W -y H -s NAME PROGRAM ARGUMENTS…`; then `tmux capture-pane -p` is polled in
-/// a tight loop until the caller's test says the frame is complete. The time runs from
-/// `CLOCK_MONOTONIC` just before the `new-session` client is spawned to the return of the first capture
-/// that shows the complete frame, so it includes tmux's own work and is an upper bound by at most one
-/// poll period (reported as `pollPeriod`). At that moment the program's `VmHWM` is read from
+/// `tmux new-session -d -x W -y H -s NAME PROGRAM ARGUMENTS…`; then `capture-pane -p` is polled in a tight
+/// loop, through one control-mode client kept for the whole case (`TmuxControlClient`: no process is spawned
+/// per capture), until the caller's test says the frame is complete. The time runs from `CLOCK_MONOTONIC` just
+/// before the `new-session` client is spawned to the end of the first capture's reply that shows the complete
+/// frame, so it includes tmux's own work and is an upper bound by at most one poll period (reported as
+/// `pollPeriod`). At that moment the program's `VmHWM` is read from
 /// `/proc/PID/status`, where PID is the pane's (`#{pane_pid}`), checked through `/proc/PID/exe` to be
 /// the program itself and not a shell. Then the session is killed and the launch waits for the
 /// program to be gone, so launches never overlap.
@@ -47,14 +48,16 @@ final class TmuxLaunchHarness {
 
     let width: Int
     let height: Int
-    /// Pause between captures; each capture (spawning the tmux client) takes a few milliseconds more.
-    var pollInterval: useconds_t = 2_000
+    /// Pause between captures; each capture (a round trip to the tmux server) takes a fraction of a millisecond more.
+    var pollInterval: useconds_t = 500
     /// How long a program has to show its frame (newsboat takes about 10 s on 50,000 cached items here).
     var timeout: Double = 60
 
     private let tmux: String
     private let socket: String
     private let baseEnvironment: [String: String]
+    /// Polls the screens and asks tmux what it knows of a launch, without a process per question.
+    private let control: TmuxControlClient
     private var launches = 0
 
     /// Starts a private tmux server whose socket is in `folder`, kept alive by an idle session, so
@@ -69,9 +72,10 @@ final class TmuxLaunchHarness {
         baseEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
 
         // The server daemonizes from this client: give it no pipe of ours to hold open.
-        let status = try Self.spawnDetached(tmux, clientArguments(["new-session", "-d", "-s", "idle", "-x", String(width), "-y", String(height),
+        let status = try Self.spawnDetached(tmux, Self.clientArguments(socket, ["new-session", "-d", "-s", "idle", "-x", String(width), "-y", String(height),
                                                                    "sleep", "2147483647"]), environment: baseEnvironment)
         guard status == 0 else { throw Failure(description: "tmux could not start its server (status \(status))") }
+        control = try TmuxControlClient(tmux: tmux, clientArguments: Self.clientArguments(socket, []), session: "idle", environment: baseEnvironment)
         var options: [[String]] = [["set-option", "-g", "status", "off"], ["set-option", "-g", "remain-on-exit", "off"]]
         // The terminal newer tmux announces by default; older ones default to "screen".
         if ["/usr/share/terminfo/t/tmux-256color", "/lib/terminfo/t/tmux-256color"].contains(where: { FileManager.default.fileExists(atPath: $0) }) {
@@ -82,6 +86,7 @@ final class TmuxLaunchHarness {
 
     /// Kills the private tmux server and everything still running in it.
     func stop() {
+        control.close()
         _ = try? client(["kill-server"])
     }
 
@@ -104,14 +109,14 @@ final class TmuxLaunchHarness {
         let started = try client(arguments, environment: environment)
         let spawnedAt = started.spawnedAt
         guard started.status == 0 else { throw Failure(description: "tmux new-session failed (status \(started.status)) for \(program.executable.path)") }
-        let paneID = try client(["display-message", "-p", "-t", name, "#{pane_pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let paneID = try control.run("display-message -p -t \(name) '#{pane_pid}'").lines.joined()
         guard let pid = pid_t(paneID) else {
-            _ = try? client(["kill-session", "-t", name])
+            _ = try? control.run("kill-session -t \(name)")
             throw Failure(description: "tmux gave no pane pid for \(name): '\(paneID)'")
         }
         // However the launch ends: kill the session (SIGHUP to the program) and wait until the program is gone.
         defer {
-            _ = try? client(["kill-session", "-t", name])
+            _ = try? control.run("kill-session -t \(name)")
             waitUntilGone(pid)
         }
 
@@ -119,23 +124,23 @@ final class TmuxLaunchHarness {
         var firstCaptureEnd: UInt64?
         var screen = ""
         while true {
-            let capture = try client(["capture-pane", "-p", "-t", name], environment: environment)
+            let capture = try control.run("capture-pane -p -t \(name)")
             polls += 1
-            if firstCaptureEnd == nil { firstCaptureEnd = capture.exitedAt }
-            guard capture.status == 0 else {
+            if firstCaptureEnd == nil { firstCaptureEnd = capture.endedAt }
+            guard capture.succeeded else {
                 throw Failure(description: "\(program.executable.lastPathComponent) exited before its frame was complete; the screen was:\n\(screen)")
             }
-            screen = capture.output
+            screen = capture.lines.map { $0 + "\n" }.joined()
             if isComplete(screen) {
                 // Read first, check after: the figure is of this moment.
                 let peak = ProcessMemory.peakResidentBytes(of: pid)
                 try checkIdentity(pid: pid, program: program)
                 guard let peak else { throw Failure(description: "no VmHWM in /proc/\(pid)/status") }
-                let seconds = MonotonicClock.seconds(from: spawnedAt, to: capture.exitedAt)
-                let period = polls > 1 ? MonotonicClock.seconds(from: firstCaptureEnd!, to: capture.exitedAt) / Double(polls - 1) : 0
+                let seconds = MonotonicClock.seconds(from: spawnedAt, to: capture.endedAt)
+                let period = polls > 1 ? MonotonicClock.seconds(from: firstCaptureEnd!, to: capture.endedAt) / Double(polls - 1) : 0
                 return Launch(seconds: seconds, peakResidentBytes: peak, pid: pid, polls: polls, pollPeriod: period, screen: screen)
             }
-            if MonotonicClock.seconds(from: spawnedAt, to: capture.exitedAt) > timeout {
+            if MonotonicClock.seconds(from: spawnedAt, to: capture.endedAt) > timeout {
                 throw Failure(description: "\(program.executable.lastPathComponent) showed no complete frame within \(Int(timeout)) s; the screen was:\n\(screen)")
             }
             usleep(pollInterval)
@@ -177,13 +182,13 @@ final class TmuxLaunchHarness {
         return !stat[stat.index(after: close)...].hasPrefix(" Z")
     }
 
-    private func clientArguments(_ arguments: [String]) -> [String] {
+    private static func clientArguments(_ socket: String, _ arguments: [String]) -> [String] {
         ["-S", socket, "-f", "/dev/null"] + arguments
     }
 
     @discardableResult
     private func client(_ arguments: [String], environment: [String: String]? = nil) throws -> ChildProcess.Outcome {
-        try ChildProcess.run(tmux, clientArguments(arguments), environment: environment ?? baseEnvironment, quiet: true)
+        try ChildProcess.run(tmux, Self.clientArguments(socket, arguments), environment: environment ?? baseEnvironment, quiet: true)
     }
 
     /// Runs a program with standard input, output and error on /dev/null and waits for it.
