@@ -43,7 +43,7 @@ struct LibraryContext {
     private static let opened = Mutex<[LibraryStore]>([])
 
     /// Closes the libraries the command opened, as it ends: SQLite folds its write-ahead log into the database and
-    /// removes it, so the next start (the shelf's, say, after a `sync` from cron) does not read it all back first.
+    /// empties it, so the next start (the shelf's, say, after a `sync` from cron) does not read it all back first.
     static func closeOpened() {
         for store in opened.withLock({ stores in defer { stores = [] }; return stores }) { store.close() }
     }

@@ -3,6 +3,22 @@ import XCTest
 @testable import NewsstandCore
 
 final class LibraryStoreTests: XCTestCase {
+    /// Closing the library folds the write-ahead log into the database and leaves its file empty, not deleted: the next
+    /// opening neither reads a log back nor creates the file again. What was written is in the database.
+    func testClosingLeavesTheWriteAheadLogFileEmpty() throws {
+        let paths = try TestSupport.paths(for: self)
+        let log = paths.databaseFile.path + "-wal"
+        let store = try LibraryStore(file: paths.databaseFile)
+        try store.setSetting("kettle", to: "whistling")
+        let written = (try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        XCTAssertGreaterThan(written, 0, "the write went to the log")
+        store.close()
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int, 0, "the log's file is kept, empty")
+        let reopened = try LibraryStore(file: paths.databaseFile)
+        defer { reopened.close() }
+        XCTAssertEqual(try reopened.setting("kettle"), "whistling")
+    }
+
     private let feed = URL(string: "https://example.com/kettle/catalog.plist")!
     private let otherFeed = URL(string: "https://example.org/lantern/catalog.plist")!
 

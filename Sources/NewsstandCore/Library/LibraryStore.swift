@@ -18,9 +18,15 @@ public final class LibraryStore: @unchecked Sendable {
         self.file = file
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         database = try SQLiteDatabase(path: file.path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
+                             + "PRAGMA journal_size_limit = \(Self.writeAheadLogLimit);")
+        database.keepWriteAheadLogFile()
         try migrate()
     }
+
+    /// The most bytes the write-ahead log's file keeps after a checkpoint has emptied it (SQLite's journal size limit).
+    /// With it set, the last connection to close leaves the file empty (`keepWriteAheadLogFile`).
+    static let writeAheadLogLimit = 4 << 20
 
     /// Closes the connection; later calls fail.
     public func close() {

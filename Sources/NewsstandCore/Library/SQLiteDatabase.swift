@@ -93,6 +93,14 @@ final class SQLiteDatabase {
 
     deinit { close() }
 
+    /// Keeps the write-ahead log's file when the last connection closes, instead of deleting it: emptied by the final
+    /// checkpoint when a `journal_size_limit` is set (SQLite truncates it to nothing then), so the next opening neither
+    /// reads a log back nor creates a file (on this machine's ext4, creating it took 1.3 ms of every start).
+    func keepWriteAheadLogFile() {
+        var keep: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
     func close() {
         forgetStatements()
         if let handle { sqlite3_close_v2(handle) }
