@@ -34,9 +34,25 @@ public struct ThemeLoader: Sendable {
     }
 }
 
-/// Keeps a user-typed name from reaching outside a folder.
+/// Keeps a user-typed name from reaching outside a folder: every `/` becomes `_`, then every `..` (left to right) `_`.
+/// Done on the bytes (both are ASCII, never part of another character in UTF-8): Foundation's `replacingOccurrences`
+/// went through `NSString`, a sixth of a millisecond of every start.
 enum PathSafeName {
     static func check(_ name: String) -> String {
-        name.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "..", with: "_")
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: "."), underscore = UInt8(ascii: "_")
+        let bytes = Array(name.utf8)
+        var safe: [UInt8] = []
+        safe.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == dot, index + 1 < bytes.count, bytes[index + 1] == dot {
+                safe.append(underscore)
+                index += 2
+            } else {
+                safe.append(bytes[index] == slash ? underscore : bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: safe, as: UTF8.self)
     }
 }

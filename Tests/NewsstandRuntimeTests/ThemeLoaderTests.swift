@@ -26,4 +26,11 @@ final class ThemeLoaderTests: XCTestCase {
         XCTAssertThrowsError(try loader.load("../../etc/passwd"))
     }
 
+
+    /// A theme's name never reaches outside its folder: slashes and `..` become `_`, whatever surrounds them.
+    func testAThemeNameIsKeptInsideItsFolder() {
+        let cases = ["../../etc/passwd": "____etc_passwd", "a/b": "a_b", "...": "_.", "..../x": "___x", "café..thé": "café_thé",
+                     "/": "_", "paper": "paper", "": ""]
+        for (name, safe) in cases { XCTAssertEqual(PathSafeName.check(name), safe, name) }
+    }
 }
