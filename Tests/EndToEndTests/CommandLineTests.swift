@@ -325,9 +325,4 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(block, usage.components(separatedBy: "\n").map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n",
                        "README's command-line block is --help's USAGE, two spaces less indented")
     }
-
-    /// The file's size; 0 when there is no such file.
-    private static func fileSize(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-    }
 }

@@ -15,6 +15,11 @@ class EndToEndTestCase: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: home) }
     }
 
+    /// A file's size; 0 when there is no such file (the library's write-ahead log, kept empty between runs).
+    static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
+
     /// A server on 127.0.0.1 serving `SampleLibrary/`, stopped when the test ends.
     func startSampleServer() throws -> LocalHTTPServer {
         let server = LocalHTTPServer(root: TestEnvironment.sampleLibrary)

@@ -183,10 +183,6 @@ final class ShelfEndToEndTests: EndToEndTestCase {
         }
     }
 
-    private static func fileSize(_ url: URL) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
-    }
-
     func testTheShelfsOrderAndFilterAreRememberedAfterRelaunch() throws {
         let environment = TestEnvironment.environment(home: home, sample: true)
         let binary = try TestEnvironment.binary().path
