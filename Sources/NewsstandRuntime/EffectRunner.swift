@@ -116,9 +116,9 @@ public final class EffectRunner: Sendable {
     }
 
     /// Closes the library as the program ends, once every save is on disk. SQLite then folds its write-ahead log into
-    /// the database and empties its file (`LibraryStore.writeAheadLogLimit`); left behind, the next start reads it all back first (up to 4 MB after a sync, which
-    /// took 2 ms of a 50,000-issue start-up). Work still running on other queues finds the library closed: the program
-    /// is ending.
+    /// the database and empties its file (`LibraryStore.writeAheadLogLimit`); left behind, the next start reads it all
+    /// back first (up to 4 MB after a sync, which took 2 ms of a 50,000-issue start-up). Work still running on other
+    /// queues finds the library closed: the program is ending.
     public func closeLibrary() {
         finishPendingSaves()
         store.close()
