@@ -41,7 +41,8 @@ final class CalibreAcquisitionEndToEndTests: EndToEndTestCase {
         try session.waitFor("the newest books") { $0.contains("Newest") && $0.contains("navcatalog") }
         try session.waitFor("a book listed") { !$0.contains("Loading…") && $0.contains("Kettle & Compass") }
         try session.send("Enter")
-        let choice = try session.waitFor(text: "GET · ")
+        // The whole chooser, not only its heading (tmux may show the frame half drawn, the catalog's rows still below).
+        let choice = try session.waitFor("the formats offered") { $0.contains("GET · ") && $0.contains("EPUB · ") }
         XCTAssertTrue(choice.contains("▌ EPUB · "), "the readable format first: \(choice)")
         try session.send("Enter")
         try session.waitFor(text: "into the Library shelf")

@@ -36,7 +36,10 @@ final class TmuxSession {
         try tmux(["capture-pane", "-e", "-p", "-t", name])
     }
 
-    /// Waits until the screen satisfies `condition`, polling; fails with the last screen if it never does.
+    /// Waits until the screen satisfies `condition`, polling; fails with the last screen if it never does. The screen
+    /// returned is settled: tmux can be caught halfway through a frame (its first lines new, the rest the last frame's),
+    /// so once the condition holds the screen is read again until two reads agree, and that one is returned while it
+    /// still satisfies the condition (a message that has gone meanwhile leaves the first match returned).
     @discardableResult
     func waitFor(_ description: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line,
                  _ condition: (String) -> Bool) throws -> String {
@@ -44,11 +47,23 @@ final class TmuxSession {
         var last = ""
         while Date() < deadline {
             last = try screen()
-            if condition(last) { return last }
+            if condition(last) { return try settled(from: last, condition) }
             usleep(100_000)
         }
         XCTFail("timed out waiting for \(description); the screen was:\n\(last)", file: file, line: line)
         throw TestRequirement.broken("gave up after the failed wait for \(description)")
+    }
+
+    /// `first` read again every 30 ms until two reads agree (at most 10 reads), if the agreed screen satisfies `condition`.
+    private func settled(from first: String, _ condition: (String) -> Bool) throws -> String {
+        var previous = first
+        for _ in 0..<10 {
+            usleep(30_000)
+            let next = try screen()
+            if next == previous { return condition(next) ? next : first }
+            previous = next
+        }
+        return first
     }
 
     @discardableResult
