@@ -160,9 +160,9 @@ public final class TerminalApp {
     }
 
     /// Reconciles the library with the disk and resumes interrupted downloads, once: a moment after the first frame is
-    /// flushed (`afterFirstFrameDelay`), or before the first key if one comes sooner (a key can start a download, which must come after the reconcile on
-    /// the downloads' serial queue). Started with the library's first read, it held the library's lock against it and
-    /// spun on it on the second core while the first frame waited.
+    /// flushed (`afterFirstFrameDelay`), or before the first key if one comes sooner (a key can start a download, which
+    /// must come after the reconcile on the downloads' serial queue). Started with the library's first read, it held the
+    /// library's lock against it and spun on it on the second core while the first frame waited.
     private func resumeDownloadsOnce() {
         guard !hasResumedDownloads else { return }
         hasResumedDownloads = true

@@ -69,25 +69,43 @@ enum ChildProcess {
         if quiet { posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0) }
         if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO) }
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
-        var pid: pid_t = 0
-        let spawnedAt = MonotonicClock.now()
-        let result = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
-        close(fds[1])
-        guard result == 0 else {
+        let spawned: (pid: pid_t, spawnedAt: UInt64)
+        do {
+            spawned = try spawn(executable, arguments, environment: environment, actions: &actions, searchingPath: true)
+        } catch {
             close(fds[0])
-            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(result)))")
+            close(fds[1])
+            throw error
         }
+        let (pid, spawnedAt) = spawned
+        close(fds[1])
         let output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true).readDataToEndOfFile()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let exitedAt = MonotonicClock.now()
-        // WEXITSTATUS / WIFEXITED are macros; decode by hand.
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Outcome(spawnedAt: spawnedAt, exitedAt: exitedAt, status: exitStatus, output: String(decoding: output, as: UTF8.self))
+        return Outcome(spawnedAt: spawnedAt, exitedAt: exitedAt, status: exitStatus(status), output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// A `waitpid` status as a shell gives it: the exit code, or 128 plus the signal that ended the process
+    /// (`WEXITSTATUS` and `WIFEXITED` are macros Swift cannot call).
+    static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// Starts `executable arguments` with exactly `environment` and the file actions given (`posix_spawnp`, which looks
+    /// the program up on `PATH`, with `searchingPath`). Returns its pid and `MonotonicClock.now()` taken just before
+    /// the spawn; the caller waits for it.
+    static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+                      actions: inout posix_spawn_file_actions_t, searchingPath: Bool = false) throws -> (pid: pid_t, spawnedAt: UInt64) {
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawnedAt = MonotonicClock.now()
+        let result = searchingPath ? posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+                                   : posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard result == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(result)))") }
+        return (pid, spawnedAt)
     }
 
     /// Whether `name` is an executable on `PATH` (what `command -v` answers).

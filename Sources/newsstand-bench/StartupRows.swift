@@ -127,14 +127,9 @@ struct StartupRows {
         defer { posix_spawn_file_actions_destroy(&actions) }
         for target in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] { posix_spawn_file_actions_adddup2(&actions, secondary, target) }
         posix_spawn_file_actions_addclose(&actions, primary)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawnedAt = MonotonicClock.now()
-        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        let spawned = try? ChildProcess.spawn(executable.path, arguments, environment: environment, actions: &actions)
         close(secondary)
-        guard result == 0 else { throw Failure() }
+        guard let (pid, spawnedAt) = spawned else { throw Failure() }
         defer {
             kill(pid, SIGTERM)
             var buffer = [UInt8](repeating: 0, count: 65_536)

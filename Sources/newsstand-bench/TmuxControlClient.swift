@@ -20,10 +20,6 @@ final class TmuxControlClient {
         let endedAt: UInt64
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     private let pid: pid_t
     private let input: Int32
     private let output: Int32
@@ -34,7 +30,7 @@ final class TmuxControlClient {
     /// Starts `tmux CLIENT-ARGUMENTS -C attach-session -t SESSION` and waits until it answers a first command.
     init(tmux: String, clientArguments: [String], session: String, environment: [String: String]) throws {
         var toClient: [Int32] = [0, 0], fromClient: [Int32] = [0, 0]
-        guard pipe(&toClient) == 0, pipe(&fromClient) == 0 else { throw Failure(description: "no pipe for tmux's control client") }
+        guard pipe(&toClient) == 0, pipe(&fromClient) == 0 else { throw ChildProcess.Failure(description: "no pipe for tmux's control client") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,19 +38,16 @@ final class TmuxControlClient {
         posix_spawn_file_actions_adddup2(&actions, fromClient[1], STDOUT_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         for descriptor in toClient + fromClient { posix_spawn_file_actions_addclose(&actions, descriptor) }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tmux] + clientArguments + ["-C", "attach-session", "-t", session]).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, tmux, &actions, nil, argv, envp)
+        do {
+            pid = try ChildProcess.spawn(tmux, clientArguments + ["-C", "attach-session", "-t", session], environment: environment,
+                                         actions: &actions).pid
+        } catch {
+            for descriptor in toClient + fromClient { Glibc.close(descriptor) }
+            throw error
+        }
+        // The child's ends are the child's now.
         Glibc.close(toClient[0])
         Glibc.close(fromClient[1])
-        guard result == 0 else {
-            Glibc.close(toClient[1])
-            Glibc.close(fromClient[0])
-            throw Failure(description: "cannot start tmux's control client: \(String(cString: strerror(result)))")
-        }
-        self.pid = pid
         input = toClient[1]
         output = fromClient[0]
         // Attaching answers with a block of its own; a marker command finds where the replies to ours begin.
@@ -99,7 +92,7 @@ final class TmuxControlClient {
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw Failure(description: "tmux's control client stopped reading (\(String(cString: strerror(errno))))") }
+            guard count > 0 else { throw ChildProcess.Failure(description: "tmux's control client stopped reading (\(String(cString: strerror(errno))))") }
             written += count
         }
     }
@@ -139,7 +132,7 @@ final class TmuxControlClient {
                 return line
             }
             let now = MonotonicClock.now()
-            guard now < deadline else { throw Failure(description: "tmux's control client gave no answer in time") }
+            guard now < deadline else { throw ChildProcess.Failure(description: "tmux's control client gave no answer in time") }
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(min(1_000, (deadline - now) / 1_000_000 + 1)))
             if ready < 0 && errno == EINTR { continue }
@@ -147,7 +140,7 @@ final class TmuxControlClient {
             var chunk = [UInt8](repeating: 0, count: 64 << 10)
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw Failure(description: "tmux's control client ended") }
+            guard count > 0 else { throw ChildProcess.Failure(description: "tmux's control client ended") }
             pending += chunk[..<count]
         }
     }
