@@ -16,10 +16,11 @@ BENCH_PIP_PACKAGES := readability-lxml trafilatura
 # tests themselves; xdotool to type into them), python3, which builds hostile test archives and an independent KOReader
 # partial MD5, and Python's feedparser, which the feed corpus test compares with; mandoc lints the manual page;
 # bash (with bash-completion), zsh and fish run the completion scripts; python3-venv holds calibre-web (below); xterm draws
-# cover art in DejaVu Sans Mono (fonts-dejavu-core) for the TrueType fidelity test, which compares with jp2a.
+# cover art in DejaVu Sans Mono (fonts-dejavu-core) for the TrueType fidelity test, which compares with jp2a; strace counts
+# the writes a frame takes.
 TEST_PACKAGES := calibre nghttp2-server xterm xvfb x11-apps x11-utils kitty libgl1-mesa-dri xdotool openssl \
 	python3 python3-feedparser php8.2-cli php8.2-sqlite3 php8.2-curl php8.2-xml php8.2-mbstring php8.2-intl php8.2-zip php8.2-gmp \
-	mandoc zsh fish bash-completion python3-venv fonts-dejavu-core jp2a
+	mandoc zsh fish bash-completion python3-venv fonts-dejavu-core jp2a strace
 # calibre-web, the second real OPDS server the tests start, from PyPI: installed by `make test` into .build/test-venv
 # (never into the system), where the tests look for its `cps`.
 TEST_PIP_PACKAGES := calibreweb

@@ -64,6 +64,18 @@ final class CursesBackend {
         mouseinterval(0)
         previousFrame = nil
         lastStyle = nil
+        writeFramesWhole()
+    }
+
+    /// Makes ncurses write each frame in one piece. Until the screen has once been left and resumed, ncurses 6.4 flushes
+    /// its output at every cursor move (`_nc_mvcur`, for "low-level terminfo programs"): a full screen went out in
+    /// dozens of writes, a line or less each, that a terminal can show half drawn and ssh sends as many packets. Left
+    /// (`endwin`) and resumed (`refresh`) at once, the terminal sees the alternate screen entered, left and entered
+    /// again, blank, and the tty is back in raw mode within microseconds; from then on a frame is one write (two for
+    /// one larger than ncurses' buffer, a screen and a bit).
+    private func writeFramesWhole() {
+        endwin()
+        refresh()
     }
 
     /// Gives ncurses back bytes read from the keyboard before it started (keys typed while the terminal was asked).
