@@ -413,16 +413,12 @@ public final class LibraryStore: @unchecked Sendable {
     /// Every publication in the order they were added: read in that order from `publications_in_added_order`.
     static let publicationsSQL = "SELECT \(publicationColumns) FROM publications ORDER BY added_at, id"
 
-    /// What a publication read from the library is made with before its address is set (never shown).
-    private static let placeholderURL = URL(fileURLWithPath: "/")
-
     static func publication(from row: SQLiteRow) -> Publication {
-        var publication = Publication(id: row.int64(0) ?? 0, name: row.string(1) ?? "", title: row.string(2) ?? "", feedURL: placeholderURL,
+        // The address is kept as text: parsed only when asked for (`Publication.feedURL`).
+        var publication = Publication(id: row.int64(0) ?? 0, name: row.string(1) ?? "", title: row.string(2) ?? "", feedAddress: row.string(3) ?? "",
                     lastRefresh: row.double(4).map(Date.init(timeIntervalSince1970:)), lastError: row.string(5),
                     isSubscribed: row.int64(6) != 0, autoDownload: AutoDownloadPolicy(rawValue: row.string(7) ?? "") ?? .none,
                     keepNewest: row.int64(8).map(Int.init), feedFormat: row.string(9).flatMap(FeedFormat.init(rawValue:)))
-        // Kept as text: parsed only when asked for (`Publication.feedURL`).
-        publication.feedAddress = row.string(3) ?? ""
         publication.catalogRoot = row.string(10).flatMap { URL(string: $0) }
         publication.catalogFeedTitle = row.string(11)
         publication.accountID = row.int64(12)

@@ -37,10 +37,17 @@ public struct Publication: Sendable, Equatable, Identifiable {
 
     public init(id: Int64, name: String, title: String, feedURL: URL, lastRefresh: Date? = nil, lastError: String? = nil,
                 isSubscribed: Bool = true, autoDownload: AutoDownloadPolicy = .none, keepNewest: Int? = nil, feedFormat: FeedFormat? = nil) {
+        self.init(id: id, name: name, title: title, feedAddress: feedURL.absoluteString, lastRefresh: lastRefresh, lastError: lastError,
+                  isSubscribed: isSubscribed, autoDownload: autoDownload, keepNewest: keepNewest, feedFormat: feedFormat)
+    }
+
+    /// With the feed's address as the library keeps it (`feedAddress`), parsed only when `feedURL` is asked for.
+    init(id: Int64, name: String, title: String, feedAddress: String, lastRefresh: Date?, lastError: String?,
+         isSubscribed: Bool, autoDownload: AutoDownloadPolicy, keepNewest: Int?, feedFormat: FeedFormat?) {
         self.id = id
         self.name = name
         self.title = title
-        feedAddress = feedURL.absoluteString
+        self.feedAddress = feedAddress
         self.lastRefresh = lastRefresh
         self.lastError = lastError
         self.isSubscribed = isSubscribed
