@@ -11,12 +11,12 @@ public struct HelpScreen: ScreenModel {
 
     public mutating func handle(_ command: Command, key: Key, body: Rect, shared: inout SharedState) -> ScreenAnswer {
         guard command != .back else { return .pop() }
-        cursor.scroll(command, count: Self.lines(shared.keys).count, page: Self.layout(in: body).page)
+        cursor.scroll(command, count: Self.rows(shared.keys, width: body.width).count, page: Self.layout(in: body).page)
         return .stay()
     }
 
     public mutating func fit(body: Rect, shared: inout SharedState) -> [Effect] {
-        cursor.keepScrolled(count: Self.lines(shared.keys).count, page: Self.layout(in: body).page)
+        cursor.keepScrolled(count: Self.rows(shared.keys, width: body.width).count, page: Self.layout(in: body).page)
         return []
     }
 
