@@ -30,4 +30,24 @@ final class HelpScreenTests: XCTestCase {
         XCTAssertEqual(words.joined(separator: " "), star.help.split(separator: " ").joined(separator: " "), "every word, in order")
         XCTAssertGreaterThan(HelpScreen.rows(.standard, width: 64).count, HelpScreen.lines(.standard).count, "long ones take more rows")
     }
+
+    /// `?` opens the help at the keys of the screen it is pressed on; from the shelf at the top, as always.
+    func testTheHelpOpensAtTheKeysOfTheScreenItIsOpenedFrom() throws {
+        var state = Fixtures.state(width: 100, height: 30, issues: [])
+        _ = AppUpdate.update(&state, .keyPressed(.character("?")))
+        XCTAssertEqual(Array(AppView.render(state, theme: .fallback).lines()[1...3]).map { $0.trimmingCharacters(in: .whitespaces) },
+                       ["KEYS", "", "SHELF"], "from the shelf: the top")
+        for screen in [Screen.downloads(DownloadsScreen()), .subscriptions(SubscriptionsScreen()), .storage(StorageScreen())] {
+            var state = Fixtures.state(width: 100, height: 30, issues: [])
+            state.screens.append(screen)
+            let kind = screen.kind
+            _ = AppUpdate.update(&state, .keyPressed(.character("?")))
+            XCTAssertEqual(state.screen, .help)
+            let lines = AppView.render(state, theme: .fallback).lines()
+            let heading = try XCTUnwrap(kind.helpTitle).uppercased()
+            XCTAssertEqual(lines[3].trimmingCharacters(in: .whitespaces), heading, "from \(kind): its keys first\n\(lines.joined(separator: "\n"))")
+            _ = AppUpdate.update(&state, .keyPressed(.character("g")))
+            XCTAssertEqual(AppView.render(state, theme: .fallback).lines()[3].trimmingCharacters(in: .whitespaces), "SHELF", "g: the top")
+        }
+    }
 }

@@ -121,7 +121,9 @@ public enum AppUpdate {
         return handleOnTop(command, key: key, &state)
     }
 
+    /// The help, at the keys of the screen it is opened from.
     static func openHelp(_ state: inout AppState) -> [Effect] {
-        state.screen == .help ? [] : apply(.push(.help(HelpScreen())), &state)
+        guard state.screen != .help else { return [] }
+        return apply(.push(.help(HelpScreen(openedFrom: state.screen, keys: state.keys, width: state.body.width))), &state)
     }
 }

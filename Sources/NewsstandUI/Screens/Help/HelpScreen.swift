@@ -6,6 +6,14 @@ public struct HelpScreen: ScreenModel {
         self.cursor = cursor
     }
 
+    /// The help opened from a screen of `kind`: scrolled to that screen's keys, the blank row above their heading first,
+    /// as the shelf's are at the top (`g` goes there).
+    public init(openedFrom kind: ScreenKind, keys: KeyTable, width: Int) {
+        let heading = Self.sections.first { $0.1 == kind }?.0.uppercased()
+        let row = heading.flatMap { heading in Self.rows(keys, width: width).firstIndex { $0.key == heading && $0.help.isEmpty } }
+        self.init(cursor: ListCursor(offset: max(0, (row ?? 0) - 1)))
+    }
+
     public var kind: ScreenKind { .help }
     public var screen: Screen { .help(self) }
 
