@@ -5,8 +5,8 @@ import Foundation
 ///
 /// The handler does only what is safe inside a signal handler, whatever thread the signal lands on and
 /// whatever the main thread was doing in ncurses: it puts back the terminal modes saved before ncurses
-/// started (`tcsetattr`) and writes the sequences that end a frame the terminal may be holding (synchronized
-/// output), leave the alternate screen, stop mouse reports and show the cursor (`write`). `endwin()` is not safe there: a crash during a frame could leave the terminal raw.
+/// started (`tcsetattr`) and writes the sequences that leave the alternate screen, stop mouse reports and
+/// show the cursor (`write`). `endwin()` is not safe there: a crash during a frame could leave the terminal raw.
 enum CrashGuard {
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
 
@@ -26,7 +26,7 @@ enum CrashGuard {
         for signalNumber in crashSignals {
             signal(signalNumber) { received in
                 if CrashGuard.hasSavedModes { tcsetattr(STDIN_FILENO, TCSANOW, &CrashGuard.savedModes) }
-                let reset: StaticString = "\u{1B}[?2026l\u{1B}[?1000l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
+                let reset: StaticString = "\u{1B}[?1000l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\r\n"
                 _ = write(STDOUT_FILENO, reset.utf8Start, reset.utf8CodeUnitCount)
                 signal(received, SIG_DFL)
                 raise(received)

@@ -16,9 +16,6 @@ final class CursesBackend {
     private var pictures = PictureFrameOutput()
 
     private var isCursorShown = false
-    /// The terminal holds a frame until it is whole (synchronized output, mode 2026, which it said it has): each frame,
-    /// pictures included, is sent between `CSI ? 2026 h` and `CSI ? 2026 l`. Off until the terminal's answer says so.
-    var synchronizedOutput = false
     private var lateAnswers = LateAnswerFilter()
     /// The last style drawn and its ncurses colour pair and attributes: neighbouring cells mostly share a style, so
     /// most cells of a frame skip the palette (`put`).
@@ -124,10 +121,10 @@ final class CursesBackend {
     /// gone placements deleted before and new ones placed after, over blank cells; sixel and iTerm2 pictures that
     /// went away are erased before, and the ones new or moved drawn after, over their cells (drawn blank). The
     /// pictures' bytes come ready-made: none is encoded here. Then shows the cursor at `cursor` (screen-reader
-    /// mode) or hides it. With `synchronizedOutput`, all of it is one update for the terminal.
+    /// mode) or hides it.
     func draw(_ frame: CellBuffer, cursor: (x: Int, y: Int)? = nil) {
         let work = pictures.frame(frame, isFresh: previousFrame == nil)
-        writeRaw(synchronizedOutput ? Self.beginSynchronizedUpdate + work.before : work.before)
+        writeRaw(work.before)
         if previousFrame == nil { clearok(newsstand_stdscr(), true) }
         if previousFrame == nil || previousFrame!.width != frame.width || previousFrame!.height != frame.height {
             // Everything is drawn: the cells in order, without listing them as changes first.
@@ -147,10 +144,8 @@ final class CursesBackend {
             isCursorShown = false
         }
         refresh()
-        writeRaw(synchronizedOutput ? work.after + Self.endSynchronizedUpdate : work.after)
+        writeRaw(work.after)
     }
-
-    private static let beginSynchronizedUpdate = Array("\u{1B}[?2026h".utf8), endSynchronizedUpdate = Array("\u{1B}[?2026l".utf8)
 
     /// Writes bytes straight to the terminal, between ncurses' own (flushed) output.
     private func writeRaw(_ bytes: [UInt8]) {

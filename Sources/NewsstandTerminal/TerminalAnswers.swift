@@ -4,9 +4,8 @@ import NewsstandImaging
 ///
 /// The answers looked for: the kitty graphics query (`ESC _ G i=31;OK ESC \`), the cell size in pixels
 /// (`CSI 6 ; height ; width t`), XTVERSION (`DCS > | name version ST`) and the primary device attributes
-/// (`CSI ? 62 ; 4 ; … c`, where 4 means sixel), the background colour (`OSC 11 ; rgb:… ST`, read by
-/// `BackgroundColorAnswer`) and whether synchronized output is known (DECRPM for mode 2026, `CSI ? 2026 ; Ps $ y`).
-/// DA1 is asked last, so its answer means every other
+/// (`CSI ? 62 ; 4 ; … c`, where 4 means sixel) and the background colour (`OSC 11 ; rgb:… ST`, read by
+/// `BackgroundColorAnswer`). DA1 is asked last, so its answer means every other
 /// answer has arrived. Inside tmux, XTVERSION and DA1 are asked again through passthrough: the outer terminal's
 /// answers come after tmux's own DA1 (tmux 3.3 passes those two back to the program, but not kitty's graphics answer). Anything else in the bytes (keys typed meanwhile) is kept in `typed`, to be read as keys.
 struct TerminalAnswers: Equatable {
@@ -25,17 +24,11 @@ struct TerminalAnswers: Equatable {
     var cellPixelSize: CellPixelSize?
     /// The background colour from OSC 11, when the terminal gave one in a form `BackgroundColorAnswer` reads.
     var background: RGBColor?
-    /// The terminal reported synchronized output (mode 2026) as a mode it has, set or reset: it holds a frame
-    /// bracketed by `CSI ? 2026 h` and `CSI ? 2026 l` until the frame is whole.
-    var synchronizedOutput = false
     /// The bytes that were no answer (keys typed before the program was ready), in order.
     var typed: [UInt8] = []
 
     /// The image id of the kitty graphics query (any id answers; this one is recognisable).
     static let kittyQueryID = 31
-
-    /// The DEC private mode of synchronized output, asked about with DECRQM (`CSI ? 2026 $ p`).
-    static let synchronizedOutputMode = 2026
 
     /// DA1 was answered: the terminal has said all it will say.
     var isComplete: Bool { primaryAttributes != nil }
@@ -93,7 +86,7 @@ struct TerminalAnswers: Equatable {
                     }
                 }
                 index = end + (bytes[end] == 0x07 ? 1 : 2)
-            case UInt8(ascii: "["): // CSI: DA1, the cell size or a mode's report
+            case UInt8(ascii: "["): // CSI: DA1 or the cell size
                 var end = index + 2
                 while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
                 guard end < bytes.count else { return answers }
@@ -108,11 +101,6 @@ struct TerminalAnswers: Equatable {
                     if numbers.count == 3, numbers[0] == 6, numbers[1] > 0, numbers[2] > 0 {
                         answers.cellPixelSize = CellPixelSize(width: numbers[2], height: numbers[1])
                     }
-                } else if bytes[end] == UInt8(ascii: "y"), case let mode = "?\(Self.synchronizedOutputMode);",
-                          parameters.hasPrefix(mode), parameters.hasSuffix("$") {
-                    // DECRPM: 1 set, 2 reset (both: the terminal has the mode); 0 unknown, 3 and 4 fixed.
-                    let state = Int(parameters.dropFirst(mode.count).dropLast())
-                    answers.synchronizedOutput = state == 1 || state == 2
                 } else {
                     answers.typed += bytes[index...end] // a key such as an arrow
                 }

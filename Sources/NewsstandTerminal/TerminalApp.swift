@@ -140,7 +140,6 @@ public final class TerminalApp {
             environment["TERM"] = better
             colorMode = .indexed
         }
-        backend.synchronizedOutput = answers.synchronizedOutput
         if themeChoice.followsBackground {
             theme = themeChoice.theme(for: BackgroundChooser.choose(answer: answers.background, colorForegroundBackground: environment["COLORFGBG"]))
             state.isLightBackground = theme.isLight

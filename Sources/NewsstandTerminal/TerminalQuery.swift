@@ -8,14 +8,13 @@ import NewsstandPictures
 /// (`TerminalQuestions` writes and reads, at once or apart).
 enum TerminalQuery {
     /// The kitty graphics query (a 1×1 picture to check, not keep), the cell size, XTVERSION, the background
-    /// colour (OSC 11), whether synchronized output is known (DECRQM for mode 2026), and DA1 last. Inside tmux the
-    /// kitty query, a second XTVERSION and a second DA1 go through tmux's passthrough, so only an outer terminal that
-    /// tmux lets through (`allow-passthrough on`) answers them: its XTVERSION says which terminal draws the pictures,
-    /// and its DA1 marks the end of its answers. tmux (3.3 and later) answers OSC 11 itself, with the outer terminal's
-    /// colour; the mode question is tmux's to answer (3.3 does not: frames are not held there).
+    /// colour (OSC 11), and DA1 last. Inside tmux the kitty query, a second XTVERSION and a second DA1 go through
+    /// tmux's passthrough, so only an outer terminal that tmux lets through (`allow-passthrough on`) answers them:
+    /// its XTVERSION says which terminal draws the pictures, and its DA1 marks the end of its answers. tmux (3.3 and
+    /// later) answers OSC 11 itself, with the outer terminal's colour.
     static func queries(throughTmux: Bool) -> [UInt8] {
         let kitty = Array("\u{1B}_Gi=\(TerminalAnswers.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
-        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[?\(TerminalAnswers.synchronizedOutputMode)$p\u{1B}[c".utf8)
+        let local = Array("\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c".utf8)
         guard throughTmux else { return kitty + local }
         return TmuxPassthrough.wrap(kitty) + local + TmuxPassthrough.wrap(Array("\u{1B}[>0q".utf8)) + TmuxPassthrough.wrap(Array("\u{1B}[c".utf8))
     }

@@ -50,24 +50,10 @@ final class TerminalAnswersTests: XCTestCase {
         XCTAssertEqual(throughTmux.outerTerminalName, "kitty")
         XCTAssertNil(parse(Self.kitty).outerVersion, "outside tmux there is only the terminal")
         XCTAssertEqual(String(decoding: TerminalQuery.queries(throughTmux: true), as: UTF8.self),
-                       "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[?2026$p\u{1B}[c"
+                       "\u{1B}Ptmux;\u{1B}\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\u{1B}\\\u{1B}\\\u{1B}[16t\u{1B}[>0q\u{1B}]11;?\u{1B}\\\u{1B}[c"
                        + "\u{1B}Ptmux;\u{1B}\u{1B}[>0q\u{1B}\\\u{1B}Ptmux;\u{1B}\u{1B}[c\u{1B}\\")
         XCTAssertEqual(parse(Self.iterm2).terminalName, "iterm2")
         XCTAssertEqual(parse(Self.wezterm).terminalName, "wezterm")
-    }
-
-    /// DECRPM for mode 2026: set (1) or reset (2) means the terminal holds frames; unknown (0), permanently set (3) or
-    /// reset (4), another mode, or a malformed report do not, and none of them is taken for a key.
-    func testSynchronizedOutputFromTheModeReport() {
-        XCTAssertTrue(parse("\u{1B}[?2026;2$y\u{1B}[?62c").synchronizedOutput, "reset: the terminal has the mode")
-        XCTAssertTrue(parse("\u{1B}[?2026;1$y\u{1B}[?62c").synchronizedOutput, "set")
-        for report in ["\u{1B}[?2026;0$y", "\u{1B}[?2026;4$y", "\u{1B}[?2026;3$y", "\u{1B}[?2027;2$y", "\u{1B}[?2026;x$y", "\u{1B}[?2026;2y"] {
-            let answers = parse(report + "\u{1B}[?62c")
-            XCTAssertFalse(answers.synchronizedOutput, report.debugDescription)
-            XCTAssertTrue(answers.isComplete, report.debugDescription)
-        }
-        XCTAssertEqual(parse("\u{1B}[?2026;0$yq\u{1B}[?62c").typed, Array("q".utf8), "a report is no key")
-        XCTAssertFalse(parse(Self.xterm).synchronizedOutput, "not reported: not used")
     }
 
     func testIncompleteAndForeignBytes() {
