@@ -56,7 +56,7 @@ final class WholeArticleScreenTests: XCTestCase {
                        [.fetchHeadlineArticle(publicationID: Fixtures.publication.id, index: 0, link: link)])
         var lines = screen(state)
         XCTAssertTrue(lines.contains("Steam, briefly."), "the summary while the page is fetched: \(lines.joined(separator: "\n"))")
-        XCTAssertTrue(lines.last?.hasPrefix("A short item: fetching the whol") ?? false, lines.last ?? "")
+        XCTAssertTrue(lines.last?.hasPrefix("A short item: fetching the who…") ?? false, "cut to make room, and says so: \(lines.last ?? "")")
         XCTAssertTrue(lines.last?.hasSuffix("fetching… · headline 1/2 · 100% · < 1 min left") ?? false, lines.last ?? "")
         _ = AppUpdate.update(&state, .keyPressed(.down))
         XCTAssertTrue(screen(state).last?.hasSuffix("fetching… · headline 1/2 · 100% · < 1 min left") ?? false, "the status stays after the message goes")

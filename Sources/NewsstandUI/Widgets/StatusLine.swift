@@ -1,4 +1,8 @@
+import NewsstandContent
+
 /// The bottom line: the current message, or the keys that matter on this screen, and a position on the right.
+///
+/// A message too long to sit beside the position is cut, and ends with "…": a cut message never reads as whole.
 public struct StatusLine {
     public var hints: [KeyBinding]
     public var message: StatusMessage?
@@ -12,7 +16,9 @@ public struct StatusLine {
         let rightWidth = min(area.width, right.count)
         let available = area.width - rightWidth
         if let message {
-            buffer.write(" " + message.text, x: area.x, y: area.y, style: theme[message.isError ? .error : .message], maxWidth: available)
+            let text = " " + message.text
+            let shown = DisplayWidth.of(text) <= available ? text : DisplayWidth.prefix(text, fitting: available - 1) + "…"
+            buffer.write(shown, x: area.x, y: area.y, style: theme[message.isError ? .error : .message], maxWidth: available)
         } else {
             var x = area.x + 1
             for binding in hints {
