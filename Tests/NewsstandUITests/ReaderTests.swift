@@ -71,7 +71,7 @@ final class ReaderTests: XCTestCase {
         _ = type("quokka", &state)
         _ = AppUpdate.update(&state, .keyPressed(.enter))
         XCTAssertEqual(AppUpdate.update(&state, .issueSearched(issueID: 7, query: "quokka", .success([]))), [])
-        XCTAssertEqual(state.message, StatusMessage("no matches for “quokka”"))
+        XCTAssertEqual(state.message, StatusMessage("No matches for “quokka” in this issue."))
         XCTAssertNil(state.reader?.search)
         _ = AppUpdate.update(&state, .keyPressed(.character("n")))
         XCTAssertEqual(state.message, StatusMessage("Nothing searched yet: / searches this issue."))
@@ -328,7 +328,8 @@ final class ReaderTests: XCTestCase {
         _ = type("nothing", &empty)
         _ = AppUpdate.update(&empty, .keyPressed(.enter))
         _ = AppUpdate.update(&empty, .librarySearched(query: "nothing", .success([])))
-        XCTAssertEqual(empty.message, StatusMessage("no matches for “nothing”"))
+        XCTAssertEqual(empty.message, StatusMessage("Only downloaded issues and headlines are searched."), "the heading says there is none")
+        XCTAssertTrue(AppView.render(empty, theme: .fallback).lines().contains { $0.contains("No matches for “nothing”.") })
         _ = AppUpdate.update(&empty, .keyPressed(.escape))
         XCTAssertEqual(empty.screen, .shelf)
     }

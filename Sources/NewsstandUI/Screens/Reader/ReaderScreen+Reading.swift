@@ -193,7 +193,7 @@ extension ReaderScreen {
         case .success(let matches):
             guard !matches.isEmpty else {
                 self.search = nil
-                if search.jumpsToFirstMatch { shared.message = StatusMessage("no matches for “\(query)”") }
+                if search.jumpsToFirstMatch { shared.message = StatusMessage("No matches for “\(query)” in this issue.") }
                 return []
             }
             search.matches = matches.sorted()

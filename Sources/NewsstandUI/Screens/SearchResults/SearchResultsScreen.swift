@@ -53,7 +53,8 @@ public struct SearchResultsScreen: ScreenModel {
         case .success(let found):
             hits = found
             cursor = ListCursor()
-            shared.message = found.isEmpty ? StatusMessage("no matches for “\(query)”") : nil
+            // The heading says there is none; the line below says what was searched.
+            shared.message = found.isEmpty ? StatusMessage("Only downloaded issues and headlines are searched.") : nil
         case .failure(let problem):
             hits = []
             failure = problem.reason
