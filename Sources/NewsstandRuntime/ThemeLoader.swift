@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandCore
 import NewsstandUI
 
 /// Finds theme files by name: `NAME.theme` in the user's themes folder first, then the bundled `Themes/`.
@@ -15,7 +16,7 @@ public struct ThemeLoader: Sendable {
         let fileName = PathSafeName.check(name) + ".theme"
         for directory in searchDirectories {
             let file = directory.appendingPathComponent(fileName)
-            if let text = try? String(contentsOf: file, encoding: .utf8) {
+            if let text = SettingsFileText.contents(of: file) {
                 return try ThemeParser.parse(text, name: name)
             }
         }

@@ -10,6 +10,9 @@ import Synchronization
 /// `newsstand [--theme NAME] [--cover-mode MODE] [--screen-reader] [--demo]`: opens the shelf in the terminal.
 enum ShelfCommand {
     static func run(_ arguments: inout ArgumentList) throws -> Never {
+        // The keys and themes are read on another thread (`KeysAndTheme`) once the config is: its first use of the global
+        // queue would start a thread then, nearly a millisecond on a busy two-core machine. Started now, it is ready.
+        DispatchQueue.global(qos: .userInteractive).async {}
         let themeOption = arguments.option("--theme")
         let coverModeOption = try arguments.option("--cover-mode").map { text -> CoverModeSetting in
             guard let mode = CoverModeSetting(rawValue: text) else { throw UsageError("--cover-mode takes \(CoverModeSetting.spelledOut), not '\(text)'") }

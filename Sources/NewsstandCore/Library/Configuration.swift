@@ -77,7 +77,7 @@ public struct Configuration: Equatable, Sendable {
     public private(set) var keyBindingLines: [KeyBindingLine] = []
 
     public static func load(from file: URL) -> Configuration {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return Configuration() }
+        guard let text = SettingsFileText.contents(of: file) else { return Configuration() }
         return parse(text, source: file.path)
     }
 
