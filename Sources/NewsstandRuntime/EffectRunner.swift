@@ -105,6 +105,12 @@ public final class EffectRunner: Sendable {
         }
     }
 
+    /// Has the first overview followed at once by the shown shelf's window, the request for it worked out by `request`
+    /// (`AppUpdate.shownShelfRequest`), and sent as `Message.issuesReadAhead` (see `LibraryWindows.anticipate`).
+    public func readShownShelfAhead(_ request: @escaping @Sendable (LibraryOverview) -> IssueWindowRequest?) {
+        library.anticipate(request)
+    }
+
     /// Resumes downloads a previous run left unfinished.
     public func resumeInterruptedDownloads() {
         downloads.resumeInterrupted()

@@ -278,6 +278,40 @@ final class ShownShelfReadinessTests: XCTestCase {
         XCTAssertEqual(state.shared.currentWindow?.issues.map(\.id), [11, 12, 13])
     }
 
+    /// At start the runner reads the shown shelf's window right after the overview, as `shownShelfRequest` says the
+    /// interface will ask: taken when the interface did ask for just that, dropped otherwise.
+    func testAWindowReadAheadIsTakenOnlyForTheRequestTheOverviewBrings() throws {
+        let publications = [Fixtures.publication, Fixtures.second]
+        let issues = publications.flatMap { publication in
+            (1...30).map { Fixtures.issue(publication.id * 100 + Int64($0), "\(publication.title) \($0)", publicationID: publication.id) }
+        }
+        let shelves = ShelfFixture(publications: publications, issues: issues)
+        let start = AppState(width: 80, height: 24)
+        let anticipated = try XCTUnwrap(AppUpdate.shownShelfRequest(after: shelves.overview(), in: start))
+        XCTAssertEqual(anticipated.publicationID, Fixtures.publication.id)
+
+        var state = start
+        let effects = AppUpdate.update(&state, .libraryLoaded(shelves.overview()))
+        let requests = effects.compactMap { if case .loadIssues(let request) = $0 { request } else { nil } }
+        XCTAssertEqual(requests.first, anticipated, "the same request the interface makes")
+        _ = AppUpdate.update(&state, .issuesReadAhead(anticipated, shelves.window(anticipated)))
+        XCTAssertTrue(state.shared.isShownShelfReady)
+        XCTAssertEqual(state.shared.currentWindow?.issues.prefix(2).map(\.id), [101, 102])
+
+        // Worked out for another screen size: not what the interface asked, so dropped.
+        let elsewhere = try XCTUnwrap(AppUpdate.shownShelfRequest(after: shelves.overview(), in: AppState(width: 80, height: 60)))
+        XCTAssertNotEqual(elsewhere, anticipated)
+        var other = start
+        _ = AppUpdate.update(&other, .libraryLoaded(shelves.overview()))
+        XCTAssertEqual(AppUpdate.update(&other, .issuesReadAhead(elsewhere, shelves.window(elsewhere))), [])
+        XCTAssertFalse(other.shared.isShownShelfReady, "the interface still waits for its own request")
+        XCTAssertNil(other.shared.currentWindow)
+        // Before the overview has arrived, nothing was asked: dropped too.
+        var early = start
+        _ = AppUpdate.update(&early, .issuesReadAhead(anticipated, shelves.window(anticipated)))
+        XCTAssertNil(early.library.windows[anticipated.publicationID])
+    }
+
     func testAnEmptyLibraryIsReadyOnceLoaded() {
         var state = AppState(width: 80, height: 24)
         _ = AppUpdate.update(&state, .libraryLoaded(LibraryOverview(publications: [], counts: [:], readingIssue: nil)))

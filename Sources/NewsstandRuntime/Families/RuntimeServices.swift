@@ -28,14 +28,17 @@ struct RuntimeServices: Sendable {
                     accountSessions: AccountSessions(store: credentialStore), fullText: configuration.fullText)
     }
 
-    /// Sends the library's overview (on the caller's queue).
-    func sendLibrary() {
+    /// Sends the library's overview (on the caller's queue); returns it, or nil when it could not be read.
+    @discardableResult
+    func sendLibrary() -> LibraryOverview? {
         do {
             let overview = try loader.overview()
             StartupTrace.mark("overview read")
             send(.libraryLoaded(overview))
+            return overview
         } catch {
             send(.publicationsRefreshed([]))
+            return nil
         }
     }
 

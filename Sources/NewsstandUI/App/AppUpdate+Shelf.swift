@@ -48,6 +48,17 @@ extension AppUpdate {
         return effects + shelfEffects(&state) + [.loadUnfinishedDownloads]
     }
 
+    /// The window the shown shelf will ask for when `overview` arrives in `state`, worked out by the same update on a
+    /// copy: at start the runner reads it at once after the overview and sends it as `Message.issuesReadAhead`,
+    /// instead of waiting for the request to come back from the interface.
+    public static func shownShelfRequest(after overview: LibraryOverview, in state: AppState) -> IssueWindowRequest? {
+        var state = state
+        let effects = update(&state, .libraryLoaded(overview))
+        guard let shown = state.currentPublication?.id else { return nil }
+        for case .loadIssues(let request) in effects where request.publicationID == shown { return request }
+        return nil
+    }
+
     /// Reads a shelf's window again around its selected issue.
     static func rereadRequest(_ publicationID: Int64, _ state: SharedState) -> IssueWindowRequest {
         let page = state.shelfLayout.page

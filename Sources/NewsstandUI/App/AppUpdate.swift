@@ -9,6 +9,10 @@ import NewsstandCore
 /// handling lives in its folder (`Screens/<Name>/`) and takes its geometry from its layout, never from numbers of its own.
 public enum AppUpdate {
     public static func update(_ state: inout AppState, _ message: Message) -> [Effect] {
+        if case .issuesReadAhead(let request, let window) = message {
+            guard state.library.requestedWindows[request.publicationID] == request else { return [] }
+            return update(&state, .issuesLoaded(window, selecting: request.selecting))
+        }
         var effects = handle(message, &state)
         switch message {
         case .keyPressed, .resized: break
@@ -37,6 +41,8 @@ public enum AppUpdate {
             return libraryLoaded(overview, &state)
         case .issuesLoaded(let window, let selecting):
             return issuesLoaded(window, selecting: selecting, &state)
+        case .issuesReadAhead:
+            return []  // taken as `issuesLoaded` in `update`, or dropped
         case .unfinishedDownloadsLoaded(let issues):
             seedDownloads(from: issues, &state)
             return []

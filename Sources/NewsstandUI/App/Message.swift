@@ -11,6 +11,9 @@ public enum Message: Sendable {
     case libraryLoaded(LibraryOverview)
     /// A window of a shelf's issues, read as an `IssueWindowRequest` asked; `selecting` is that request's.
     case issuesLoaded(IssueWindow, selecting: Int64?)
+    /// A window read before the interface asked for it (at start, the shown shelf's, read right after the overview):
+    /// taken as `issuesLoaded` only when the shelf's outstanding request is this one, else dropped.
+    case issuesReadAhead(IssueWindowRequest, IssueWindow)
     /// Issues looked up by id (to name downloads whose issues no window holds).
     case issuesLookedUp([Issue])
     /// The library's downloads left downloading, paused or failed (for the downloads model).
