@@ -18,6 +18,17 @@ final class PictureCellTests: XCTestCase {
         XCTAssertNotEqual(cell, Cell(), "the diff sees a picture cell as changed from a blank one")
     }
 
+    /// A picture cell is eight bytes, so that a cell, which has room for one, stays 40: a screen's buffer is made for
+    /// every frame. Its row and column read back as given, clamped to 16 bits.
+    func testAPictureCellIsSmallAndKeepsItsPlace() {
+        XCTAssertEqual(MemoryLayout<PictureCell>.size, 8)
+        XCTAssertLessThanOrEqual(MemoryLayout<Cell>.stride, 40)
+        let cell = PictureCell(id: .max, row: 65_535, column: 300)
+        XCTAssertEqual([cell.id, UInt32(cell.row), UInt32(cell.column)], [.max, 65_535, 300])
+        XCTAssertEqual(PictureCell(id: 1, row: -3, column: 70_000), PictureCell(id: 1, row: 0, column: 65_535), "clamped")
+        XCTAssertNotEqual(PictureCell(id: 1, row: 2, column: 3), PictureCell(id: 1, row: 3, column: 2))
+    }
+
     func testPlacingClipsAndRecordsThePicture() {
         var buffer = CellBuffer(width: 4, height: 3)
         let picture = Self.picture(id: 5)
