@@ -60,7 +60,8 @@ public final class TerminalApp {
                 colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
-        // The remembered settings first: the library's first read, started next, holds the library until it is done.
+        // The remembered settings first: the library's first read, started at the end of this initialiser, holds the
+        // library until it is done.
         let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
         let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
         let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
@@ -116,6 +117,8 @@ public final class TerminalApp {
         backend.start()
         StartupTrace.mark("curses started")
         backend.pushBack(typed: typed)
+        // Read again: a resize since `init` (which sized the start state for the window read ahead) has no signal
+        // source to report it yet.
         let size = backend.size
         state.width = size.width
         state.height = size.height
