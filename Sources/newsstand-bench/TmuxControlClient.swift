@@ -97,31 +97,37 @@ final class TmuxControlClient {
         }
     }
 
-    /// The next command block: lines before its `%begin` are notifications, skipped; its end is the `%end` or
-    /// `%error` line with the same time and number as the `%begin`.
+    /// The next block answering a command of this client: lines outside blocks are notifications, skipped; a
+    /// block's end is the `%end` or `%error` line with the same time and number as its `%begin`. Blocks whose flags
+    /// are 0 answer commands tmux ran itself (the attach, hooks) and are skipped whole: one of them arriving after
+    /// the marker shifted every reply by one (a launch was once given an empty pane pid).
     private func readReply(timeout: Double) throws -> Reply {
         let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
-        var begin: Substring?
+        var begin: (id: Substring, isOurs: Bool)?
         var lines: [String] = []
         while true {
             let line = try readLine(deadline: deadline)
             guard let opened = begin else {
-                if line.hasPrefix("%begin ") { begin = Self.blockID(line.dropFirst("%begin ".count)) }
+                if line.hasPrefix("%begin ") { begin = Self.block(line.dropFirst("%begin ".count)) }
                 continue
             }
             for (prefix, succeeded) in [("%end ", true), ("%error ", false)] where line.hasPrefix(prefix) {
-                if Self.blockID(line.dropFirst(prefix.count)) == opened {
-                    return Reply(succeeded: succeeded, lines: lines, endedAt: MonotonicClock.now())
+                if Self.block(line.dropFirst(prefix.count)).id == opened.id {
+                    if opened.isOurs { return Reply(succeeded: succeeded, lines: lines, endedAt: MonotonicClock.now()) }
+                    begin = nil
+                    lines = []
                 }
             }
-            lines.append(line)
+            if begin != nil { lines.append(line) }
         }
     }
 
-    /// `TIME NUMBER` of a block's `%begin TIME NUMBER FLAGS` (its end repeats them).
-    private static func blockID(_ rest: Substring) -> Substring {
+    /// `TIME NUMBER` of a block's `%begin TIME NUMBER FLAGS` (its end repeats them), and whether FLAGS says this
+    /// client sent the command (1).
+    private static func block(_ rest: Substring) -> (id: Substring, isOurs: Bool) {
         let fields = rest.split(separator: " ", maxSplits: 2)
-        return fields.count >= 2 ? rest[fields[0].startIndex..<fields[1].endIndex] : rest
+        guard fields.count >= 2 else { return (rest, true) }
+        return (rest[fields[0].startIndex..<fields[1].endIndex], fields.count < 3 || fields[2] == "1")
     }
 
     private func readLine(deadline: UInt64) throws -> String {
