@@ -1,7 +1,7 @@
 # Newsstand: the two README commands (`make run`, `make test`) and a few helpers.
 # Every target that builds first installs the Debian packages it needs, only when missing.
 
-PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
+PACKAGES := pkg-config libncurses-dev libsqlite3-dev libarchive-dev libpng-dev zlib1g-dev libjpeg62-turbo-dev libssl-dev libxml2-dev libcurl4-openssl-dev libsixel-dev tmux poppler-utils
 # Only `make bench` needs these: the peers the benchmarks compare with (covers: chafa, jp2a; pictures: chafa; downloads: curl, and
 # python3 to build its test issues; feeds: Python's feedparser; launch: newsboat; articles: python3-venv, for the
 # PyPI peers below), and for the covers' second fidelity score xterm drawing in DejaVu Sans Mono on Xvfb, photographed with xwd;

@@ -15,8 +15,11 @@ import PackageDescription
 /// Release executables link SQLite, ncurses, libpng and libjpeg statically, from Debian's archives (`-l:` names the
 /// file): a shared library's symbols are looked up one by one by the dynamic loader at every start, and these four
 /// made half of those lookups (`newsstand --version`: SQLite 1,596, ncurses 495, libpng and libjpeg 252 of 4,609);
-/// linked in, their calls need none. libpng's archive needs zlib, still shared. Debug builds (the tests) link them shared.
-let staticLibraries = ["libsqlite3.a", "libncursesw.a", "libtinfo.a", "libpng16.a", "libjpeg.a"].flatMap { ["-Xlinker", "-l:" + $0] } + ["-lz", "-lm"]
+/// linked in, their calls need none. zlib (for libpng) and GCC's C++ runtime (for the Swift runtime) are linked in
+/// from their archives too: `Sources/newsstand/Linking` holds a linker script named `libstdc++.so`, found before the
+/// real one, that says so. Debug builds (the tests) link them all shared.
+let staticLibraries = ["-L", Context.packageDirectory + "/Sources/newsstand/Linking"]
+    + ["libsqlite3.a", "libncursesw.a", "libtinfo.a", "libpng16.a", "libjpeg.a", "libz.a"].flatMap { ["-Xlinker", "-l:" + $0] } + ["-lm"]
 
 let package = Package(
     name: "Newsstand",
@@ -79,13 +82,14 @@ let package = Package(
         // 78,000 relative relocations shrink from 1.9 MB of RELA entries to 15 KB the loader walks faster
         // (about 5% of the instructions before `main`; README, "Start-up"), and link `staticLibraries` (above).
         .executableTarget(name: "newsstand", dependencies: ["NewsstandTerminal", "NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "LocalHTTPServer"],
+                          exclude: ["Linking"],
                           linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + staticLibraries,
                                                         .when(configuration: .release))],
                           plugins: ["BuildCommit"]),
         .executableTarget(name: "newsstand-bench", dependencies: ["NewsstandRuntime", "NewsstandUI", "NewsstandCore", "NewsstandContent", "NewsstandImaging", "NewsstandPictures", "LocalHTTPServer", "TestPictures", "TerminalCamera", "CLibXML2", "FreshRSSHarness"],
                           exclude: ["README.md"],
                           // Its libxml2 floors call libxml2 directly, linked (the program's own code goes through CLibXML2's table).
-                          linkerSettings: [.linkedLibrary("xml2"), .unsafeFlags(staticLibraries, .when(configuration: .release))]),
+                          linkerSettings: [.linkedLibrary("xml2"), .unsafeFlags(["-use-ld=lld"] + staticLibraries, .when(configuration: .release))]),
 
         // Writes the commit being built into the newsstand target, for `--version` (git in a clone, `git archive`'s stamp in a tarball).
         .plugin(name: "BuildCommit", capability: .buildTool(), path: "Sources/BuildCommit"),
