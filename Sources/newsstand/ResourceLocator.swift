@@ -18,37 +18,41 @@ enum ResourceLocator {
     /// Where `make install` puts the shared files, below the installation prefix.
     static let installedFolder = "share/newsstand"
 
+    /// Done on paths as text with `access(2)`: Foundation's URL and FileManager took a third of a millisecond here, on
+    /// the way to the first frame.
     private static func locate(_ name: String, variable: String, marker: String, environment: [String: String]) -> URL? {
-        let fileManager = FileManager.default
-        func holdsMarker(_ candidate: URL) -> Bool {
-            fileManager.fileExists(atPath: candidate.appendingPathComponent(marker).path)
+        func holdsMarker(_ directory: String) -> Bool {
+            access(directory + "/" + marker, F_OK) == 0
         }
         if let path = environment[variable], !path.isEmpty {
             // An explicit setting wins, even when it points nowhere (so tests can switch the sample off).
-            let directory = URL(fileURLWithPath: path, isDirectory: true)
-            return holdsMarker(directory) ? directory : nil
+            return holdsMarker(path) ? URL(fileURLWithPath: path, isDirectory: true) : nil
         }
-        var directory = executableURL.deletingLastPathComponent()
-        while directory.path != "/" {
-            for candidate in [directory.appendingPathComponent(name, isDirectory: true),
-                              directory.appendingPathComponent(installedFolder, isDirectory: true).appendingPathComponent(name, isDirectory: true)]
-            where holdsMarker(candidate) {
-                return candidate
+        var directory = parent(of: executablePath)
+        while directory != "/" && !directory.isEmpty {
+            for candidate in [directory + "/" + name, directory + "/" + installedFolder + "/" + name] where holdsMarker(candidate) {
+                return URL(fileURLWithPath: candidate, isDirectory: true)
             }
-            directory = directory.deletingLastPathComponent()
+            directory = parent(of: directory)
         }
         for prefix in ["/usr/local", "/usr"] {
-            let candidate = URL(fileURLWithPath: prefix, isDirectory: true).appendingPathComponent(installedFolder, isDirectory: true)
-                .appendingPathComponent(name, isDirectory: true)
-            if holdsMarker(candidate) { return candidate }
+            let candidate = prefix + "/" + installedFolder + "/" + name
+            if holdsMarker(candidate) { return URL(fileURLWithPath: candidate, isDirectory: true) }
         }
         return nil
     }
 
-    private static var executableURL: URL {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    /// The folder a path is in ("/" for one at the top).
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The running executable's absolute path.
+    private static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 { return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     }
 }
