@@ -13,14 +13,16 @@ public struct ThemeLoader: Sendable {
 
     /// Loads the named theme, or says where it looked.
     public func load(_ name: String) throws -> Theme {
-        let fileName = PathSafeName.check(name) + ".theme"
-        for directory in searchDirectories {
-            let file = directory.appendingPathComponent(fileName)
-            if let text = SettingsFileText.contents(of: file) {
-                return try ThemeParser.parse(text, name: name)
-            }
+        guard let text = text(of: name) else {
+            throw ThemeError(description: "theme '\(name)' not found (looked in \(searchDirectories.map(\.path).joined(separator: ", ")))")
         }
-        throw ThemeError(description: "theme '\(name)' not found (looked in \(searchDirectories.map(\.path).joined(separator: ", ")))")
+        return try ThemeParser.parse(text, name: name)
+    }
+
+    /// The text of the file `load` parses for this name (the first found), or nil when there is none.
+    public func text(of name: String) -> String? {
+        let fileName = PathSafeName.check(name) + ".theme"
+        return searchDirectories.lazy.compactMap { SettingsFileText.contents(of: $0.appendingPathComponent(fileName)) }.first
     }
 
     /// Names of every theme that can be loaded.

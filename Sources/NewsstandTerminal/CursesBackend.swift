@@ -102,7 +102,10 @@ final class CursesBackend {
         endwin()
     }
 
-    var size: (width: Int, height: Int) {
+    var size: (width: Int, height: Int) { Self.terminalSize() }
+
+    /// The terminal's size, from the terminal (else, once started, ncurses' own idea of it).
+    static func terminalSize() -> (width: Int, height: Int) {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 && size.ws_row > 0 {
             return (Int(size.ws_col), Int(size.ws_row))

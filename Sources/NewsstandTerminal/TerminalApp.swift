@@ -54,18 +54,26 @@ public final class TerminalApp {
     private let earlyQuestions: TerminalQuestions?
     /// The process's environment as given at start (and `TERM` as changed for xterm).
     private var environment: [String: String]
+    /// The shelf the last run left for this start (drawn before the library is read when it still holds), and the
+    /// one this run leaves for the next, at quit.
+    private let lastShelf: LastShelf?
+    /// Reads the next start's first frame at quit.
+    private let loader: LibraryLoader
+    private let configuration: Configuration
+    /// The theme and the settings a start begins with, before any answer from the terminal.
+    private let startTheme: Theme
+    /// Whether a start draws its first frame before asking the terminal anything (a fixed theme, and inside tmux or no
+    /// pictures possible).
+    private let startsBeforeAnswers: Bool
 
     /// `environment` is the process's, read once by the caller: `ProcessInfo.environment` builds it anew on every call.
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
-                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil,
+                colorsEnabled: Bool, tmuxCheck: TmuxPassthroughCheck? = nil, questions: TerminalQuestions? = nil, lastShelf: LastShelf? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
-        // The remembered settings first: the library's first read, started at the end of this initialiser, holds the
-        // library until it is done.
-        let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
-        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
-        let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
-        let rememberedFilter = (try? store.setting(AppState.shelfFilterSetting)).flatMap { $0.flatMap(ShelfView.Filter.init(rawValue:)) }
+        self.lastShelf = lastShelf
+        self.configuration = configuration
+        loader = LibraryLoader(store: store)
         let inbox = inbox
         runner = EffectRunner(store: store, paths: paths, configuration: configuration) { message in
             DispatchQueue.main.async { MainActor.assumeIsolated { inbox.app?.handle(message) } }
@@ -78,10 +86,38 @@ public final class TerminalApp {
         let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: environment["COLORFGBG"]))
         self.themeChoice = themeChoice
         configuredCoverMode = configuration.coverMode
-        coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
-        backend = CursesBackend(colorMode: colorMode)
+        let coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
+        self.coverSetting = coverSetting
+        backend = lastShelf?.startedBackend ?? CursesBackend(colorMode: colorMode)
         self.theme = theme
-        state = AppState(width: 80, height: 24)
+        startTheme = theme
+        let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
+        startsBeforeAnswers = !themeChoice.followsBackground && (!(environment["TMUX"] ?? "").isEmpty || !mayShowPictures)
+        refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
+        // The remembered settings are read first: the library's first read, started at the end of this initialiser,
+        // holds the library until it is done. Then the library is read, on the runtime's queue, while the terminal is
+        // set up; its answer waits on the main queue for the main loop. The shown shelf's window is read right after
+        // it, as the interface will ask for it at the terminal's size: the first frame waits for that window, and asked
+        // for from the main loop it came two thread hand-overs later (more than half a millisecond at 500 issues).
+        let size = backend.size
+        state = Self.startState(store: store, configuration: configuration, keys: keys, theme: theme, coverSetting: coverSetting,
+                                colorMode: colorMode, environment: environment, width: size.width, height: size.height)
+        let startState = state
+        runner.readShownShelfAhead { AppUpdate.shownShelfRequest(after: $0, in: startState) }
+        runner.perform(.loadLibrary)
+        StartupTrace.mark("library load started")
+        inbox.app = self
+    }
+
+    /// The state a start has before the library's first answers and the terminal's: the settings, the keys, the
+    /// theme's lightness, covers as text, the shelf's remembered view, order and filter, at the terminal's size.
+    private static func startState(store: LibraryStore, configuration: Configuration, keys: KeyTable, theme: Theme, coverSetting: CoverModeSetting?,
+                                   colorMode: CursesBackend.ColorMode, environment: [String: String], width: Int, height: Int) -> AppState {
+        let rememberedView = (try? store.setting(AppState.shelfViewSetting)).flatMap { $0.flatMap(ShelfViewMode.init(rawValue:)) }
+        let rememberedSpeed = (try? store.setting(ReadingPace.setting)).flatMap { $0.flatMap(Double.init) }
+        let rememberedOrder = (try? store.setting(AppState.shelfOrderSetting)).flatMap { $0.flatMap(ShelfView.Sort.init(rawValue:)) }
+        let rememberedFilter = (try? store.setting(AppState.shelfFilterSetting)).flatMap { $0.flatMap(ShelfView.Filter.init(rawValue:)) }
+        var state = AppState(width: width, height: height)
         state.isLightBackground = theme.isLight
         state.keys = keys
         state.screenReader = configuration.screenReader
@@ -91,32 +127,28 @@ public final class TerminalApp {
         state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode, environment: environment).text
         state.shelf.viewMode = rememberedView ?? .list
         state.library.view = ShelfView(sort: rememberedOrder ?? .newest, filter: rememberedFilter ?? .all)
-        refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         state.downloads.maxConcurrent = configuration.maxDownloads
         state.downloads.rateLimit = configuration.rateLimit
-        // Then the library is read, on the runtime's queue, while the terminal is set up; its answer waits on the main
-        // queue for the main loop. The shown shelf's window is read right after it, as the interface will ask for it at
-        // the terminal's size: the first frame waits for that window, and asked for from the main loop it came two
-        // thread hand-overs later (more than half a millisecond at 500 issues).
-        let size = backend.size
-        state.width = size.width
-        state.height = size.height
-        let startState = state
-        runner.readShownShelfAhead { AppUpdate.shownShelfRequest(after: $0, in: startState) }
-        runner.perform(.loadLibrary)
-        StartupTrace.mark("library load started")
-        inbox.app = self
+        return state
     }
 
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
-        CrashGuard.install(restoring: earlyQuestions?.modesBefore)
         asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(environment["TMUX"] ?? "").isEmpty
-        let typed = asksAfterFirstFrame ? [] : askTerminal()
-        StartupTrace.mark("terminal asked")
-        backend.start()
-        StartupTrace.mark("curses started")
-        backend.pushBack(typed: typed)
+        // Started already when the last run's shelf was drawn before the library was opened (nothing was asked first).
+        if lastShelf?.startedBackend == nil {
+            CrashGuard.install(restoring: earlyQuestions?.modesBefore)
+            let typed = asksAfterFirstFrame ? [] : askTerminal()
+            StartupTrace.mark("terminal asked")
+            backend.start()
+            StartupTrace.mark("curses started")
+            backend.pushBack(typed: typed)
+            if let frame = lastShelf?.frame(afterAnswers: StartFingerprint.answers(of: state.shared)), frame.width == backend.size.width,
+               frame.height == backend.size.height {
+                backend.draw(frame)
+                StartupTrace.mark("last shelf flushed")
+            }
+        }
         // Read again: a resize since `init` (which sized the start state for the window read ahead) has no signal
         // source to report it yet.
         let size = backend.size
@@ -325,9 +357,27 @@ public final class TerminalApp {
     /// Ends the program: the runner's pending saves first (the last reading position) and the library closed, then the
     /// terminal is restored.
     private func quit(status: Int32) -> Never {
+        runner.finishPendingSaves()
+        let nextShelf = lastShelf == nil ? nil : nextFirstFrame()
         runner.closeLibrary()
         backend.stop()
+        lastShelf?.keep(nextShelf, width: state.width, height: state.height, isBeforeAnswers: startsBeforeAnswers,
+                        answers: StartFingerprint.answers(of: state.shared))
         exit(status)
+    }
+
+    /// The first frame of the next start in this terminal, from the library as it is now (every save made): the start's
+    /// state, with what the terminal's answers decided this time when the start waits for them.
+    private func nextFirstFrame() -> CellBuffer? {
+        var start = Self.startState(store: loader.store, configuration: configuration, keys: state.keys, theme: startTheme,
+                                    coverSetting: configuration.coverMode ?? startTheme.coverMode.map(CoverModeSetting.init),
+                                    colorMode: colorMode, environment: environment, width: state.width, height: state.height)
+        guard !startsBeforeAnswers else { return FirstShelfFrame.render(from: start, loader: loader, theme: startTheme) }
+        start.isLightBackground = state.isLightBackground
+        start.coverMode = state.coverMode
+        start.pictureProtocol = state.pictureProtocol
+        start.cellPixelSize = state.cellPixelSize
+        return FirstShelfFrame.render(from: start, loader: loader, theme: theme)
     }
 }
 

@@ -39,7 +39,7 @@ enum HelpText {
     static let files = [
         Entry("$XDG_DATA_HOME/newsstand", "library database, downloaded issues (~/.local/share/newsstand) and saved logins (credentials, mode 0600)"),
         Entry("$XDG_CONFIG_HOME/newsstand", "config file and user themes (~/.config/newsstand)"),
-        Entry("$XDG_CACHE_HOME/newsstand", "cover images (~/.cache/newsstand)"),
+        Entry("$XDG_CACHE_HOME/newsstand", "cover images, the shelf kept for the next start (~/.cache/newsstand)"),
         Entry("PREFIX/share/newsstand", "the bundled Themes/ and SampleLibrary/, found from where the program is (PREFIX/bin)"),
     ]
 

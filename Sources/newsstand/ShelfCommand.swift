@@ -46,20 +46,39 @@ enum ShelfCommand {
         // Stopping with an error below: the answers are read and the terminal's input restored first.
         defer { questions?.finish() }
         StartupTrace.mark("config read")
-        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeOption ?? configuration.theme,
-                                        paths: paths, environment: environment)
-        var context = try LibraryContext.open(environment: environment, paths: paths, configuration: configuration)
-        StartupTrace.mark("library opened")
-        if let coverModeOption { context.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
-        if screenReader { context.configuration.screenReader = true }
-        let (keys, theme) = try keysAndTheme.result()
+        let themeName = themeOption ?? configuration.theme
+        let themes = themeLoader(paths: paths, environment: environment)
+        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeName, themes: themes)
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
+        // The shelf as the last run left it, drawn now when nothing it depends on changed and it needs no answer from
+        // the terminal (a throwaway demo library has none).
+        let lastShelf = demo ? nil : MainActor.assumeIsolated {
+            let options = [themeOption ?? "", coverModeOption?.rawValue ?? "", screenReader ? "screen reader" : ""]
+            let shelf = LastShelf(paths: paths, fingerprint: startFingerprint(themeName: themeName, options: options, configFile: paths.configFile,
+                                                                               themes: themes, environment: environment))
+            shelf.showIfItNeedsNoAnswers(colorsEnabled: colorsEnabled, environment: environment)
+            return shelf
+        }
+        let context: LibraryContext
+        let keys: KeyTable
+        let theme: ThemeChoice
+        do {
+            var opened = try LibraryContext.open(environment: environment, paths: paths, configuration: configuration)
+            StartupTrace.mark("library opened")
+            if let coverModeOption { opened.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
+            if screenReader { opened.configuration.screenReader = true }
+            context = opened
+            (keys, theme) = try keysAndTheme.result()
+        } catch {
+            MainActor.assumeIsolated { lastShelf?.stop() }
+            throw error
+        }
         StartupTrace.mark("keys and theme loaded")
         // The command line runs on the main thread, where the interface lives (the main actor).
         MainActor.assumeIsolated {
             let app = TerminalApp(store: context.store, paths: context.paths, configuration: context.configuration, keys: keys,
                                   theme: colorsEnabled ? theme : theme.withoutColors(), colorsEnabled: colorsEnabled, tmuxCheck: tmuxCheck,
-                                  questions: questions, environment: environment)
+                                  questions: questions, lastShelf: lastShelf, environment: environment)
             StartupTrace.mark("app created")
             withExtendedLifetime(server) { app.run() }
         }
@@ -73,10 +92,10 @@ enum ShelfCommand {
         /// Set once on the other thread before `done` is left; read after waiting for it.
         private let outcome = Mutex<Result<(KeyTable, ThemeChoice), any Error>?>(nil)
 
-        init(configuration: Configuration, themeName: String, paths: LibraryPaths, environment: [String: String]) {
+        init(configuration: Configuration, themeName: String, themes: ThemeLoader) {
             DispatchQueue.global(qos: .userInteractive).async(group: done) {
                 let result = Result { (try ShelfCommand.keyTable(configuration),
-                                       try ShelfCommand.themeChoice(named: themeName, paths: paths, environment: environment)) }
+                                       try ShelfCommand.themeChoice(named: themeName, themes: themes)) }
                 self.outcome.withLock { $0 = result }
             }
         }
@@ -85,6 +104,15 @@ enum ShelfCommand {
             done.wait()
             return try outcome.withLock { $0! }.get()
         }
+    }
+
+    /// What this start's first frame depends on besides the library (`StartFingerprint`): this build, the options, the
+    /// config's and the theme files' bytes (both of `auto`'s), and the environment.
+    private static func startFingerprint(themeName: String, options: [String], configFile: URL, themes: ThemeLoader,
+                                         environment: [String: String]) -> StartFingerprint {
+        let names = themeName == ThemeChoice.automaticName ? [ThemeChoice.darkName, ThemeChoice.lightName] : [themeName]
+        return StartFingerprint(build: "\(NewsstandVersion.string) \(BuildCommit.hash)", options: options, environment: environment,
+                                configText: SettingsFileText.contents(of: configFile), themeTexts: names.map(themes.text(of:)))
     }
 
     /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.
@@ -97,19 +125,24 @@ enum ShelfCommand {
     }
 
     /// The theme named, or for `auto` the two the terminal's background chooses between (`dark` and `paper`).
-    static func themeChoice(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> ThemeChoice {
-        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, paths: paths, environment: environment)) }
-        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, paths: paths, environment: environment),
-                                    light: try loadTheme(named: ThemeChoice.lightName, paths: paths, environment: environment))
+    static func themeChoice(named name: String, themes: ThemeLoader) throws -> ThemeChoice {
+        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, themes: themes)) }
+        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, themes: themes),
+                                    light: try loadTheme(named: ThemeChoice.lightName, themes: themes))
     }
 
-    static func loadTheme(named name: String, paths: LibraryPaths, environment: [String: String]) throws -> Theme {
-        var directories = [paths.userThemesDirectory]
-        if let bundled = ResourceLocator.themes(environment) { directories.append(bundled) }
+    static func loadTheme(named name: String, themes: ThemeLoader) throws -> Theme {
         do {
-            return try ThemeLoader(searchDirectories: directories).load(name)
+            return try themes.load(name)
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// Themes by name: the user's themes folder first, then the bundled ones.
+    private static func themeLoader(paths: LibraryPaths, environment: [String: String]) -> ThemeLoader {
+        var directories = [paths.userThemesDirectory]
+        if let bundled = ResourceLocator.themes(environment) { directories.append(bundled) }
+        return ThemeLoader(searchDirectories: directories)
     }
 }

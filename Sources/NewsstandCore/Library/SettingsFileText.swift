@@ -9,6 +9,11 @@ public enum SettingsFileText {
 
     /// The file's text; nil when it cannot be opened or read, is not UTF-8, or holds more than `limit` bytes.
     public static func contents(of url: URL) -> String? {
+        bytes(of: url).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The file's bytes; nil when it cannot be opened or read, is not a regular file, or holds more than `limit` bytes.
+    public static func bytes(of url: URL, limit: Int = limit) -> [UInt8]? {
         // Opened without waiting (a FIFO's open waits for a writer); then a regular file only: a device need never end.
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
@@ -26,6 +31,6 @@ public enum SettingsFileText {
             bytes += chunk[..<count]
             guard bytes.count <= limit else { return nil }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -19,6 +19,14 @@ public struct CellBuffer: Equatable, Sendable {
         cells = Array(repeating: Cell(style: style), count: self.width * self.height)
     }
 
+    /// A buffer of these cells, row by row, as `CellBufferArchive` reads one back; nil unless there are width × height.
+    init?(width: Int, height: Int, cells: [Cell]) {
+        guard width >= 0, height >= 0, cells.count == width * height else { return nil }
+        self.width = width
+        self.height = height
+        self.cells = cells
+    }
+
     public var area: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     public subscript(x: Int, y: Int) -> Cell {

@@ -1,0 +1,88 @@
+import Foundation
+import NewsstandCore
+import NewsstandUI
+
+/// The shelf a start shows first, worked out at quit for the next start (`FirstShelfFrame`), with the fingerprint of
+/// what it depends on (`StartFingerprint`). Kept in the cache folder: lose it and the next start reads the library.
+///
+/// `NSLS`, a version byte, the fingerprint's key (64 bits), whether the frame was drawn before the terminal's answers
+/// (one byte), the answers' number (64 bits, 0 when drawn before them), then the frame (`CellBufferArchive`).
+struct LastShelfFile: Equatable {
+    let key: UInt64
+    /// Whether the start draws its first frame before asking the terminal anything (a fixed theme, and inside tmux or
+    /// with no pictures possible): then the frame can be drawn as soon as the key agrees, before the library is opened.
+    let isBeforeAnswers: Bool
+    /// `StartFingerprint.answers(of:)` when the first frame waits for the terminal's answers.
+    let answers: UInt64
+    let frame: CellBuffer
+
+    static let magic: [UInt8] = Array("NSLS".utf8)
+    static let version: UInt8 = 1
+    /// The most bytes read back: a 500 × 200 terminal's frame is about 400 KB.
+    static let limit = 4 << 20
+
+    /// The name's start: each way of starting (`StartFingerprint.setup`: terminal size, theme, options…) keeps a file
+    /// of its own, so that two terminals used in turn do not replace each other's.
+    static let namePrefix = "last-shelf-"
+    /// The most files kept: the ones written last.
+    static let keptCount = 4
+
+    static func location(_ paths: LibraryPaths, setup: UInt64) -> URL {
+        let hex = String(setup, radix: 16)
+        return paths.cacheDirectory.appendingPathComponent(namePrefix + String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    /// Removes all but the `keptCount` files written last in `folder`.
+    static func prune(_ folder: URL) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(namePrefix) && !$0.hasSuffix(".new") }
+        let byAge = names.map { name -> (String, Int) in
+            var info = stat()
+            let path = folder.appendingPathComponent(name).path
+            return (path, stat(path, &info) == 0 ? info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec : 0)
+        }.sorted { $0.1 > $1.1 }
+        for (path, _) in byAge.dropFirst(keptCount) { unlink(path) }
+    }
+
+    /// The file's contents, or nil when it is missing, too large, or not one this version wrote.
+    static func read(from url: URL) -> LastShelfFile? {
+        guard let bytes = SettingsFileText.bytes(of: url, limit: limit), bytes.count >= magic.count + 18,
+              Array(bytes.prefix(magic.count)) == magic, bytes[magic.count] == version, bytes[magic.count + 9] <= 1,
+              let frame = CellBufferArchive.decode(bytes[(magic.count + 18)...]) else { return nil }
+        return LastShelfFile(key: uint64(bytes, at: magic.count + 1), isBeforeAnswers: bytes[magic.count + 9] == 1,
+                             answers: uint64(bytes, at: magic.count + 10), frame: frame)
+    }
+
+    /// Replaces the file whole (a new file renamed over the old), readable by the user only; false when it cannot.
+    @discardableResult
+    func write(to url: URL) -> Bool {
+        guard let archive = CellBufferArchive.encode(frame) else { return false }
+        var bytes = Self.magic + [Self.version]
+        Self.append(key, to: &bytes)
+        bytes.append(isBeforeAnswers ? 1 : 0)
+        Self.append(answers, to: &bytes)
+        bytes += archive
+        let temporary = url.path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return false }
+        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Removes the file: what it shows may no longer be so, and nothing newer replaces it.
+    static func remove(at url: URL) {
+        unlink(url.path)
+    }
+
+    private static func uint64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import NewsstandTestSupport
+import NewsstandUI
+import XCTest
+
+/// A start draws the shelf the last run left for it (kept at quit) before it opens the library, as long as nothing
+/// it depends on changed: the library's files, the terminal's size, the theme. The shelf drawn is the one the
+/// library then gives; a change made meanwhile (a download from the command line) makes the start read the library.
+final class LastShelfEndToEndTests: EndToEndTestCase {
+    private var trace: URL { home.appendingPathComponent("startup-trace.txt") }
+    private var cacheFolder: URL { home.appendingPathComponent(".cache/newsstand") }
+    /// The one frame kept, or a failure when there are none or several.
+    private var keptFile: URL {
+        get throws {
+            let names = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") }
+            XCTAssertEqual(names.count, 1, "\(names)")
+            return cacheFolder.appendingPathComponent(try XCTUnwrap(names.first))
+        }
+    }
+
+    /// Starts the shelf (covers are never drawn for a screen reader, so the first frame is the screen that stays), waits
+    /// for it, quits, and returns the screen and the start's steps. With a fixed theme and covers as text the start
+    /// asks the terminal nothing before its first frame.
+    private func startAndQuit(_ arguments: String = "--theme dark --screen-reader --cover-mode ascii", width: Int = 100) throws -> (screen: String, steps: [String]) {
+        try? FileManager.default.removeItem(at: trace)
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["NEWSSTAND_STARTUP_TRACE"] = trace.path
+        let session = try TmuxSession(command: try TestEnvironment.binary().path + " " + arguments, width: width, environment: environment)
+        let screen = try session.waitFor(text: "TAP TO DOWNLOAD")
+        try session.send("q")
+        session.waitForExit()
+        let steps = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n")
+            .map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
+        return (screen, steps)
+    }
+
+    /// The kept frame's text, row by row.
+    private func keptLines() throws -> [String] {
+        let bytes = try [UInt8](Data(contentsOf: try keptFile))
+        // `NSLS`, version, key, flag, answers: 22 bytes before the frame.
+        let frame = try XCTUnwrap(CellBufferArchive.decode(bytes.dropFirst(22)), "the kept frame")
+        return frame.lines()
+    }
+
+    private static func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+    }
+
+    func testTheNextStartDrawsTheLastShelfFirstUntilTheLibraryChanges() throws {
+        let first = try startAndQuit()
+        XCTAssertFalse(first.steps.contains("last shelf flushed"), "nothing was kept before the first start: \(first.steps)")
+        XCTAssertEqual(try keptLines(), Array(Self.lines(first.screen).prefix(32)), "the kept frame is the shelf the start showed")
+
+        let second = try startAndQuit()
+        let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "\(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "library opened")), "drawn before the library is opened: \(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "first frame flushed")))
+        XCTAssertEqual(second.screen, first.screen)
+
+        // The library changes while no shelf is open: the next start reads it, and shows the download.
+        let download = try TestEnvironment.run(["download", "kettle-compass/2026-autumn"], environment: TestEnvironment.environment(home: home, sample: true))
+        XCTAssertEqual(download.status, 0, download.errors)
+        let third = try startAndQuit()
+        XCTAssertFalse(third.steps.contains("last shelf flushed"), "\(third.steps)")
+        XCTAssertTrue(third.screen.contains("TAP TO READ"), third.screen)
+        XCTAssertEqual(try keptLines(), Array(Self.lines(third.screen).prefix(32)), "kept again, with the download")
+
+        // Another size, another theme: the library is read. Each keeps a frame of its own, used in turn.
+        let paper = "--theme paper --screen-reader --cover-mode ascii"
+        XCTAssertFalse(try startAndQuit(width: 90).steps.contains("last shelf flushed"))
+        XCTAssertFalse(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"))
+        XCTAssertTrue(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"))
+        XCTAssertTrue(try startAndQuit(width: 90).steps.contains("last shelf flushed"))
+        XCTAssertTrue(try startAndQuit().steps.contains("last shelf flushed"))
+        // Only the last four ways of starting keep theirs.
+        for width in [91, 92] { _ = try startAndQuit(width: width) }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") }
+        XCTAssertEqual(kept.count, 4, "\(kept)")
+        XCTAssertFalse(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"), "the oldest went")
+    }
+
+    /// Where pictures may be shown the start asks the terminal first (outside tmux): the last shelf is drawn once the
+    /// answers are in and decided as they did last time, still before the library's first frame.
+    func testAStartThatAsksTheTerminalFirstDrawsItAfterTheAnswers() throws {
+        let first = try startAndQuit("--theme dark --screen-reader")
+        XCTAssertFalse(first.steps.contains("last shelf flushed"))
+        let second = try startAndQuit("--theme dark --screen-reader")
+        let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "\(second.steps)")
+        XCTAssertLessThan(try XCTUnwrap(second.steps.firstIndex(of: "terminal asked")), drawn, "\(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "first frame flushed")), "\(second.steps)")
+        XCTAssertEqual(second.screen, first.screen)
+    }
+
+    func testAKeptFileThatIsNotAFrameIsReadPast() throws {
+        _ = try startAndQuit()
+        var bytes = try [UInt8](Data(contentsOf: try keptFile))
+        // The first cell's one-byte symbol turned into ESC: the file is refused whole, and the start reads the library.
+        // After the 22-byte header: the frame's 11-byte header (its style count last), 9 bytes a style, then the first
+        // cell's style index (2 bytes), its symbol's length and the symbol.
+        let styles = Int(bytes[31]) | Int(bytes[32]) << 8
+        let symbol = 22 + 11 + 9 * styles + 3
+        XCTAssertEqual(bytes[symbol - 1], 1)
+        bytes[symbol] = 0x1B
+        try Data(bytes).write(to: try keptFile)
+        let next = try startAndQuit()
+        XCTAssertFalse(next.steps.contains("last shelf flushed"), "\(next.steps)")
+        XCTAssertFalse(next.screen.contains("\u{1B}"))
+        XCTAssertTrue(next.steps.contains("first frame flushed"))
+    }
+}
