@@ -65,6 +65,8 @@ public final class TerminalApp {
     /// Whether a start draws its first frame before asking the terminal anything (a fixed theme, and inside tmux or no
     /// pictures possible).
     private let startsBeforeAnswers: Bool
+    /// The answers the first frame was drawn after (`StartFingerprint.answers(of:)`), kept with the next start's frame.
+    private var firstAnswers: UInt64?
 
     /// `environment` is the process's, read once by the caller: `ProcessInfo.environment` builds it anew on every call.
     public init(store: LibraryStore, paths: LibraryPaths, configuration: Configuration, keys: KeyTable = .standard, theme themeChoice: ThemeChoice,
@@ -135,19 +137,20 @@ public final class TerminalApp {
     /// Takes over the terminal and runs until the user quits; never returns.
     public func run() -> Never {
         asksAfterFirstFrame = earlyQuestions == nil && !themeChoice.followsBackground && !(environment["TMUX"] ?? "").isEmpty
-        // Started already when the last run's shelf was drawn before the library was opened (nothing was asked first).
-        if lastShelf?.startedBackend == nil {
-            CrashGuard.install(restoring: earlyQuestions?.modesBefore)
-            let typed = asksAfterFirstFrame ? [] : askTerminal()
-            StartupTrace.mark("terminal asked")
+        // Started already when the last run's shelf was drawn before the library was opened (its answers, if any, read).
+        let isStarted = lastShelf?.startedBackend != nil
+        if !isStarted { CrashGuard.install(restoring: earlyQuestions?.modesBefore) }
+        let typed = asksAfterFirstFrame ? [] : askTerminal()
+        StartupTrace.mark("terminal asked")
+        if !isStarted {
             backend.start()
             StartupTrace.mark("curses started")
-            backend.pushBack(typed: typed)
-            if let frame = lastShelf?.frame(afterAnswers: StartFingerprint.answers(of: state.shared)), frame.width == backend.size.width,
-               frame.height == backend.size.height {
-                backend.draw(frame)
-                StartupTrace.mark("last shelf flushed")
-            }
+        }
+        backend.pushBack(typed: typed)
+        if !isStarted, let answers = firstAnswers, let frame = lastShelf?.frame(afterAnswers: answers),
+           frame.width == backend.size.width, frame.height == backend.size.height {
+            backend.draw(frame)
+            StartupTrace.mark("last shelf flushed")
         }
         // Read again: a resize since `init` (which sized the start state for the window read ahead) has no signal
         // source to report it yet.
@@ -171,11 +174,13 @@ public final class TerminalApp {
     /// theme and how pictures are shown. Returns the keys typed meanwhile. Questions already sent (`earlyQuestions`)
     /// are not asked again: their answers are read.
     private func askTerminal() -> [UInt8] {
+        if firstAnswers == nil { firstAnswers = StartFingerprint.answers(of: TerminalAnswers()) }
         guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
         guard earlyQuestions != nil || !insideTmux || passthroughCheck().allowsPassthrough else { return [] }
         let answers = earlyQuestions?.read() ?? TerminalQuery.ask(throughTmux: insideTmux)
+        if !hasDrawnFrame { firstAnswers = StartFingerprint.answers(of: answers) }
         // xterm calls itself `xterm` (8 colours) to its programs: when it said it is xterm, use its 256 colours.
         if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
             setenv("TERM", better, 1)
@@ -362,7 +367,7 @@ public final class TerminalApp {
         runner.closeLibrary()
         backend.stop()
         lastShelf?.keep(nextShelf, width: state.width, height: state.height, isBeforeAnswers: startsBeforeAnswers,
-                        answers: StartFingerprint.answers(of: state.shared))
+                        answers: firstAnswers ?? StartFingerprint.answers(of: TerminalAnswers()))
         exit(status)
     }
 

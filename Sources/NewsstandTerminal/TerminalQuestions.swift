@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandImaging
 import Synchronization
 
 /// The start-up questions (`TerminalQuery.queries`) written to the terminal now and their answers read later: written as
@@ -24,6 +25,15 @@ public final class TerminalQuestions: Sendable {
 
     /// The terminal's modes before the questions went out, which reading the answers puts back.
     var modesBefore: termios { saved }
+
+    /// Whether a start outside tmux asks the terminal before its first frame, so that the questions can go out at once:
+    /// the theme follows the background, or covers may be pictures (colours, and no cover mode chosen that is not a
+    /// picture protocol). A theme's own `cover-mode`, known only once it is read, may still choose text: the answers are
+    /// then read and left unused.
+    public static func comeFirst(followsBackground: Bool, coverSetting: CoverModeSetting?, colorsEnabled: Bool, environment: [String: String]) -> Bool {
+        let mayShowPictures = colorsEnabled && ColorModeDetector.detect(environment) != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
+        return followsBackground || mayShowPictures
+    }
 
     /// Writes the questions; nil (nothing written) when standard input or output is not a terminal.
     public static func send(throughTmux: Bool = false, timeout: TimeInterval = 0.25) -> TerminalQuestions? {

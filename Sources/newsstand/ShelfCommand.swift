@@ -31,14 +31,19 @@ enum ShelfCommand {
             environment = demoEnvironment
             server = demoServer
         }
-        // With the theme following the terminal's background (`auto`, the default) the terminal will be asked, so the
-        // questions go out now and their answers are read once the library is open: the round trip runs meanwhile.
-        // Outside tmux only: inside, tmux is asked first whether the questions may pass.
+        // When the first frame waits for the terminal's answers (the theme following its background, `auto`, the
+        // default; or covers that may be pictures) the questions go out now, and their answers are read once the library
+        // is open (or the last run's shelf drawn): the round trip runs meanwhile. Outside tmux only: inside, tmux is asked
+        // first whether the questions may pass.
         let paths = LibraryPaths.fromEnvironment(environment)
         let configuration = Configuration.load(from: paths.configFile)
         let followsBackground = (themeOption ?? configuration.theme) == ThemeChoice.automaticName
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
-        let questions = followsBackground && !insideTmux ? TerminalQuestions.send() : nil
+        let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
+        let coverSetting = coverModeOption.map { $0 == .auto ? nil : $0 } ?? configuration.coverMode
+        let asksFirst = TerminalQuestions.comeFirst(followsBackground: followsBackground, coverSetting: coverSetting, colorsEnabled: colorsEnabled,
+                                                    environment: environment)
+        let questions = asksFirst && !insideTmux ? TerminalQuestions.send() : nil
         // Inside tmux with the theme following the background, the first frame waits for the answers, which need tmux's
         // word that the questions may pass: tmux is asked now, while the library opens. With a fixed theme only pictures
         // depend on the answers, and tmux and the terminal are asked after the first frame (`TerminalApp`).
@@ -49,14 +54,13 @@ enum ShelfCommand {
         let themeName = themeOption ?? configuration.theme
         let themes = themeLoader(paths: paths, environment: environment)
         let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeName, themes: themes)
-        let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
-        // The shelf as the last run left it, drawn now when nothing it depends on changed and it needs no answer from
-        // the terminal (a throwaway demo library has none).
+        // The shelf as the last run left it, drawn now when nothing it depends on changed and the terminal's answers (if
+        // it waits for them) are in and the same (a throwaway demo library has none).
         let lastShelf = demo ? nil : MainActor.assumeIsolated {
             let options = [themeOption ?? "", coverModeOption?.rawValue ?? "", screenReader ? "screen reader" : ""]
             let shelf = LastShelf(paths: paths, fingerprint: startFingerprint(themeName: themeName, options: options, configFile: paths.configFile,
                                                                                themes: themes, environment: environment))
-            shelf.showIfItNeedsNoAnswers(colorsEnabled: colorsEnabled, environment: environment)
+            shelf.showBeforeTheLibrary(colorsEnabled: colorsEnabled, environment: environment, questions: questions)
             return shelf
         }
         let context: LibraryContext

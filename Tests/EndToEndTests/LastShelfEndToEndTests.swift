@@ -21,9 +21,10 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
     /// Starts the shelf (covers are never drawn for a screen reader, so the first frame is the screen that stays), waits
     /// for it, quits, and returns the screen and the start's steps. With a fixed theme and covers as text the start
     /// asks the terminal nothing before its first frame.
-    private func startAndQuit(_ arguments: String = "--theme dark --screen-reader --cover-mode ascii", width: Int = 100) throws -> (screen: String, steps: [String]) {
+    private func startAndQuit(_ arguments: String = "--theme dark --screen-reader --cover-mode ascii", width: Int = 100,
+                              environment extra: [String: String] = [:]) throws -> (screen: String, steps: [String]) {
         try? FileManager.default.removeItem(at: trace)
-        var environment = TestEnvironment.environment(home: home, sample: true)
+        var environment = TestEnvironment.environment(home: home, sample: true).merging(extra) { $1 }
         environment["NEWSSTAND_STARTUP_TRACE"] = trace.path
         let session = try TmuxSession(command: try TestEnvironment.binary().path + " " + arguments, width: width, environment: environment)
         let screen = try session.waitFor(text: "TAP TO DOWNLOAD")
@@ -72,23 +73,39 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"))
         XCTAssertTrue(try startAndQuit(width: 90).steps.contains("last shelf flushed"))
         XCTAssertTrue(try startAndQuit().steps.contains("last shelf flushed"))
-        // Only the last four ways of starting keep theirs.
-        for width in [91, 92] { _ = try startAndQuit(width: width) }
         let kept = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") }
-        XCTAssertEqual(kept.count, 4, "\(kept)")
-        XCTAssertFalse(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"), "the oldest went")
+        XCTAssertEqual(kept.count, 3, "\(kept)")
     }
 
-    /// Where pictures may be shown the start asks the terminal first (outside tmux): the last shelf is drawn once the
-    /// answers are in and decided as they did last time, still before the library's first frame.
-    func testAStartThatAsksTheTerminalFirstDrawsItAfterTheAnswers() throws {
-        let first = try startAndQuit("--theme dark --screen-reader")
+    /// Inside tmux with the theme following the background the start asks tmux whether the questions may pass (a
+    /// `tmux` of the test's own answers "off" at once): the last shelf is drawn once that is settled as it was last
+    /// time, still before the library's first frame.
+    func testAStartThatAsksFirstInsideTmuxDrawsItAfterTheAnswers() throws {
+        let folder = home.appendingPathComponent("fake-tmux")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fake = folder.appendingPathComponent("tmux")
+        try "#!/bin/sh\necho off\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let insideTmux = ["TMUX": "/tmp/newsstand-test-fake-tmux,1,0", "PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+        let first = try startAndQuit("--theme auto --screen-reader", environment: insideTmux)
         XCTAssertFalse(first.steps.contains("last shelf flushed"))
-        let second = try startAndQuit("--theme dark --screen-reader")
+        let second = try startAndQuit("--theme auto --screen-reader", environment: insideTmux)
         let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "\(second.steps)")
         XCTAssertLessThan(try XCTUnwrap(second.steps.firstIndex(of: "terminal asked")), drawn, "\(second.steps)")
         XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "first frame flushed")), "\(second.steps)")
         XCTAssertEqual(second.screen, first.screen)
+    }
+
+    /// Outside tmux a start that waits for the terminal's answers sends its questions before the library is opened:
+    /// their answers are read there, and when they are the last run's the shelf is drawn at once.
+    func testAStartThatAsksFirstOutsideTmuxDrawsItOnceTheEarlyAnswersAgree() throws {
+        // The theme following the background, or covers that may be pictures: either way the terminal is asked first.
+        for arguments in ["--theme auto --screen-reader", "--theme dark --screen-reader"] {
+            XCTAssertFalse(try startAndQuit(arguments).steps.contains("last shelf flushed"), arguments)
+            let second = try startAndQuit(arguments)
+            let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "\(arguments): \(second.steps)")
+            XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "library opened")), "\(arguments): \(second.steps)")
+        }
     }
 
     func testAKeptFileThatIsNotAFrameIsReadPast() throws {

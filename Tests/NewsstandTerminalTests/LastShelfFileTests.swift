@@ -71,10 +71,10 @@ final class LastShelfFileTests: XCTestCase {
         XCTAssertNotEqual(base.setup(width: 120, height: 40), fingerprint(options: ["paper"]).setup(width: 120, height: 40))
     }
 
-    func testOnlyTheLastFourFilesAreKept() throws {
+    func testOnlyTheLastEightFilesAreKept() throws {
         let paths = LibraryPaths(dataDirectory: folder, configDirectory: folder, cacheDirectory: folder)
         var written: [URL] = []
-        for setup in UInt64(1)...6 {
+        for setup in UInt64(1)...10 {
             let url = LastShelfFile.location(paths, setup: setup)
             XCTAssertTrue(url.lastPathComponent.hasPrefix("last-shelf-000000000000000"), url.lastPathComponent)
             XCTAssertTrue(LastShelfFile(key: setup, isBeforeAnswers: true, answers: 0, frame: CellBuffer(width: 1, height: 1)).write(to: url))
@@ -83,21 +83,28 @@ final class LastShelfFileTests: XCTestCase {
         }
         try Data("unrelated".utf8).write(to: folder.appendingPathComponent("covers-index"))
         LastShelfFile.prune(folder)
-        XCTAssertEqual(written.map { FileManager.default.fileExists(atPath: $0.path) }, [false, false, true, true, true, true])
+        XCTAssertEqual(written.map { FileManager.default.fileExists(atPath: $0.path) }, [false, false] + Array(repeating: true, count: 8))
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("covers-index").path))
     }
 
-    func testTheAnswersNumberFollowsWhatTheAnswersDecided() {
-        let state = SharedState(width: 80, height: 24)
-        var light = state
-        light.isLightBackground = true
-        var pictures = state
-        pictures.pictureProtocol = .kitty
-        var blocks = state
-        blocks.coverMode = .blocks
-        let numbers = [state, light, pictures, blocks].map(StartFingerprint.answers(of:))
-        XCTAssertEqual(Set(numbers).count, 4)
-        XCTAssertEqual(StartFingerprint.answers(of: state), numbers[0])
+    func testTheAnswersNumberFollowsTheAnswersButNotTheKeysTypedMeanwhile() {
+        var xterm = TerminalAnswers()
+        xterm.primaryAttributes = [63, 1, 2, 4, 6]
+        xterm.version = "XTerm(379)"
+        xterm.background = RGBColor(red: 255, green: 255, blue: 255)
+        var typed = xterm
+        typed.typed = Array("jj".utf8)
+        var black = xterm
+        black.background = RGBColor(red: 0, green: 0, blue: 0)
+        var kitty = xterm
+        kitty.hasKittyGraphics = true
+        var cells = xterm
+        cells.cellPixelSize = CellPixelSize(width: 9, height: 18)
+        var other = xterm
+        other.version = "XTerm(390)"
+        let numbers = [TerminalAnswers(), xterm, black, kitty, cells, other].map(StartFingerprint.answers(of:))
+        XCTAssertEqual(Set(numbers).count, numbers.count)
+        XCTAssertEqual(StartFingerprint.answers(of: typed), StartFingerprint.answers(of: xterm))
     }
 
     func testTheFileComesBackWhole() throws {

@@ -6,9 +6,9 @@ import NewsstandUI
 /// The shelf as the last run left it for this start: read and checked before the library is opened, drawn at once
 /// when nothing it depends on has changed (`StartFingerprint`), and worked out again at quit for the next start.
 ///
-/// A start whose first frame does not wait for the terminal's answers draws it here, before the library is opened
-/// (`showIfItNeedsNoAnswers`); the interface then takes over the started terminal. Otherwise `TerminalApp` draws it
-/// once the answers are in and agree (`frame(afterAnswers:)`). Either way the library is read as always, and the
+/// A start draws it here, before the library is opened, when its first frame does not wait for the terminal's answers
+/// or their questions went out early (`showBeforeTheLibrary`); the interface then takes over the started terminal.
+/// Otherwise `TerminalApp` draws it once the answers are in and agree (`frame(afterAnswers:)`). Either way the library is read as always, and the
 /// interface's own first frame replaces it (on the screen nothing changes when the two agree: only differences are drawn).
 @MainActor
 public final class LastShelf {
@@ -32,12 +32,27 @@ public final class LastShelf {
         stored = LastShelfFile.read(from: file).flatMap { $0.key == key ? $0 : nil }
     }
 
-    /// Starts the terminal and draws the kept frame, when it was drawn before the terminal's answers: then this start
-    /// asks nothing first either (the fingerprint holds the theme and the settings that decide it).
-    public func showIfItNeedsNoAnswers(colorsEnabled: Bool, environment: [String: String]) {
-        guard let stored, stored.isBeforeAnswers else { return }
-        CrashGuard.install(restoring: nil)
-        let backend = CursesBackend(colorMode: colorsEnabled ? ColorModeDetector.detect(environment) : .none)
+    /// Starts the terminal and draws the kept frame now, before the library is opened: when it was drawn before the
+    /// terminal's answers (this start asks nothing first either: the fingerprint holds the theme and the settings that
+    /// decide it), or when its questions went out early (`questions`) and their answers are those it was drawn after.
+    /// Otherwise the interface draws it once it has asked (`frame(afterAnswers:)`).
+    public func showBeforeTheLibrary(colorsEnabled: Bool, environment: [String: String], questions: TerminalQuestions?) {
+        guard let stored else { return }
+        var colorMode: CursesBackend.ColorMode = colorsEnabled ? ColorModeDetector.detect(environment) : .none
+        if !stored.isBeforeAnswers {
+            // The answers are waited for here rather than while the library opens: the frame is on the screen sooner.
+            guard let questions else { return }
+            let answers = questions.read()
+            guard StartFingerprint.answers(of: answers) == stored.answers else { return }
+            // An xterm that calls itself `xterm` gets its 256 colours before curses starts, as `TerminalApp.askTerminal`
+            // gives them (it finds the same from the same answers).
+            if let better = ColorModeDetector.betterTerminalType(answers: answers, environment: environment, colorMode: colorMode) {
+                setenv("TERM", better, 1)
+                colorMode = .indexed
+            }
+        }
+        CrashGuard.install(restoring: questions?.modesBefore)
+        let backend = CursesBackend(colorMode: colorMode)
         backend.start()
         backend.draw(stored.frame)
         startedBackend = backend

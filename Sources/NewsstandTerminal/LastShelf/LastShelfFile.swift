@@ -24,8 +24,8 @@ struct LastShelfFile: Equatable {
     /// The name's start: each way of starting (`StartFingerprint.setup`: terminal size, theme, options…) keeps a file
     /// of its own, so that two terminals used in turn do not replace each other's.
     static let namePrefix = "last-shelf-"
-    /// The most files kept: the ones written last.
-    static let keptCount = 4
+    /// The most files kept: the ones written last (a frame of 120 × 40 cells takes about 15 KB).
+    static let keptCount = 8
 
     static func location(_ paths: LibraryPaths, setup: UInt64) -> URL {
         let hex = String(setup, radix: 16)

@@ -52,13 +52,16 @@ public struct StartFingerprint: Sendable, Equatable {
         return hash
     }
 
-    /// The number for what the terminal's answers decided: the background's lightness and how covers are shown.
-    static func answers(of state: SharedState) -> UInt64 {
+    /// The number for the terminal's answers (what it is, draws, and its background): given the same fingerprint, the
+    /// same answers decide the theme and the covers as they did. Keys typed meanwhile are not part of it.
+    static func answers(of answers: TerminalAnswers) -> UInt64 {
         var hash = FNV1a()
-        hash.field(state.isLightBackground ? "light" : "dark")
-        hash.field(state.coverMode.rawValue)
-        hash.field(state.pictureProtocol?.rawValue ?? "no pictures")
-        hash.field("\(state.cellPixelSize.width)x\(state.cellPixelSize.height)")
+        hash.field(answers.hasKittyGraphics ? "kitty graphics" : "no kitty graphics")
+        hash.field(answers.primaryAttributes.map { $0.map(String.init).joined(separator: ";") } ?? "no DA1")
+        hash.field(answers.version ?? "no version")
+        hash.field(answers.outerVersion ?? "no outer version")
+        hash.field(answers.cellPixelSize.map { "\($0.width)x\($0.height)" } ?? "no cell size")
+        hash.field(answers.background.map { "\($0.red),\($0.green),\($0.blue)" } ?? "no background")
         return hash.value
     }
 }
