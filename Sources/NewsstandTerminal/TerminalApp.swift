@@ -147,7 +147,7 @@ public final class TerminalApp {
             StartupTrace.mark("curses started")
         }
         backend.pushBack(typed: typed)
-        if !isStarted, let answers = firstAnswers, let frame = lastShelf?.frame(afterAnswers: answers),
+        if !isStarted, !startsBeforeAnswers, let answers = firstAnswers, let frame = lastShelf?.kept(afterAnswers: answers),
            frame.width == backend.size.width, frame.height == backend.size.height {
             backend.draw(frame)
             StartupTrace.mark("last shelf flushed")
@@ -366,8 +366,8 @@ public final class TerminalApp {
         let nextShelf = lastShelf == nil ? nil : nextFirstFrame()
         runner.closeLibrary()
         backend.stop()
-        lastShelf?.keep(nextShelf, width: state.width, height: state.height, isBeforeAnswers: startsBeforeAnswers,
-                        answers: firstAnswers ?? StartFingerprint.answers(of: TerminalAnswers()))
+        lastShelf?.keep(nextShelf, width: state.width, height: state.height,
+                        answers: startsBeforeAnswers ? nil : firstAnswers ?? StartFingerprint.answers(of: TerminalAnswers()))
         exit(status)
     }
 

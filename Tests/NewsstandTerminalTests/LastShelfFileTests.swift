@@ -75,7 +75,7 @@ final class LastShelfFileTests: XCTestCase {
         let paths = LibraryPaths(dataDirectory: folder, configDirectory: folder, cacheDirectory: folder)
         var written: [URL] = []
         for setup in UInt64(1)...10 {
-            let url = LastShelfFile.location(paths, setup: setup)
+            let url = LastShelfFile.location(paths, setup: setup, answers: setup % 2 == 0 ? nil : setup * 1_000)
             XCTAssertTrue(url.lastPathComponent.hasPrefix("last-shelf-000000000000000"), url.lastPathComponent)
             XCTAssertTrue(LastShelfFile(key: setup, isBeforeAnswers: true, answers: 0, frame: CellBuffer(width: 1, height: 1)).write(to: url))
             written.append(url)
@@ -85,6 +85,20 @@ final class LastShelfFileTests: XCTestCase {
         LastShelfFile.prune(folder)
         XCTAssertEqual(written.map { FileManager.default.fileExists(atPath: $0.path) }, [false, false] + Array(repeating: true, count: 8))
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("covers-index").path))
+    }
+
+    func testEachWayOfStartingAndEachSetOfAnswersKeepsItsOwnFile() throws {
+        let paths = LibraryPaths(dataDirectory: folder, configDirectory: folder, cacheDirectory: folder)
+        let frame = CellBuffer(width: 1, height: 1)
+        XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 7), [])
+        for answers: UInt64? in [nil, 42, 43] {
+            let url = LastShelfFile.location(paths, setup: 7, answers: answers)
+            XCTAssertTrue(LastShelfFile(key: 1, isBeforeAnswers: answers == nil, answers: answers ?? 0, frame: frame).write(to: url))
+        }
+        XCTAssertTrue(LastShelfFile(key: 1, isBeforeAnswers: true, answers: 0, frame: frame).write(to: LastShelfFile.location(paths, setup: 8, answers: nil)))
+        XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 7), [nil, 42, 43])
+        XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 8), [nil])
+        XCTAssertEqual(LastShelfFile.location(paths, setup: 7, answers: 42).lastPathComponent, "last-shelf-0000000000000007-000000000000002a")
     }
 
     func testTheAnswersNumberFollowsTheAnswersButNotTheKeysTypedMeanwhile() {

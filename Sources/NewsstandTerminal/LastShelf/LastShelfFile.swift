@@ -21,15 +21,30 @@ struct LastShelfFile: Equatable {
     /// The most bytes read back: a 500 × 200 terminal's frame is about 400 KB.
     static let limit = 4 << 20
 
-    /// The name's start: each way of starting (`StartFingerprint.setup`: terminal size, theme, options…) keeps a file
-    /// of its own, so that two terminals used in turn do not replace each other's.
+    /// The name's start: each way of starting (`StartFingerprint.setup`: terminal size, theme, options…) and each set
+    /// of answers from the terminal keeps a file of its own, so that two terminals used in turn do not replace each
+    /// other's. The name ends with the two numbers (the answers' 0 when the start asks nothing first).
     static let namePrefix = "last-shelf-"
     /// The most files kept: the ones written last (a frame of 120 × 40 cells takes about 15 KB).
     static let keptCount = 8
 
-    static func location(_ paths: LibraryPaths, setup: UInt64) -> URL {
-        let hex = String(setup, radix: 16)
-        return paths.cacheDirectory.appendingPathComponent(namePrefix + String(repeating: "0", count: 16 - hex.count) + hex)
+    static func location(_ paths: LibraryPaths, setup: UInt64, answers: UInt64?) -> URL {
+        paths.cacheDirectory.appendingPathComponent(namePrefix + hex(setup) + "-" + hex(answers ?? 0))
+    }
+
+    /// The answers (nil: none asked) of the files kept for this way of starting.
+    static func keptAnswers(_ paths: LibraryPaths, setup: UInt64) -> Set<UInt64?> {
+        let prefix = namePrefix + hex(setup) + "-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.cacheDirectory.path)) ?? []
+        return Set(names.compactMap { name -> UInt64?? in
+            guard name.hasPrefix(prefix), let answers = UInt64(name.dropFirst(prefix.count), radix: 16) else { return nil }
+            return answers == 0 ? .some(nil) : .some(answers)
+        })
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Removes all but the `keptCount` files written last in `folder`.
