@@ -35,11 +35,21 @@ struct LastShelfFile: Equatable {
     /// The answers (nil: none asked) of the files kept for this way of starting.
     static func keptAnswers(_ paths: LibraryPaths, setup: UInt64) -> Set<UInt64?> {
         let prefix = namePrefix + hex(setup) + "-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.cacheDirectory.path)) ?? []
-        return Set(names.compactMap { name -> UInt64?? in
+        return Set(names(in: paths.cacheDirectory).compactMap { name -> UInt64?? in
             guard name.hasPrefix(prefix), let answers = UInt64(name.dropFirst(prefix.count), radix: 16) else { return nil }
             return answers == 0 ? .some(nil) : .some(answers)
         })
+    }
+
+    /// The names in a folder, read with `readdir(3)` (FileManager's listing took a tenth of a millisecond at start).
+    private static func names(in folder: URL) -> [String] {
+        guard let directory = opendir(folder.path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names
     }
 
     private static func hex(_ value: UInt64) -> String {
@@ -49,7 +59,7 @@ struct LastShelfFile: Equatable {
 
     /// Removes all but the `keptCount` files written last in `folder`.
     static func prune(_ folder: URL) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(namePrefix) && !$0.hasSuffix(".new") }
+        let names = names(in: folder).filter { $0.hasPrefix(namePrefix) && !$0.hasSuffix(".new") }
         let byAge = names.map { name -> (String, Int) in
             var info = stat()
             let path = folder.appendingPathComponent(name).path
