@@ -17,6 +17,8 @@ import NewsstandCore
 /// header uses, and checked against what was served); for newsboat, the first feed's title in its
 /// feed list; for the floor, its one line. At launch Newsstand also starts its usual background
 /// refresh of every feed (answered 304 by the local server); newsboat is configured not to refresh.
+/// Each launch ends as a closed terminal ends it (SIGHUP), so each keeps its shelf for the next (`LastShelf`),
+/// as in use; the rows "nothing kept" remove it before every launch (a first start, or a library changed since).
 /// With `NEWSSTAND_BENCH_SHOW_FRAMES=1`, the frame each program was accepted on is printed to standard error.
 struct LaunchBenchmark {
     var runs = 5
@@ -97,8 +99,11 @@ struct LaunchBenchmark {
         // The default theme, `auto`, on the smaller library: inside tmux its first frame waits for tmux's word on passthrough.
         let autoTheme = newsstandSubjects.first.map(Self.autoThemeSubject)
 
+        // The same launches with no shelf kept by the last run (`LastShelf`): a first start, or a library changed since.
+        let nothingKept = newsstandSubjects.map(Self.nothingKeptSubject)
+
         // Launches: one warm-up each (files into the page cache), then `runs` rounds, programs taking turns.
-        let subjects = (floor.map { [$0] } ?? []) + newsstandSubjects + newsboatSubjects + (autoTheme.map { [$0] } ?? [])
+        let subjects = (floor.map { [$0] } ?? []) + newsstandSubjects + newsboatSubjects + (autoTheme.map { [$0] } ?? []) + nothingKept
         progress("launching \(subjects.count) programs in tmux: 1 warm-up + \(runs) runs each, taking turns")
         var launches = [[TmuxLaunchHarness.Launch]](repeating: [], count: subjects.count)
         let showFrames = !(ProcessInfo.processInfo.environment["NEWSSTAND_BENCH_SHOW_FRAMES"] ?? "").isEmpty
@@ -112,10 +117,16 @@ struct LaunchBenchmark {
                 }
             }
         }
-        let floorLaunches = floor == nil ? nil : launches[0]
-        let newsstandLaunches = Array(launches[(floor == nil ? 0 : 1)...].prefix(sets.count))
-        let newsboatLaunches = newsboatSubjects.isEmpty ? nil : Array(launches.dropLast(autoTheme == nil ? 0 : 1).suffix(sets.count))
-        let autoThemeLaunches = autoTheme == nil ? nil : launches.last
+        var remaining = launches[...]
+        func take(_ count: Int) -> [[TmuxLaunchHarness.Launch]] {
+            defer { remaining = remaining.dropFirst(count) }
+            return Array(remaining.prefix(count))
+        }
+        let floorLaunches = floor == nil ? nil : take(1).first
+        let newsstandLaunches = take(sets.count)
+        let newsboatLaunches = newsboatSubjects.isEmpty ? nil : take(newsboatSubjects.count)
+        let autoThemeLaunches = autoTheme == nil ? nil : take(1).first
+        let nothingKeptLaunches = take(nothingKept.count)
 
         // Time to the first complete frame.
         if let floorLaunches, let floor {
@@ -141,7 +152,15 @@ struct LaunchBenchmark {
                           notes: "target < \(Format.ratio(Self.targetFloorRatio)): \(Self.verdict(ratio < Self.targetFloorRatio))")
             }
             table.note("newsstand under \(Format.ratio(Self.targetFloorRatio)) the minimal ncurses program at "
-                       + "\(sets.map { Format.count($0.issueCount) }.joined(separator: " and ")) issues: \(Self.verdict(everySizeMet))")
+                       + "\(sets.map { Format.count($0.issueCount) }.joined(separator: " and ")) issues: \(Self.verdict(everySizeMet)) "
+                       + "(each start draws the shelf the last one kept; the rows 'nothing kept' below start without it)")
+            for (set, samples) in zip(sets, nothingKeptLaunches) {
+                let median = Statistics(samples.map(\.seconds)).median
+                addTimes(&table, "newsstand, \(Format.count(set.issueCount)) issues, nothing kept", samples,
+                         notes: "the last run's shelf removed before each launch (a first start, or the library changed since): read from the library")
+                table.add("  newsstand, nothing kept / minimal ncurses, \(Format.count(set.issueCount))", runs: nil,
+                          median: Format.ratio(median / floorMedian), notes: "shown, not a target")
+            }
             if let autoThemeLaunches, let set = sets.first {
                 let median = Statistics(autoThemeLaunches.map(\.seconds)).median
                 addTimes(&table, "newsstand, \(Format.count(set.issueCount)) issues, --theme auto", autoThemeLaunches,
@@ -252,6 +271,16 @@ struct LaunchBenchmark {
         let notes = "import \(Format.duration(importSeconds)) (\(imported.output.trimmingCharacters(in: .whitespacesAndNewlines))), "
             + "sync --quiet \(Format.duration(syncSeconds)); \(Format.megabytes(Double(size))) database"
         return (subject, (importSeconds + syncSeconds, notes))
+    }
+
+    /// `subject` started each time without the shelf its last run kept (the cache's `last-shelf-*` files removed first).
+    private static func nothingKeptSubject(_ subject: Subject) -> Subject {
+        let cache = LibraryPaths.fromEnvironment(subject.program.environment).cacheDirectory
+        return Subject(label: subject.label + ", nothing kept", program: subject.program, isComplete: subject.isComplete, beforeLaunch: {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? [] where name.hasPrefix("last-shelf-") {
+                try? FileManager.default.removeItem(at: cache.appendingPathComponent(name))
+            }
+        })
     }
 
     /// `subject` with the theme following the terminal's background, the default.
