@@ -52,6 +52,17 @@ final class LibraryPathsTests: XCTestCase {
         XCTAssertNoThrow(try paths.createDirectories(), "creating again is fine")
     }
 
+    func testAFileInTheWayIsNamedInPlainWords() throws {
+        let root = try TestFiles.scratchFolder(for: self)
+        let paths = LibraryPaths(dataDirectory: root.appendingPathComponent("d/newsstand"),
+                                 configDirectory: root.appendingPathComponent("c/newsstand"),
+                                 cacheDirectory: root.appendingPathComponent("k/newsstand"))
+        try Data("not a folder".utf8).write(to: root.appendingPathComponent("k"))
+        XCTAssertThrowsError(try paths.createDirectories()) { error in
+            XCTAssertEqual("\(error)", "cannot make the folder \(paths.cacheDirectory.path): \(root.path)/k is a file, not a folder")
+        }
+    }
+
     func testSafePathComponentIsNeverDangerous() {
         let hostile = ["", ".", "..", "...", "/", "//", "../../etc/passwd", "/etc/passwd", "a/b", "..\\..\\x", "\0", " ",
                        "\u{1B}[2J", "é", "日本語", ".hidden", String(repeating: "x", count: 500), "con", "a b", "\n"]

@@ -56,11 +56,32 @@ public struct LibraryPaths: Sendable, Equatable {
         partialDownloadsDirectory.appendingPathComponent("\(issueID).lock")
     }
 
-    /// Creates the data, config and cache folders if they are missing.
+    /// Creates the data, config and cache folders if they are missing, or says in plain words which one cannot be.
     public func createDirectories() throws {
         for directory in [dataDirectory, configDirectory, cacheDirectory, issuesDirectory, partialDownloadsDirectory, coverCacheDirectory] {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FolderError(folder: directory, error)
+            }
         }
+    }
+}
+
+/// A folder Newsstand needs that cannot be made, and why, as the user reads it (not Foundation's error domain).
+public struct FolderError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(folder: URL, _ error: any Error) {
+        // The nearest part of the path that exists: a file there is in the way.
+        var existing = folder
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder), existing.path != "/" {
+            existing.deleteLastPathComponent()
+        }
+        let reason = isFolder.boolValue ? (((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error) ?? error).localizedDescription
+                                        : "\(existing.path) is a file, not a folder"
+        description = "cannot make the folder \(folder.path): \(reason)"
     }
 }
 
