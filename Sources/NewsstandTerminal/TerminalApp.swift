@@ -60,8 +60,9 @@ public final class TerminalApp {
     /// Reads the next start's first frame at quit.
     private let loader: LibraryLoader
     private let configuration: Configuration
-    /// The theme and the settings a start begins with, before any answer from the terminal.
+    /// The theme and the colours a start begins with, before any answer from the terminal.
     private let startTheme: Theme
+    private let startColorMode: CursesBackend.ColorMode
     /// Whether a start draws its first frame before asking the terminal anything (a fixed theme, and inside tmux or no
     /// pictures possible).
     private let startsBeforeAnswers: Bool
@@ -84,6 +85,7 @@ public final class TerminalApp {
         earlyQuestions = questions
         let colorMode = colorsEnabled ? ColorModeDetector.detect(environment) : .none
         self.colorMode = colorMode
+        startColorMode = colorMode
         // Until the terminal is asked, `auto` goes by COLORFGBG (else dark).
         let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: environment["COLORFGBG"]))
         self.themeChoice = themeChoice
@@ -174,7 +176,7 @@ public final class TerminalApp {
     /// theme and how pictures are shown. Returns the keys typed meanwhile. Questions already sent (`earlyQuestions`)
     /// are not asked again: their answers are read.
     private func askTerminal() -> [UInt8] {
-        if firstAnswers == nil { firstAnswers = StartFingerprint.answers(of: TerminalAnswers()) }
+        if firstAnswers == nil { firstAnswers = StartFingerprint.noAnswers }
         guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
@@ -367,7 +369,7 @@ public final class TerminalApp {
         runner.closeLibrary()
         backend.stop()
         lastShelf?.keep(nextShelf, width: state.width, height: state.height,
-                        answers: startsBeforeAnswers ? nil : firstAnswers ?? StartFingerprint.answers(of: TerminalAnswers()))
+                        answers: startsBeforeAnswers ? nil : firstAnswers ?? StartFingerprint.noAnswers)
         exit(status)
     }
 
@@ -376,7 +378,7 @@ public final class TerminalApp {
     private func nextFirstFrame() -> CellBuffer? {
         var start = Self.startState(store: loader.store, configuration: configuration, keys: state.keys, theme: startTheme,
                                     coverSetting: configuration.coverMode ?? startTheme.coverMode.map(CoverModeSetting.init),
-                                    colorMode: colorMode, environment: environment, width: state.width, height: state.height)
+                                    colorMode: startColorMode, environment: environment, width: state.width, height: state.height)
         guard !startsBeforeAnswers else { return FirstShelfFrame.render(from: start, loader: loader, theme: startTheme) }
         start.isLightBackground = state.isLightBackground
         start.coverMode = state.coverMode

@@ -30,7 +30,7 @@ public final class TerminalQuestions: Sendable {
     /// the theme follows the background, or covers may be pictures (colours, and no cover mode chosen that is not a
     /// picture protocol). A theme's own `cover-mode`, known only once it is read, may still choose text: the answers are
     /// then read and left unused.
-    public static func comeFirst(followsBackground: Bool, coverSetting: CoverModeSetting?, colorsEnabled: Bool, environment: [String: String]) -> Bool {
+    public static func areAskedBeforeTheFirstFrame(followsBackground: Bool, coverSetting: CoverModeSetting?, colorsEnabled: Bool, environment: [String: String]) -> Bool {
         let mayShowPictures = colorsEnabled && ColorModeDetector.detect(environment) != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
         return followsBackground || mayShowPictures
     }

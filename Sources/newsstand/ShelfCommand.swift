@@ -41,7 +41,7 @@ enum ShelfCommand {
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let coverSetting = coverModeOption.map { $0 == .auto ? nil : $0 } ?? configuration.coverMode
-        let asksFirst = TerminalQuestions.comeFirst(followsBackground: followsBackground, coverSetting: coverSetting, colorsEnabled: colorsEnabled,
+        let asksFirst = TerminalQuestions.areAskedBeforeTheFirstFrame(followsBackground: followsBackground, coverSetting: coverSetting, colorsEnabled: colorsEnabled,
                                                     environment: environment)
         let questions = asksFirst && !insideTmux ? TerminalQuestions.send() : nil
         // Inside tmux with the theme following the background, the first frame waits for the answers, which need tmux's

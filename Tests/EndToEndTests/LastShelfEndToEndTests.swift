@@ -116,6 +116,29 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
         }
     }
 
+    /// The shelf drawn, the library then cannot be opened (its issues' folder is a file): the terminal is given back
+    /// and the error said, as without a kept shelf.
+    func testALibraryThatCannotBeOpenedAfterTheShelfWasDrawnGivesTheTerminalBackWithTheError() throws {
+        _ = try startAndQuit()
+        let issues = home.appendingPathComponent(".local/share/newsstand/issues")
+        try FileManager.default.removeItem(at: issues)
+        try Data("not a folder".utf8).write(to: issues)
+        var environment = TestEnvironment.environment(home: home, sample: true)
+        environment["NEWSSTAND_STARTUP_TRACE"] = trace.path
+        try? FileManager.default.removeItem(at: trace)
+        let errors = home.appendingPathComponent("errors.txt")
+        let session = try TmuxSession(command: try TestEnvironment.binary().path + " --theme dark --screen-reader --cover-mode ascii 2>" + errors.path,
+                                      environment: environment)
+        session.waitForExit()
+        let steps = try String(contentsOf: trace, encoding: .utf8)
+        XCTAssertTrue(steps.contains("last shelf flushed"), steps)
+        XCTAssertFalse(steps.contains("library opened"), steps)
+        XCTAssertEqual(try String(contentsOf: errors, encoding: .utf8),
+                       "newsstand: cannot make the folder \(issues.path): \(issues.path) is a file, not a folder\n")
+        let screen = try session.screen()
+        XCTAssertFalse(screen.contains("TAP TO DOWNLOAD"), "the shelf's screen was left: \(screen)")
+    }
+
     func testAKeptFileThatIsNotAFrameIsReadPast() throws {
         _ = try startAndQuit()
         var bytes = try [UInt8](Data(contentsOf: try keptFile))

@@ -8,8 +8,9 @@ import NewsstandUI
 ///
 /// A start draws it here, before the library is opened, when its first frame does not wait for the terminal's answers
 /// or their questions went out early (`showBeforeTheLibrary`); the interface then takes over the started terminal.
-/// Otherwise `TerminalApp` draws it once the answers are in and a frame was kept for them (`kept(afterAnswers:)`). Either way the library is read as always, and the
-/// interface's own first frame replaces it (on the screen nothing changes when the two agree: only differences are drawn).
+/// Otherwise `TerminalApp` draws it once the answers are in and a frame was kept for them (`kept(afterAnswers:)`).
+/// Either way the library is read as always, and the interface's own first frame replaces it (on the screen nothing
+/// changes when the two agree: only differences are drawn).
 @MainActor
 public final class LastShelf {
     let fingerprint: StartFingerprint

@@ -52,6 +52,9 @@ public struct StartFingerprint: Sendable, Equatable {
         return hash
     }
 
+    /// The number for a start that asked the terminal nothing before its first frame, or got no answer.
+    static let noAnswers = answers(of: TerminalAnswers())
+
     /// The number for the terminal's answers (what it is, draws, and its background): given the same fingerprint, the
     /// same answers decide the theme and the covers as they did. Keys typed meanwhile are not part of it.
     static func answers(of answers: TerminalAnswers) -> UInt64 {
