@@ -13,7 +13,12 @@ public struct ThemeLoader: Sendable {
 
     /// Loads the named theme, or says where it looked.
     public func load(_ name: String) throws -> Theme {
-        guard let text = text(of: name) else {
+        try load(name, text: text(of: name))
+    }
+
+    /// The named theme from its file's text as already read (`text(of:)`; nil: there is none, said as `load` says it).
+    public func load(_ name: String, text: String?) throws -> Theme {
+        guard let text else {
             throw ThemeError(description: "theme '\(name)' not found (looked in \(searchDirectories.map(\.path).joined(separator: ", ")))")
         }
         return try ThemeParser.parse(text, name: name)

@@ -95,8 +95,8 @@ public final class TerminalApp {
         backend = lastShelf?.startedBackend ?? CursesBackend(colorMode: colorMode)
         self.theme = theme
         startTheme = theme
-        let mayShowPictures = colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
-        startsBeforeAnswers = !themeChoice.followsBackground && (!(environment["TMUX"] ?? "").isEmpty || !mayShowPictures)
+        startsBeforeAnswers = !themeChoice.followsBackground
+            && (!(environment["TMUX"] ?? "").isEmpty || !Self.mayShowPictures(colorMode: colorMode, coverSetting: coverSetting))
         refreshInterval = TimeInterval(configuration.refreshIntervalMinutes * 60)
         // The remembered settings are read first: the library's first read, started at the end of this initialiser,
         // holds the library until it is done. Then the library is read, on the runtime's queue, while the terminal is
@@ -149,7 +149,9 @@ public final class TerminalApp {
             StartupTrace.mark("curses started")
         }
         backend.pushBack(typed: typed)
-        if !isStarted, !startsBeforeAnswers, let answers = firstAnswers, let frame = lastShelf?.kept(afterAnswers: answers),
+        // Questions sent early were read, and their kept shelf looked for, before the library opened (`LastShelf`).
+        if !isStarted, !startsBeforeAnswers, earlyQuestions == nil,
+           let frame = lastShelf?.kept(afterAnswers: firstAnswers ?? StartFingerprint.noAnswers),
            frame.width == backend.size.width, frame.height == backend.size.height {
             backend.draw(frame)
             StartupTrace.mark("last shelf flushed")
@@ -176,7 +178,6 @@ public final class TerminalApp {
     /// theme and how pictures are shown. Returns the keys typed meanwhile. Questions already sent (`earlyQuestions`)
     /// are not asked again: their answers are read.
     private func askTerminal() -> [UInt8] {
-        if firstAnswers == nil { firstAnswers = StartFingerprint.noAnswers }
         guard mayShowPictures || themeChoice.followsBackground else { return earlyQuestions.map { $0.read().typed } ?? [] }
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         // Inside tmux only kitty pictures through passthrough can show: without it there is nothing to ask.
@@ -228,7 +229,11 @@ public final class TerminalApp {
     }
 
     /// Whether covers may be pictures: colours, and `cover-mode` unset or a picture protocol.
-    private var mayShowPictures: Bool { colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil) }
+    private var mayShowPictures: Bool { Self.mayShowPictures(colorMode: colorMode, coverSetting: coverSetting) }
+
+    nonisolated static func mayShowPictures(colorMode: CursesBackend.ColorMode, coverSetting: CoverModeSetting?) -> Bool {
+        colorMode != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
+    }
 
     /// The questions put off until the first frame was drawn (`asksAfterFirstFrame`, so inside tmux). tmux is asked
     /// first whether they may pass, a tmux client's run (2–12 ms here, a second at most): its answer is awaited off the

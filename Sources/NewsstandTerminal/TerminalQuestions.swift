@@ -31,8 +31,8 @@ public final class TerminalQuestions: Sendable {
     /// picture protocol). A theme's own `cover-mode`, known only once it is read, may still choose text: the answers are
     /// then read and left unused.
     public static func areAskedBeforeTheFirstFrame(followsBackground: Bool, coverSetting: CoverModeSetting?, colorsEnabled: Bool, environment: [String: String]) -> Bool {
-        let mayShowPictures = colorsEnabled && ColorModeDetector.detect(environment) != .none && (coverSetting == nil || coverSetting?.pictureProtocol != nil)
-        return followsBackground || mayShowPictures
+        followsBackground || TerminalApp.mayShowPictures(colorMode: colorsEnabled ? ColorModeDetector.detect(environment) : .none,
+                                                         coverSetting: coverSetting)
     }
 
     /// Writes the questions; nil (nothing written) when standard input or output is not a terminal.

@@ -36,13 +36,15 @@ enum ShelfCommand {
         // is open (or the last run's shelf drawn): the round trip runs meanwhile. Outside tmux only: inside, tmux is asked
         // first whether the questions may pass.
         let paths = LibraryPaths.fromEnvironment(environment)
-        let configuration = Configuration.load(from: paths.configFile)
+        // Read once: parsed here, and part of the start's fingerprint (`LastShelf`).
+        let configText = SettingsFileText.contents(of: paths.configFile)
+        let configuration = Configuration.load(text: configText, of: paths.configFile)
         let followsBackground = (themeOption ?? configuration.theme) == ThemeChoice.automaticName
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         let colorsEnabled = (environment["NO_COLOR"] ?? "").isEmpty
         let coverSetting = coverModeOption.map { $0 == .auto ? nil : $0 } ?? configuration.coverMode
-        let asksFirst = TerminalQuestions.areAskedBeforeTheFirstFrame(followsBackground: followsBackground, coverSetting: coverSetting, colorsEnabled: colorsEnabled,
-                                                    environment: environment)
+        let asksFirst = TerminalQuestions.areAskedBeforeTheFirstFrame(followsBackground: followsBackground, coverSetting: coverSetting,
+                                                                      colorsEnabled: colorsEnabled, environment: environment)
         let questions = asksFirst && !insideTmux ? TerminalQuestions.send() : nil
         // Inside tmux with the theme following the background, the first frame waits for the answers, which need tmux's
         // word that the questions may pass: tmux is asked now, while the library opens. With a fixed theme only pictures
@@ -52,14 +54,18 @@ enum ShelfCommand {
         defer { questions?.finish() }
         StartupTrace.mark("config read")
         let themeName = themeOption ?? configuration.theme
+        // The theme files too are read once: fingerprinted here, parsed on the keys' and themes' thread.
         let themes = themeLoader(paths: paths, environment: environment)
-        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeName, themes: themes)
+        let themeNames = themeName == ThemeChoice.automaticName ? [ThemeChoice.darkName, ThemeChoice.lightName] : [themeName]
+        let themeTexts = themeNames.map(themes.text(of:))
+        let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeName, themeTexts: themeTexts, themes: themes)
         // The shelf as the last run left it, drawn now when nothing it depends on changed and the terminal's answers (if
         // it waits for them) are in and the same (a throwaway demo library has none).
         let lastShelf = demo ? nil : MainActor.assumeIsolated {
             let options = [themeOption ?? "", coverModeOption?.rawValue ?? "", screenReader ? "screen reader" : ""]
-            let shelf = LastShelf(paths: paths, fingerprint: startFingerprint(themeName: themeName, options: options, configFile: paths.configFile,
-                                                                               themes: themes, environment: environment))
+            let fingerprint = StartFingerprint(build: "\(NewsstandVersion.string) \(BuildCommit.hash)", options: options,
+                                               environment: environment, configText: configText, themeTexts: themeTexts)
+            let shelf = LastShelf(paths: paths, fingerprint: fingerprint)
             shelf.showBeforeTheLibrary(colorsEnabled: colorsEnabled, environment: environment, questions: questions)
             return shelf
         }
@@ -69,7 +75,7 @@ enum ShelfCommand {
         do {
             var opened = try LibraryContext.open(environment: environment, paths: paths, configuration: configuration)
             StartupTrace.mark("library opened")
-            if let coverModeOption { opened.configuration.coverMode = coverModeOption == .auto ? nil : coverModeOption }
+            opened.configuration.coverMode = coverSetting
             if screenReader { opened.configuration.screenReader = true }
             context = opened
             (keys, theme) = try keysAndTheme.result()
@@ -96,10 +102,11 @@ enum ShelfCommand {
         /// Set once on the other thread before `done` is left; read after waiting for it.
         private let outcome = Mutex<Result<(KeyTable, ThemeChoice), any Error>?>(nil)
 
-        init(configuration: Configuration, themeName: String, themes: ThemeLoader) {
+        /// `themeTexts`: the files of `themeName` (of `auto`'s two, dark then light), as read.
+        init(configuration: Configuration, themeName: String, themeTexts: [String?], themes: ThemeLoader) {
             DispatchQueue.global(qos: .userInteractive).async(group: done) {
                 let result = Result { (try ShelfCommand.keyTable(configuration),
-                                       try ShelfCommand.themeChoice(named: themeName, themes: themes)) }
+                                       try ShelfCommand.themeChoice(named: themeName, texts: themeTexts, themes: themes)) }
                 self.outcome.withLock { $0 = result }
             }
         }
@@ -108,15 +115,6 @@ enum ShelfCommand {
             done.wait()
             return try outcome.withLock { $0! }.get()
         }
-    }
-
-    /// What this start's first frame depends on besides the library (`StartFingerprint`): this build, the options, the
-    /// config's and the theme files' bytes (both of `auto`'s), and the environment.
-    private static func startFingerprint(themeName: String, options: [String], configFile: URL, themes: ThemeLoader,
-                                         environment: [String: String]) -> StartFingerprint {
-        let names = themeName == ThemeChoice.automaticName ? [ThemeChoice.darkName, ThemeChoice.lightName] : [themeName]
-        return StartFingerprint(build: "\(NewsstandVersion.string) \(BuildCommit.hash)", options: options, environment: environment,
-                                configText: SettingsFileText.contents(of: configFile), themeTexts: names.map(themes.text(of:)))
     }
 
     /// The keys in effect: the config's `bind` and `unbind` lines applied, or a failure naming every line that cannot apply.
@@ -128,16 +126,17 @@ enum ShelfCommand {
         }
     }
 
-    /// The theme named, or for `auto` the two the terminal's background chooses between (`dark` and `paper`).
-    static func themeChoice(named name: String, themes: ThemeLoader) throws -> ThemeChoice {
-        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, themes: themes)) }
-        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, themes: themes),
-                                    light: try loadTheme(named: ThemeChoice.lightName, themes: themes))
+    /// The theme named, or for `auto` the two the terminal's background chooses between (`dark` and `paper`), from their
+    /// files' texts as read (in that order).
+    static func themeChoice(named name: String, texts: [String?], themes: ThemeLoader) throws -> ThemeChoice {
+        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, text: texts[0], themes: themes)) }
+        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, text: texts[0], themes: themes),
+                                    light: try loadTheme(named: ThemeChoice.lightName, text: texts[1], themes: themes))
     }
 
-    static func loadTheme(named name: String, themes: ThemeLoader) throws -> Theme {
+    static func loadTheme(named name: String, text: String?, themes: ThemeLoader) throws -> Theme {
         do {
-            return try themes.load(name)
+            return try themes.load(name, text: text)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -77,8 +77,12 @@ public struct Configuration: Equatable, Sendable {
     public private(set) var keyBindingLines: [KeyBindingLine] = []
 
     public static func load(from file: URL) -> Configuration {
-        guard let text = SettingsFileText.contents(of: file) else { return Configuration() }
-        return parse(text, source: file.path)
+        load(text: SettingsFileText.contents(of: file), of: file)
+    }
+
+    /// The configuration in `text`, `file`'s contents as already read (nil: no config file, the defaults).
+    public static func load(text: String?, of file: URL) -> Configuration {
+        text.map { parse($0, source: file.path) } ?? Configuration()
     }
 
     public static func parse(_ text: String, source: String = "config") -> Configuration {

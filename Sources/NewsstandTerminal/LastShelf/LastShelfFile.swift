@@ -59,7 +59,7 @@ struct LastShelfFile: Equatable {
 
     /// Removes all but the `keptCount` files written last in `folder`.
     static func prune(_ folder: URL) {
-        let names = names(in: folder).filter { $0.hasPrefix(namePrefix) && !$0.hasSuffix(".new") }
+        let names = names(in: folder).filter { $0.hasPrefix(namePrefix) && !$0.contains(".new-") }
         let byAge = names.map { name -> (String, Int) in
             var info = stat()
             let path = folder.appendingPathComponent(name).path
@@ -86,9 +86,11 @@ struct LastShelfFile: Equatable {
         bytes.append(isBeforeAnswers ? 1 : 0)
         Self.append(answers, to: &bytes)
         bytes += archive
-        let temporary = url.path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // A new file of a name of its own (mkstemp: mode 0600), so that two programs quitting at once never write one.
+        var template = Array((url.path + ".new-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return false }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         guard written == bytes.count, rename(temporary, url.path) == 0 else {
