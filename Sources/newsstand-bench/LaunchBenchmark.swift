@@ -21,7 +21,7 @@ import NewsstandCore
 /// as in use; the rows "nothing kept" remove it before every launch (a first start, or a library changed since).
 /// With `NEWSSTAND_BENCH_SHOW_FRAMES=1`, the frame each program was accepted on is printed to standard error.
 struct LaunchBenchmark {
-    var runs = 5
+    var runs = 11
     var width = 120
     var height = 40
     var itemsPerFeed = 50
