@@ -197,36 +197,10 @@ public final class CredentialStore: CredentialSource, Sendable {
 
     /// Replaces the file with `text`: a new 0600 file in the same folder, written in full and synced, renamed over it.
     private func replaceFile(with text: String) throws {
-        let directory = file.deletingLastPathComponent()
-        var template = Array((directory.path + "/." + file.lastPathComponent + "-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw CredentialStoreError("cannot write in \(directory.path): \(Self.systemError())") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporary) }
-        }
         do {
-            defer { close(descriptor) }
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            guard fchmod(descriptor, 0o600) == 0 else { throw CredentialStoreError("cannot make \(temporary) private: \(Self.systemError())") }
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CredentialStoreError("cannot write \(file.path): \(Self.systemError())")
-                }
-                bytes = bytes.dropFirst(count)
-            }
-            guard fsync(descriptor) == 0 else { throw CredentialStoreError("cannot write \(file.path): \(Self.systemError())") }
-        }
-        guard rename(temporary, file.path) == 0 else { throw CredentialStoreError("cannot replace \(file.path): \(Self.systemError())") }
-        renamed = true
-        let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
+            try PrivateFile.replace(file, with: Array(text.utf8), durable: true)
+        } catch {
+            throw CredentialStoreError(error.description)
         }
     }
 

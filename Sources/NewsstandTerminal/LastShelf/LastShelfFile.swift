@@ -86,18 +86,12 @@ struct LastShelfFile: Equatable {
         bytes.append(isBeforeAnswers ? 1 : 0)
         Self.append(answers, to: &bytes)
         bytes += archive
-        // A new file of a name of its own (mkstemp: mode 0600), so that two programs quitting at once never write one.
-        var template = Array((url.path + ".new-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return false }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, url.path) == 0 else {
-            unlink(temporary)
+        do {
+            try PrivateFile.replace(url, with: bytes, durable: false)
+            return true
+        } catch {
             return false
         }
-        return true
     }
 
     /// Removes the file: what it shows may no longer be so, and nothing newer replaces it.
