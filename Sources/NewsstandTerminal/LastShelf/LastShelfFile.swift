@@ -59,7 +59,8 @@ struct LastShelfFile: Equatable {
 
     /// Removes all but the `keptCount` files written last in `folder`.
     static func prune(_ folder: URL) {
-        let names = names(in: folder).filter { $0.hasPrefix(namePrefix) && !$0.contains(".new-") }
+        // A file being written has a hidden name of its own (`PrivateFile`): it is not one of these.
+        let names = names(in: folder).filter { $0.hasPrefix(namePrefix) }
         let byAge = names.map { name -> (String, Int) in
             var info = stat()
             let path = folder.appendingPathComponent(name).path
