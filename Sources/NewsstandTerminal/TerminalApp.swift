@@ -149,13 +149,6 @@ public final class TerminalApp {
             StartupTrace.mark("curses started")
         }
         backend.pushBack(typed: typed)
-        // Questions sent early were read, and their kept shelf looked for, before the library opened (`LastShelf`).
-        if !isStarted, !startsBeforeAnswers, earlyQuestions == nil,
-           let frame = lastShelf?.kept(afterAnswers: firstAnswers ?? StartFingerprint.noAnswers),
-           frame.width == backend.size.width, frame.height == backend.size.height {
-            backend.draw(frame)
-            StartupTrace.mark("last shelf flushed")
-        }
         // Read again: a resize since `init` (which sized the start state for the window read ahead) has no signal
         // source to report it yet.
         let size = backend.size

@@ -79,23 +79,65 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(kept.count, 3, "\(kept)")
     }
 
-    /// Inside tmux with the theme following the background the start asks tmux whether the questions may pass (a
-    /// `tmux` of the test's own answers "off" at once): the last shelf is drawn once that is settled as it was last
-    /// time, still before the library's first frame.
-    func testAStartThatAsksFirstInsideTmuxDrawsItAfterTheAnswers() throws {
+    /// The environment of a start inside tmux, where `tmux` is the test's own: it answers "off" (the questions may not
+    /// pass) after `delay` seconds, as a busy tmux might.
+    private func insideTmux(answeringAfter delay: Double) throws -> [String: String] {
         let folder = home.appendingPathComponent("fake-tmux")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let fake = folder.appendingPathComponent("tmux")
-        try "#!/bin/sh\necho off\n".write(to: fake, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nsleep \(delay)\necho off\n".write(to: fake, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
-        let insideTmux = ["TMUX": "/tmp/newsstand-test-fake-tmux,1,0", "PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
-        let first = try startAndQuit("--theme auto --screen-reader", environment: insideTmux)
+        return ["TMUX": "/tmp/newsstand-test-fake-tmux,1,0", "PATH": folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    /// Inside tmux with the theme following the background the start asks tmux whether the questions may pass before
+    /// its first frame (here tmux takes 0.3 s to say "off"): the shelf kept after the last start's answers is drawn
+    /// without waiting for it, before the library's first frame, and it is that frame.
+    func testAStartThatAsksFirstInsideTmuxDrawsTheShelfOfTheLastAnswersWithoutWaiting() throws {
+        let environment = try insideTmux(answeringAfter: 0.3)
+        let first = try startAndQuit("--theme auto --screen-reader", environment: environment)
         XCTAssertFalse(first.steps.contains("last shelf flushed"))
-        let second = try startAndQuit("--theme auto --screen-reader", environment: insideTmux)
+        let second = try startAndQuit("--theme auto --screen-reader", environment: environment)
         let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "\(second.steps)")
-        XCTAssertLessThan(try XCTUnwrap(second.steps.firstIndex(of: "terminal asked")), drawn, "\(second.steps)")
-        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "first frame flushed")), "\(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "terminal asked")), "drawn before tmux answered: \(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "library opened")), "\(second.steps)")
         XCTAssertEqual(second.screen, first.screen)
+    }
+
+    /// When the answers differ from the last start's (kept here: a newer frame for other answers, marked), the frame kept
+    /// for the last answers is drawn first, and the interface's first frame, drawn for the answers this start got,
+    /// replaces it: the screen ends as the library shows it, and that frame is kept for the next start.
+    func testAShelfDrawnForOtherAnswersIsReplacedByTheInterfacesFirstFrame() throws {
+        let environment = try insideTmux(answeringAfter: 0)
+        let first = try startAndQuit("--theme auto --screen-reader", environment: environment)
+        let kept = try keptFile
+        let bytes = try [UInt8](Data(contentsOf: kept))
+        var frame = try XCTUnwrap(CellBufferArchive.decode(bytes.dropFirst(22)))
+        _ = frame.write("STALE SHELF", x: 0, y: frame.height - 1, style: TextStyle())
+        // The same key (the same build, options, library…), answers 0x1234, written after the real one.
+        let otherAnswers: [UInt8] = [0x34, 0x12, 0, 0, 0, 0, 0, 0]
+        let stale = Array(bytes[0..<13]) + [0] + otherAnswers + (try XCTUnwrap(CellBufferArchive.encode(frame)))
+        let name = kept.lastPathComponent.dropLast(16) + "0000000000001234"
+        usleep(20_000)
+        try Data(stale).write(to: cacheFolder.appendingPathComponent(String(name)))
+
+        var replaced = ""
+        let second = try startAndQuit("--theme auto --screen-reader", environment: environment) { session in
+            replaced = try session.waitFor("the stale shelf replaced") { $0.contains("TAP TO DOWNLOAD") && !$0.contains("STALE SHELF") }
+        }
+        let drawn = try XCTUnwrap(second.steps.firstIndex(of: "last shelf flushed"), "the stale frame was drawn: \(second.steps)")
+        XCTAssertLessThan(drawn, try XCTUnwrap(second.steps.firstIndex(of: "first frame flushed")), "\(second.steps)")
+        XCTAssertEqual(replaced, first.screen, "the library's shelf, for the answers this start got")
+        let keptAgain = try keptFrameText(answers: String(kept.lastPathComponent.suffix(16)))
+        XCTAssertTrue(keptAgain.contains("TAP TO DOWNLOAD") && !keptAgain.contains("STALE SHELF"), "kept for the answers got:\n\(keptAgain)")
+    }
+
+    /// The text of the frame kept for these answers (its file name's last part).
+    private func keptFrameText(answers: String) throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") && $0.hasSuffix(answers) }
+        let file = cacheFolder.appendingPathComponent(try XCTUnwrap(names.first, "a frame kept for \(answers)"))
+        let frame = try XCTUnwrap(CellBufferArchive.decode([UInt8](Data(contentsOf: file)).dropFirst(22)))
+        return frame.lines().joined(separator: "\n")
     }
 
     /// Outside tmux a start that waits for the terminal's answers sends its questions before the library is opened:

@@ -96,7 +96,12 @@ final class LastShelfFileTests: XCTestCase {
             XCTAssertTrue(LastShelfFile(key: 1, isBeforeAnswers: answers == nil, answers: answers ?? 0, frame: frame).write(to: url))
         }
         XCTAssertTrue(LastShelfFile(key: 1, isBeforeAnswers: true, answers: 0, frame: frame).write(to: LastShelfFile.location(paths, setup: 8, answers: nil)))
-        XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 7), [nil, 42, 43])
+        // Listed the one written last first.
+        for (answers, written) in [(nil, 100), (42, 300), (43, 200)] as [(UInt64?, Int)] {
+            var times = [timespec(tv_sec: written, tv_nsec: 0), timespec(tv_sec: written, tv_nsec: 0)]
+            XCTAssertEqual(utimensat(AT_FDCWD, LastShelfFile.location(paths, setup: 7, answers: answers).path, &times, 0), 0)
+        }
+        XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 7), [42, 43, nil])
         XCTAssertEqual(LastShelfFile.keptAnswers(paths, setup: 8), [nil])
         XCTAssertEqual(LastShelfFile.location(paths, setup: 7, answers: 42).lastPathComponent, "last-shelf-0000000000000007-000000000000002a")
     }

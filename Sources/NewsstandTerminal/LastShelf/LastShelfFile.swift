@@ -32,13 +32,19 @@ struct LastShelfFile: Equatable {
         paths.cacheDirectory.appendingPathComponent(namePrefix + hex(setup) + "-" + hex(answers ?? 0))
     }
 
-    /// The answers (nil: none asked) of the files kept for this way of starting.
-    static func keptAnswers(_ paths: LibraryPaths, setup: UInt64) -> Set<UInt64?> {
+    /// The answers (nil: none asked) of the files kept for this way of starting, the one written last first.
+    static func keptAnswers(_ paths: LibraryPaths, setup: UInt64) -> [UInt64?] {
         let prefix = namePrefix + hex(setup) + "-"
-        return Set(names(in: paths.cacheDirectory).compactMap { name -> UInt64?? in
+        return names(in: paths.cacheDirectory).compactMap { name -> (answers: UInt64?, written: Int)? in
             guard name.hasPrefix(prefix), let answers = UInt64(name.dropFirst(prefix.count), radix: 16) else { return nil }
-            return answers == 0 ? .some(nil) : .some(answers)
-        })
+            return (answers == 0 ? nil : answers, modificationTime(paths.cacheDirectory.appendingPathComponent(name).path))
+        }.sorted { $0.written > $1.written }.map(\.answers)
+    }
+
+    /// When the file at `path` was last written, in nanoseconds (0 when it cannot be told).
+    private static func modificationTime(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec : 0
     }
 
     /// The names in a folder, read with `readdir(3)` (FileManager's listing took a tenth of a millisecond at start).
@@ -62,9 +68,8 @@ struct LastShelfFile: Equatable {
         // A file being written has a hidden name of its own (`PrivateFile`): it is not one of these.
         let names = names(in: folder).filter { $0.hasPrefix(namePrefix) }
         let byAge = names.map { name -> (String, Int) in
-            var info = stat()
             let path = folder.appendingPathComponent(name).path
-            return (path, stat(path, &info) == 0 ? info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec : 0)
+            return (path, modificationTime(path))
         }.sorted { $0.1 > $1.1 }
         for (path, _) in byAge.dropFirst(keptCount) { unlink(path) }
     }
