@@ -96,7 +96,8 @@ struct LaunchBenchmark {
             table.note("newsboat is not installed (apt-get install newsboat; make bench installs it): no comparison")
         }
 
-        // The default theme, `auto`, on the smaller library: inside tmux its first frame waits for tmux's word on passthrough.
+        // The default theme, `auto`, on the smaller library: inside tmux it draws the shelf kept after the last answers while
+        // tmux is asked whether the questions may pass.
         let autoTheme = try newsstandSubjects.first.map(Self.autoThemeSubject)
 
         // The same launches with no shelf kept by the last run (`LastShelf`): a first start, or a library changed since.
