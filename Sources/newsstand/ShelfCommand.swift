@@ -46,10 +46,6 @@ enum ShelfCommand {
         let asksFirst = TerminalQuestions.areAskedBeforeTheFirstFrame(followsBackground: followsBackground, coverSetting: coverSetting,
                                                                       colorsEnabled: colorsEnabled, environment: environment)
         let questions = asksFirst && !insideTmux ? TerminalQuestions.send() : nil
-        // Inside tmux with the theme following the background, the first frame waits for the answers, which need tmux's
-        // word that the questions may pass: tmux is asked now, while the library opens. With a fixed theme only pictures
-        // depend on the answers, and tmux and the terminal are asked after the first frame (`TerminalApp`).
-        let tmuxCheck = followsBackground && insideTmux ? TmuxPassthroughCheck(environment: environment) : nil
         // Stopping with an error below: the answers are read and the terminal's input restored first.
         defer { questions?.finish() }
         StartupTrace.mark("config read")
@@ -69,6 +65,11 @@ enum ShelfCommand {
             shelf.showBeforeTheLibrary(colorsEnabled: colorsEnabled, environment: environment, questions: questions)
             return shelf
         }
+        // Inside tmux with the theme following the background, the interface's first frame waits for the answers, which
+        // need tmux's word that the questions may pass: tmux is asked now, while the library opens, once the last run's
+        // shelf is on the screen (its client's start would take the machine from drawing it). With a fixed theme only
+        // pictures depend on the answers, and tmux and the terminal are asked after the first frame (`TerminalApp`).
+        let tmuxCheck = followsBackground && insideTmux ? TmuxPassthroughCheck(environment: environment) : nil
         let context: LibraryContext
         let keys: KeyTable
         let theme: ThemeChoice
