@@ -42,7 +42,6 @@ public final class TerminalApp {
     private let refreshInterval: TimeInterval
     /// The user's `cover-mode` (nil: auto), else the theme's, and the colours: pictures are chosen from them at `run()`.
     private var coverSetting: CoverModeSetting?
-    private let configuredCoverMode: CoverModeSetting?
     private var colorMode: CursesBackend.ColorMode
     /// Whether tmux lets the start-up questions through: asked of tmux while the program starts when the first frame
     /// needs the answers, else when they are first needed (`passthroughCheck`).
@@ -89,8 +88,7 @@ public final class TerminalApp {
         // Until the terminal is asked, `auto` goes by COLORFGBG (else dark).
         let theme = themeChoice.theme(for: BackgroundChooser.choose(answer: nil, colorForegroundBackground: environment["COLORFGBG"]))
         self.themeChoice = themeChoice
-        configuredCoverMode = configuration.coverMode
-        let coverSetting = configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
+        let coverSetting = Self.coverSetting(configuration, theme: theme)
         self.coverSetting = coverSetting
         backend = lastShelf?.startedBackend ?? CursesBackend(colorMode: colorMode)
         self.theme = theme
@@ -111,6 +109,11 @@ public final class TerminalApp {
         runner.perform(.loadLibrary)
         StartupTrace.mark("library load started")
         inbox.app = self
+    }
+
+    /// How covers are asked to be drawn with `theme`: the config's `cover-mode`, else the theme's (nil: auto).
+    private static func coverSetting(_ configuration: Configuration, theme: Theme) -> CoverModeSetting? {
+        configuration.coverMode ?? theme.coverMode.map(CoverModeSetting.init)
     }
 
     /// The state a start has before the library's first answers and the terminal's: the settings, the keys, the
@@ -186,7 +189,7 @@ public final class TerminalApp {
         if themeChoice.followsBackground {
             theme = themeChoice.theme(for: BackgroundChooser.choose(answer: answers.background, colorForegroundBackground: environment["COLORFGBG"]))
             state.isLightBackground = theme.isLight
-            coverSetting = configuredCoverMode ?? theme.coverMode.map(CoverModeSetting.init)
+            coverSetting = Self.coverSetting(configuration, theme: theme)
             state.coverMode = PictureModeChooser.choose(setting: coverSetting, answers: TerminalAnswers(), colorMode: colorMode, environment: environment).text
         }
         guard mayShowPictures else { return answers.typed }
@@ -375,7 +378,7 @@ public final class TerminalApp {
     /// state, with what the terminal's answers decided this time when the start waits for them.
     private func nextFirstFrame() -> CellBuffer? {
         var start = Self.startState(store: loader.store, configuration: configuration, keys: state.keys, theme: startTheme,
-                                    coverSetting: configuration.coverMode ?? startTheme.coverMode.map(CoverModeSetting.init),
+                                    coverSetting: Self.coverSetting(configuration, theme: startTheme),
                                     colorMode: startColorMode, environment: environment, width: state.width, height: state.height)
         guard !startsBeforeAnswers else { return FirstShelfFrame.render(from: start, loader: loader, theme: startTheme) }
         start.isLightBackground = state.isLightBackground

@@ -52,8 +52,7 @@ enum ShelfCommand {
         let themeName = themeOption ?? configuration.theme
         // The theme files too are read once: fingerprinted here, parsed on the keys' and themes' thread.
         let themes = themeLoader(paths: paths, environment: environment)
-        let themeNames = themeName == ThemeChoice.automaticName ? [ThemeChoice.darkName, ThemeChoice.lightName] : [themeName]
-        let themeTexts = themeNames.map(themes.text(of:))
+        let themeTexts = themeFiles(for: themeName).map(themes.text(of:))
         let keysAndTheme = KeysAndTheme(configuration: configuration, themeName: themeName, themeTexts: themeTexts, themes: themes)
         // The shelf as the last run left it, drawn now when nothing it depends on changed and the terminal's answers (if
         // it waits for them) are in and the same (a throwaway demo library has none).
@@ -127,12 +126,16 @@ enum ShelfCommand {
         }
     }
 
-    /// The theme named, or for `auto` the two the terminal's background chooses between (`dark` and `paper`), from their
-    /// files' texts as read (in that order).
+    /// The themes a theme setting uses: the one named, or for `auto` the two the terminal's background chooses between
+    /// (`dark` and `paper`, in that order).
+    static func themeFiles(for name: String) -> [String] {
+        name == ThemeChoice.automaticName ? [ThemeChoice.darkName, ThemeChoice.lightName] : [name]
+    }
+
+    /// The theme named, or for `auto` its two, from the texts of `themeFiles(for: name)` as read (in that order).
     static func themeChoice(named name: String, texts: [String?], themes: ThemeLoader) throws -> ThemeChoice {
-        guard name == ThemeChoice.automaticName else { return .fixed(try loadTheme(named: name, text: texts[0], themes: themes)) }
-        return .followingBackground(dark: try loadTheme(named: ThemeChoice.darkName, text: texts[0], themes: themes),
-                                    light: try loadTheme(named: ThemeChoice.lightName, text: texts[1], themes: themes))
+        let loaded = try zip(themeFiles(for: name), texts).map { try loadTheme(named: $0, text: $1, themes: themes) }
+        return name == ThemeChoice.automaticName ? .followingBackground(dark: loaded[0], light: loaded[1]) : .fixed(loaded[0])
     }
 
     static func loadTheme(named name: String, text: String?, themes: ThemeLoader) throws -> Theme {

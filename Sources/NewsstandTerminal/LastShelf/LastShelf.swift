@@ -15,7 +15,6 @@ import NewsstandUI
 public final class LastShelf {
     let fingerprint: StartFingerprint
     private let paths: LibraryPaths
-    private let databaseFile: URL
     /// This start's key (the terminal's size now, the library's files before this start opens them) and which kept
     /// frames are this way of starting's (`StartFingerprint.setup`).
     private let key: UInt64
@@ -29,9 +28,8 @@ public final class LastShelf {
     public init(paths: LibraryPaths, fingerprint: StartFingerprint) {
         self.fingerprint = fingerprint
         self.paths = paths
-        databaseFile = paths.databaseFile
         let size = CursesBackend.terminalSize()
-        key = fingerprint.key(width: size.width, height: size.height, library: LibraryFileStamp(databaseFile: databaseFile))
+        key = fingerprint.key(width: size.width, height: size.height, library: LibraryFileStamp(databaseFile: paths.databaseFile))
         setup = fingerprint.setup(width: size.width, height: size.height)
         keptAnswers = LastShelfFile.keptAnswers(paths, setup: setup)
     }
@@ -91,7 +89,7 @@ public final class LastShelf {
     /// starting used last keep theirs.
     func keep(_ frame: CellBuffer?, width: Int, height: Int, answers: UInt64?) {
         let file = LastShelfFile.location(paths, setup: fingerprint.setup(width: width, height: height), answers: answers)
-        let key = fingerprint.key(width: width, height: height, library: LibraryFileStamp(databaseFile: databaseFile))
+        let key = fingerprint.key(width: width, height: height, library: LibraryFileStamp(databaseFile: paths.databaseFile))
         guard let frame, frame.width == width, frame.height == height,
               LastShelfFile(key: key, isBeforeAnswers: answers == nil, answers: answers ?? 0, frame: frame).write(to: file) else {
             return LastShelfFile.remove(at: file)
