@@ -39,7 +39,7 @@ struct FeedBenchmark {
                     let feed = try FeedParser.parse(data, url: Self.feedURL)
                     var linkBytes = 0
                     for entry in feed.entries {
-                        linkBytes &+= entry.contentURLTexts.reduce(0) { $0 &+ $1.utf8.count } &+ (entry.coverURLText?.utf8.count ?? 0)
+                        linkBytes &+= entry.contentURLsText.utf8.count &+ (entry.coverURLText?.utf8.count ?? 0)
                     }
                     guard linkBytes > 0 else { throw ChildProcess.Failure(description: "\(name): no links") }
                     return feed

@@ -170,10 +170,26 @@ final class LazyURLTests: XCTestCase {
         XCTAssertEqual(entry.contentURLs, [URL(string: "https://e.com/a.epub")!, URL(string: "file:///srv/a.pdf")!])
         XCTAssertEqual(entry.coverURLText, "https://e.com/c.jpg")
         XCTAssertEqual(entry.contentURLTexts, ["https://e.com/a.epub", "file:///srv/a.pdf"])
+        // As the library stores them: one a line.
+        XCTAssertEqual(entry.contentURLsText, "https://e.com/a.epub\nfile:///srv/a.pdf")
+        XCTAssertTrue(entry.containsContentLink { $0.absoluteString.hasPrefix("file:") })
+        XCTAssertFalse(entry.containsContentLink { $0.absoluteString.hasPrefix("ftp:") })
+        let before = entry
         entry.coverURL = nil
         entry.contentURLs = [URL(string: "https://e.com/b.epub")!]
         XCTAssertNil(entry.coverURLText)
         XCTAssertEqual(entry.contentURLTexts, ["https://e.com/b.epub"])
+        XCTAssertEqual(entry.contentURLsText, "https://e.com/b.epub")
+        // The copy made before is its own: the first link and the rest both unchanged.
+        XCTAssertEqual(before.contentURLTexts, ["https://e.com/a.epub", "file:///srv/a.pdf"])
+        XCTAssertNotEqual(before, entry)
+        entry.contentURLs = []
+        XCTAssertEqual(entry.contentURLTexts, [])
+        XCTAssertEqual(entry.contentURLsText, "")
+        XCTAssertFalse(entry.containsContentLink { _ in true })
+        entry.contentURLs = before.contentURLs
+        entry.coverURL = before.coverURL
+        XCTAssertEqual(entry, before)
 
         // An entry read from a feed (links kept as text) equals one made from URLs.
         let feed = try? FeedParser.parse(Data("""

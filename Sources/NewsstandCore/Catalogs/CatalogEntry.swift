@@ -22,7 +22,10 @@ public struct CatalogEntry: Sendable, Equatable {
         @exclusivity(unchecked) var date: Date
         @exclusivity(unchecked) var summary: String
         @exclusivity(unchecked) var coverLink: LazyURL?
-        @exclusivity(unchecked) var contentLinks: [LazyURL]
+        /// The first content link, kept apart: nearly every entry has one, and an array of one was an allocation for each.
+        @exclusivity(unchecked) var firstContentLink: LazyURL?
+        /// The content links after the first (empty, with no storage, for most entries).
+        @exclusivity(unchecked) var moreContentLinks: [LazyURL]
         @exclusivity(unchecked) var expectedSize: Int64?
         @exclusivity(unchecked) var expectedSHA256: String?
         @exclusivity(unchecked) var contentTypes: [String]
@@ -30,15 +33,16 @@ public struct CatalogEntry: Sendable, Equatable {
         @exclusivity(unchecked) var contentLengths: [Int64?]
         @exclusivity(unchecked) var pageStream: CatalogPageStream?
 
-        init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, contentLinks: [LazyURL],
-             expectedSize: Int64?, expectedSHA256: String?, contentTypes: [String], acquisitions: [AcquisitionLink],
+        init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, firstContentLink: LazyURL?,
+             moreContentLinks: [LazyURL], expectedSize: Int64?, expectedSHA256: String?, contentTypes: [String], acquisitions: [AcquisitionLink],
              contentLengths: [Int64?], pageStream: CatalogPageStream?) {
             self.name = name
             self.title = title
             self.date = date
             self.summary = summary
             self.coverLink = coverLink
-            self.contentLinks = contentLinks
+            self.firstContentLink = firstContentLink
+            self.moreContentLinks = moreContentLinks
             self.expectedSize = expectedSize
             self.expectedSHA256 = expectedSHA256
             self.contentTypes = contentTypes
@@ -47,15 +51,25 @@ public struct CatalogEntry: Sendable, Equatable {
             self.pageStream = pageStream
         }
 
+        /// The content links in order.
+        var contentLinks: [LazyURL] {
+            get { firstContentLink.map { [$0] + moreContentLinks } ?? [] }
+            set {
+                firstContentLink = newValue.first
+                moreContentLinks = newValue.count > 1 ? Array(newValue.dropFirst()) : []
+            }
+        }
+
         func copy() -> Fields {
-            Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
-                   expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes,
+            Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, firstContentLink: firstContentLink,
+                   moreContentLinks: moreContentLinks, expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes,
                    acquisitions: acquisitions, contentLengths: contentLengths, pageStream: pageStream)
         }
 
         func equals(_ other: Fields) -> Bool {
             name == other.name && title == other.title && date == other.date && summary == other.summary
-                && coverLink == other.coverLink && contentLinks == other.contentLinks && expectedSize == other.expectedSize
+                && coverLink == other.coverLink && firstContentLink == other.firstContentLink
+                && moreContentLinks == other.moreContentLinks && expectedSize == other.expectedSize
                 && expectedSHA256 == other.expectedSHA256 && contentTypes == other.contentTypes
                 && acquisitions == other.acquisitions && contentLengths == other.contentLengths && pageStream == other.pageStream
         }
@@ -97,7 +111,13 @@ public struct CatalogEntry: Sendable, Equatable {
 
     var contentLinks: [LazyURL] {
         get { fields.contentLinks }
-        _modify { yield &uniqueFields().contentLinks }
+        set { uniqueFields().contentLinks = newValue }
+    }
+
+    /// Whether a content link passes `test`, each looked at where it is (no array made).
+    func containsContentLink(where test: (LazyURL) -> Bool) -> Bool {
+        guard let first = fields.firstContentLink else { return false }
+        return test(first) || fields.moreContentLinks.contains(where: test)
     }
 
     public var expectedSize: Int64? {
@@ -151,7 +171,18 @@ public struct CatalogEntry: Sendable, Equatable {
     public var coverURLText: String? { fields.coverLink?.absoluteString }
 
     /// `contentURLs.map(\.absoluteString)`, without parsing the URLs.
-    public var contentURLTexts: [String] { fields.contentLinks.map(\.absoluteString) }
+    public var contentURLTexts: [String] {
+        guard let first = fields.firstContentLink else { return [] }
+        return [first.absoluteString] + fields.moreContentLinks.map(\.absoluteString)
+    }
+
+    /// `contentURLTexts` one a line, as the library stores them: for the usual one link its text, with no array
+    /// made on the way.
+    public var contentURLsText: String {
+        guard let first = fields.firstContentLink else { return "" }
+        let more = fields.moreContentLinks
+        return more.isEmpty ? first.absoluteString : contentURLTexts.joined(separator: "\n")
+    }
 
     public static func == (lhs: CatalogEntry, rhs: CatalogEntry) -> Bool {
         lhs.fields === rhs.fields || lhs.fields.equals(rhs.fields)
@@ -164,18 +195,20 @@ public struct CatalogEntry: Sendable, Equatable {
                   contentTypes: contentTypes)
     }
 
-    /// Every field a feed gives at once (a feed reader makes thousands).
-    init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, contentLinks: [LazyURL], contentTypes: [String],
-         acquisitions: [AcquisitionLink], contentLengths: [Int64?], pageStream: CatalogPageStream?) {
-        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
+    /// Every field a feed gives at once (a feed reader makes thousands): the content links as the first and the rest.
+    init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, firstContentLink: LazyURL?,
+         moreContentLinks: [LazyURL], contentTypes: [String], acquisitions: [AcquisitionLink], contentLengths: [Int64?],
+         pageStream: CatalogPageStream?) {
+        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, firstContentLink: firstContentLink,
+                        moreContentLinks: moreContentLinks,
                         expectedSize: nil, expectedSHA256: nil, contentTypes: contentTypes, acquisitions: acquisitions,
                         contentLengths: contentLengths, pageStream: pageStream)
     }
 
     init(name: String, title: String, date: Date, summary: String = "", coverLink: LazyURL?, contentLinks: [LazyURL],
          expectedSize: Int64? = nil, expectedSHA256: String? = nil, contentTypes: [String] = []) {
-        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, contentLinks: contentLinks,
-                        expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes, acquisitions: [],
-                        contentLengths: [], pageStream: nil)
+        fields = Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, firstContentLink: contentLinks.first,
+                        moreContentLinks: Array(contentLinks.dropFirst()), expectedSize: expectedSize, expectedSHA256: expectedSHA256,
+                        contentTypes: contentTypes, acquisitions: [], contentLengths: [], pageStream: nil)
     }
 }

@@ -199,8 +199,8 @@ final class FeedAssembler {
                     lastTypes = types
                 }
             }
-            // One link (the usual) as a literal: made at its size at once.
-            let links = assets.count == 1 ? [assets[0].url] : assets.map(\.url)
+            // The first link apart (see `CatalogEntry`): an array only for the rest, when there are any.
+            let moreLinks = assets.count > 1 ? assets[1...].map(\.url) : []
             if ownDate == nil { undated.append(entries.count) }
             if cover == nil { uncovered.append(entries.count) }
             // Made in one initialiser, its optional parts worked out first.
@@ -213,7 +213,7 @@ final class FeedAssembler {
             let contentLengths = anyLength ? lengths() : []
             // Made in the call (a local `entry` appended was retained for the array and released again).
             entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, contentLinks: links, contentTypes: types,
+                                        summary: summary, coverLink: cover, firstContentLink: assets.first?.url, moreContentLinks: moreLinks, contentTypes: types,
                                         acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take()))
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,

@@ -200,7 +200,7 @@ public final class LibraryStore: @unchecked Sendable {
                     let values: [SQLiteValue] = [
                         .text(title), .real(entry.date.timeIntervalSince1970), .text(TextSanitizer.singleLine(entry.summary)),
                         entry.coverURLText.map { .text($0) } ?? .null,
-                        .text(entry.contentURLTexts.joined(separator: "\n")),
+                        .text(entry.contentURLsText),
                         entry.expectedSize.map { .integer($0) } ?? .null,
                         entry.expectedSHA256.map { .text($0.lowercased()) } ?? .null,
                         .integer(publicationID), .text(entry.name),
