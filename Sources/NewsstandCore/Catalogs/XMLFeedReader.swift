@@ -145,6 +145,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         bases = [feedURL]
         baseTexts = [Self.certainText(feedURL)]
         super.init()
+        textSinkLimit = Self.maxTextBytes
         parser = XMLPushParser(delegate: self)
     }
 
@@ -312,7 +313,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if captureDepth > 0 {
             captureDepth += 1
             if info.isXHTMLBlock { appendSpace() }
-            if info.isScriptOrStyle && skippedDepth == 0 { skippedDepth = captureDepth }
+            if info.isScriptOrStyle && skippedDepth == 0 {
+                skippedDepth = captureDepth
+                collectText(false)
+            }
             return
         }
         let inheritedBaseIndex = stack.last?.baseIndex ?? 0
@@ -338,6 +342,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             frame.kind = textKind(tag, info: info)
             captureDepth = 1
             text.removeAll(keepingCapacityUpTo: 64 << 10)
+            collectText(true)
         }
         if info.role == .guid { guidIsNotPermaLink = Self.isFalse(tag.attributeBytes(.isPermaLink)) }
         stack.append(frame)
@@ -470,12 +475,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
         return .plain
     }
 
-    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        // Only a text construct's text is ever read; whitespace between elements is not kept.
-        guard captureDepth > 0, skippedDepth == 0 else { return }
-        let room = Self.maxTextBytes - text.count
-        guard room > 0 else { return }
-        text.append(bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
+    /// Has the parser put character data into `text` (`on`), or drop it: only a text construct's text is ever read,
+    /// outside a `script` or `style` inside it; whitespace between elements is not kept.
+    private func collectText(_ on: Bool) {
+        textSink = on ? Unmanaged.passUnretained(text) : nil
     }
 
     private func appendSpace() {
@@ -484,7 +487,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     override func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if captureDepth > 1 {
-            if captureDepth == skippedDepth { skippedDepth = 0 }
+            if captureDepth == skippedDepth {
+                skippedDepth = 0
+                collectText(true)
+            }
             captureDepth -= 1
             if info(localName: localName, namespaceURI: namespaceURI).isXHTMLBlock { appendSpace() }
             return
@@ -492,6 +498,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let captured = captureDepth == 1
         captureDepth = 0
         skippedDepth = 0
+        collectText(false)
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
         defer {

@@ -4,15 +4,21 @@ import NewsstandContent
 
 /// What `XMLPushParser` reports, in document order: subclasses override what they read. The
 /// pointers handed over are valid only during the call. Character data (text, CDATA, expanded
-/// entities) comes in pieces of any size; a text node's pieces are not joined.
+/// entities) is not reported: while the delegate wants it, the parser appends it to `textSink`.
 ///
 /// A class rather than a protocol: the parser calls it through an unmanaged reference, with no
 /// retain and release around each of the hundreds of thousands of calls a large feed makes (a
 /// protocol existential was retained for every call).
 class XMLPushParserDelegate {
+    /// Where the parser appends character data while the delegate collects it, at most `textSinkLimit` bytes in
+    /// all (the rest is dropped); nil while it does not. Text comes in many small pieces (each entity reference is
+    /// one): appended by the parser itself, a piece costs no call into the delegate. Unmanaged: the delegate owns
+    /// the buffer and keeps it while it is set.
+    @exclusivity(unchecked) final var textSink: Unmanaged<TextBytes>?
+    @exclusivity(unchecked) final var textSinkLimit = Int.max
+
     func startElement(_ tag: XMLStartTag) {}
     func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {}
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
 }
 
 /// A start tag as libxml2 reports it: the local name, namespace and attributes as UTF-8 bytes.
@@ -449,7 +455,14 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size; it was not read further")
             return
         }
-        delegate._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) }
+        delegate._withUnsafeGuaranteedRef { delegate in
+            guard let sink = delegate.textSink else { return }
+            let limit = delegate.textSinkLimit
+            sink._withUnsafeGuaranteedRef { text in
+                let room = limit - text.count
+                if room > 0 { text.append(UnsafeBufferPointer(start: bytes, count: min(Int(count), room))) }
+            }
+        }
     }
 
     /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
