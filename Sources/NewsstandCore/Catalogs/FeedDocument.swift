@@ -82,17 +82,25 @@ struct FeedDocument {
 
         /// Empties the item for the next one, as `Item()` but keeping its arrays' storage (a feed's items
         /// carry the same few links, enclosures and thumbnails each).
+        /// A field is set to nil only when it holds something: most are empty by now (the assembler takes an issue's
+        /// texts out), and an empty one then costs no call to release what it held.
         mutating func clear() {
-            id = nil; about = nil; title = nil; alternateTitle = nil; link = nil; guidLink = nil
+            Self.empty(&id); Self.empty(&about); Self.empty(&title); Self.empty(&alternateTitle); Self.empty(&link)
+            Self.empty(&guidLink)
             published = nil; updated = nil; created = nil; issued = nil; expired = nil; endDate = nil
-            summary = nil; alternateSummary = nil; content = nil; markup = nil
+            Self.empty(&summary); Self.empty(&alternateSummary); Self.empty(&content); Self.empty(&markup)
             // An empty array is left alone: emptying one "keeping its capacity" gave it storage.
             links.popAll()
             enclosures.popAll()
             mediaContents.popAll()
             thumbnails.popAll()
-            itunesImage = nil; pageStream = nil
+            Self.empty(&itunesImage); Self.empty(&pageStream)
             coverIcons.popAll()
+        }
+
+        @inline(__always)
+        private static func empty<Value>(_ field: inout Value?) {
+            if field != nil { field = nil }
         }
 
         /// Whether one of the links has a `rel` that passes `test`, each looked at where it is (`links.contains(where:)`
