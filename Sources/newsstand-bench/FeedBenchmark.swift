@@ -68,11 +68,16 @@ struct FeedBenchmark {
             table.add("FeedParser, \(name)", statistics, notes: notes)
             let floor = Statistics(floorTimes)
             let ratio = statistics.median / floor.median
+            // Each parse over the floor's run right after it: the machine's speed can change within a case (a shared
+            // VM's by up to 2×), and a ratio of medians then compares a slow half of one with a fast half of the other.
+            let pairRatio = Statistics(zip(times, floorTimes).map { $0 / $1 }).median
             table.add("  libxml2 alone, \(name)", floor, notes: String(format: "%.0f MB/s", Double(data.count) / 1_048_576 / floor.median)
-                + "; FeedParser ÷ libxml2 alone = \(Format.ratio(ratio)) (target \(Format.ratio(Self.targetRatio)): \(ratio <= Self.targetRatio ? "met" : "not met"))")
+                + "; FeedParser ÷ libxml2 alone = \(Format.ratio(ratio)), \(Format.ratio(pairRatio)) by pairs"
+                + " (target \(Format.ratio(Self.targetRatio)): \(max(ratio, pairRatio) <= Self.targetRatio ? "met" : "not met"))")
         }
         if python == nil { table.note("Python's feedparser is not installed (apt-get install python3-feedparser): no comparison") }
         table.note("libxml2 alone: its SAX2 push parser over the same bytes with callbacks that only count, the floor of any reader (and a gauge of the machine's speed in this run)")
+        table.note("by pairs: the median of each parse's time over libxml2 alone's run right after it; the target is met when both ratios are within it")
         table.note("peak RSS: the whole benchmark process (both feeds' bytes are in memory); \"while parsing\" is its growth over the resident size before the case")
         table.print()
     }
