@@ -172,8 +172,6 @@ final class LazyURLTests: XCTestCase {
         XCTAssertEqual(entry.contentURLTexts, ["https://e.com/a.epub", "file:///srv/a.pdf"])
         // As the library stores them: one a line.
         XCTAssertEqual(entry.contentURLsText, "https://e.com/a.epub\nfile:///srv/a.pdf")
-        XCTAssertTrue(entry.containsContentLink { $0.absoluteString.hasPrefix("file:") })
-        XCTAssertFalse(entry.containsContentLink { $0.absoluteString.hasPrefix("ftp:") })
         let before = entry
         entry.coverURL = nil
         entry.contentURLs = [URL(string: "https://e.com/b.epub")!]
@@ -186,7 +184,6 @@ final class LazyURLTests: XCTestCase {
         entry.contentURLs = []
         XCTAssertEqual(entry.contentURLTexts, [])
         XCTAssertEqual(entry.contentURLsText, "")
-        XCTAssertFalse(entry.containsContentLink { _ in true })
         entry.contentURLs = before.contentURLs
         entry.coverURL = before.coverURL
         XCTAssertEqual(entry, before)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Its links are kept as a feed gives them (`LazyURL`) and parsed into `URL`s only when
 /// `coverURL` or `contentURLs` is read: the library stores their text (`coverURLText`,
-/// `contentURLTexts`), so a refresh parses none of them.
+/// `contentURLsText`), so a refresh parses none of them.
 ///
 /// A value like any struct, its fields held in one shared object that a change copies first when another
 /// value holds it too (copy on write, as `Array` does). A feed makes thousands of entries: held inline, each
@@ -34,8 +34,8 @@ public struct CatalogEntry: Sendable, Equatable {
         @exclusivity(unchecked) var pageStream: CatalogPageStream?
 
         init(name: String, title: String, date: Date, summary: String, coverLink: LazyURL?, firstContentLink: LazyURL?,
-             moreContentLinks: [LazyURL], expectedSize: Int64?, expectedSHA256: String?, contentTypes: [String], acquisitions: [AcquisitionLink],
-             contentLengths: [Int64?], pageStream: CatalogPageStream?) {
+             moreContentLinks: [LazyURL], expectedSize: Int64?, expectedSHA256: String?, contentTypes: [String],
+             acquisitions: [AcquisitionLink], contentLengths: [Int64?], pageStream: CatalogPageStream?) {
             self.name = name
             self.title = title
             self.date = date
@@ -62,8 +62,8 @@ public struct CatalogEntry: Sendable, Equatable {
 
         func copy() -> Fields {
             Fields(name: name, title: title, date: date, summary: summary, coverLink: coverLink, firstContentLink: firstContentLink,
-                   moreContentLinks: moreContentLinks, expectedSize: expectedSize, expectedSHA256: expectedSHA256, contentTypes: contentTypes,
-                   acquisitions: acquisitions, contentLengths: contentLengths, pageStream: pageStream)
+                   moreContentLinks: moreContentLinks, expectedSize: expectedSize, expectedSHA256: expectedSHA256,
+                   contentTypes: contentTypes, acquisitions: acquisitions, contentLengths: contentLengths, pageStream: pageStream)
         }
 
         func equals(_ other: Fields) -> Bool {
@@ -114,11 +114,6 @@ public struct CatalogEntry: Sendable, Equatable {
         set { uniqueFields().contentLinks = newValue }
     }
 
-    /// Whether a content link passes `test`, each looked at where it is (no array made).
-    func containsContentLink(where test: (LazyURL) -> Bool) -> Bool {
-        guard let first = fields.firstContentLink else { return false }
-        return test(first) || fields.moreContentLinks.contains(where: test)
-    }
 
     public var expectedSize: Int64? {
         get { fields.expectedSize }

@@ -49,12 +49,12 @@ extension Feed {
         }
         for index in entries.indices {
             let entry = entries[index]
-            var refusal: String?
-            _ = entry.containsContentLink { link in
-                refusal = link.isDeferred ? nil : origin.refusal(of: link.url)
-                return refusal != nil
+            for link in entry.contentLinks where !link.isDeferred {
+                if let reason = origin.refusal(of: link.url) {
+                    refused.add("issue '\(entry.name)'", reason + "; it cannot be downloaded")
+                    break
+                }
             }
-            if let refusal { refused.add("issue '\(entry.name)'", refusal + "; it cannot be downloaded") }
             if let cover = entry.coverLink, admitted(cover, "the cover of '\(entry.name)'") == nil { feed.entries[index].coverLink = nil }
             if entry.acquisitions.contains(where: { !$0.link.isDeferred && !origin.admits($0.link.url) }) {
                 feed.entries[index].acquisitions = entry.acquisitions.filter { admitted($0.link, "a link of '\(entry.name)'") != nil }

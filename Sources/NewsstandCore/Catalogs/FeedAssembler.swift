@@ -213,8 +213,9 @@ final class FeedAssembler {
             let contentLengths = anyLength ? lengths() : []
             // Made in the call (a local `entry` appended was retained for the array and released again).
             entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, firstContentLink: assets.first?.url, moreContentLinks: moreLinks, contentTypes: types,
-                                        acquisitions: acquisitions, contentLengths: contentLengths, pageStream: item.pageStream.take()))
+                                        summary: summary, coverLink: cover, firstContentLink: assets.first?.url, moreContentLinks: moreLinks,
+                                        contentTypes: types, acquisitions: acquisitions, contentLengths: contentLengths,
+                                        pageStream: item.pageStream.take()))
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)
