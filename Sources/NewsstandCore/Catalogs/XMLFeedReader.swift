@@ -145,8 +145,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
         bases = [feedURL]
         baseTexts = [Self.certainText(feedURL)]
         super.init()
-        textSinkLimit = Self.maxTextBytes
         parser = XMLPushParser(delegate: self)
+        parser.textSinkLimit = Self.maxTextBytes
     }
 
     /// The most bytes held at once while reading: libxml2's unparsed input plus the text being
@@ -478,7 +478,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Has the parser put character data into `text` (`on`), or drop it: only a text construct's text is ever read,
     /// outside a `script` or `style` inside it; whitespace between elements is not kept.
     private func collectText(_ on: Bool) {
-        textSink = on ? Unmanaged.passUnretained(text) : nil
+        parser.textSink = on ? Unmanaged.passUnretained(text) : nil
     }
 
     private func appendSpace() {

@@ -4,19 +4,12 @@ import NewsstandContent
 
 /// What `XMLPushParser` reports, in document order: subclasses override what they read. The
 /// pointers handed over are valid only during the call. Character data (text, CDATA, expanded
-/// entities) is not reported: while the delegate wants it, the parser appends it to `textSink`.
+/// entities) is not reported: while the delegate wants it, it sets the parser's `textSink`.
 ///
 /// A class rather than a protocol: the parser calls it through an unmanaged reference, with no
 /// retain and release around each of the hundreds of thousands of calls a large feed makes (a
 /// protocol existential was retained for every call).
 class XMLPushParserDelegate {
-    /// Where the parser appends character data while the delegate collects it, at most `textSinkLimit` bytes in
-    /// all (the rest is dropped); nil while it does not. Text comes in many small pieces (each entity reference is
-    /// one): appended by the parser itself, a piece costs no call into the delegate. Unmanaged: the delegate owns
-    /// the buffer and keeps it while it is set.
-    @exclusivity(unchecked) final var textSink: Unmanaged<TextBytes>?
-    @exclusivity(unchecked) final var textSinkLimit = Int.max
-
     func startElement(_ tag: XMLStartTag) {}
     func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {}
 }
@@ -256,6 +249,12 @@ final class XMLPushParser {
     @exclusivity(unchecked) private var textBytes = 0
     /// The most input libxml2 held unparsed at once (for tests: memory stays flat).
     @exclusivity(unchecked) private(set) var highWaterBufferedBytes = 0
+    /// Where the parser appends character data while the delegate collects it, at most `textSinkLimit` bytes in
+    /// all (the rest is dropped); nil while it does not. Text comes in many small pieces (each entity reference is
+    /// one): appended here, a piece costs no call into the delegate. Unmanaged: the delegate that sets it owns the
+    /// buffer and keeps it while it is set.
+    @exclusivity(unchecked) var textSink: Unmanaged<TextBytes>?
+    @exclusivity(unchecked) var textSinkLimit = Int.max
 
     private static let initialised: Void = { newsstand_xmlInitParser() }()
 
@@ -448,6 +447,7 @@ final class XMLPushParser {
         highWaterBufferedBytes = max(highWaterBufferedBytes, end - base + adding)
     }
 
+    @inline(__always)
     private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) {
         guard !stopped, let bytes, count > 0 else { return }
         textBytes += Int(count)
@@ -455,13 +455,11 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size; it was not read further")
             return
         }
-        delegate._withUnsafeGuaranteedRef { delegate in
-            guard let sink = delegate.textSink else { return }
-            let limit = delegate.textSinkLimit
-            sink._withUnsafeGuaranteedRef { text in
-                let room = limit - text.count
-                if room > 0 { text.append(UnsafeBufferPointer(start: bytes, count: min(Int(count), room))) }
-            }
+        guard let sink = textSink else { return }
+        let limit = textSinkLimit
+        sink._withUnsafeGuaranteedRef { text in
+            let room = limit - text.count
+            if room > 0 { text.append(UnsafeBufferPointer(start: bytes, count: min(Int(count), room))) }
         }
     }
 
