@@ -9,13 +9,23 @@ import XCTest
 final class LastShelfEndToEndTests: EndToEndTestCase {
     private var trace: URL { home.appendingPathComponent("startup-trace.txt") }
     private var cacheFolder: URL { home.appendingPathComponent(".cache/newsstand") }
+    /// The names of the frames kept (`last-shelf-SETUP-ANSWERS`), of those kept for `answers` (its hex) when given.
+    private func keptNames(answers: String = "") throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") && $0.hasSuffix(answers) }
+    }
+
     /// The one frame kept, or a failure when there are none or several.
     private var keptFile: URL {
         get throws {
-            let names = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") }
+            let names = try keptNames()
             XCTAssertEqual(names.count, 1, "\(names)")
             return cacheFolder.appendingPathComponent(try XCTUnwrap(names.first))
         }
+    }
+
+    /// The frame a kept file holds: `NSLS`, version, key, flag, answers: 22 bytes before it.
+    private static func frame(inKept bytes: [UInt8]) throws -> CellBuffer {
+        try XCTUnwrap(CellBufferArchive.decode(bytes.dropFirst(22)), "the kept frame")
     }
 
     /// Starts the shelf (covers are never drawn for a screen reader, so the first frame is the screen that stays), waits
@@ -39,10 +49,7 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
 
     /// The kept frame's text, row by row.
     private func keptLines() throws -> [String] {
-        let bytes = try [UInt8](Data(contentsOf: try keptFile))
-        // `NSLS`, version, key, flag, answers: 22 bytes before the frame.
-        let frame = try XCTUnwrap(CellBufferArchive.decode(bytes.dropFirst(22)), "the kept frame")
-        return frame.lines()
+        try Self.frame(inKept: [UInt8](Data(contentsOf: try keptFile))).lines()
     }
 
     private static func lines(_ screen: String) -> [String] {
@@ -75,7 +82,7 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(try startAndQuit(paper, width: 90).steps.contains("last shelf flushed"))
         XCTAssertTrue(try startAndQuit(width: 90).steps.contains("last shelf flushed"))
         XCTAssertTrue(try startAndQuit().steps.contains("last shelf flushed"))
-        let kept = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") }
+        let kept = try keptNames()
         XCTAssertEqual(kept.count, 3, "\(kept)")
     }
 
@@ -112,7 +119,7 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
         let first = try startAndQuit("--theme auto --screen-reader", environment: environment)
         let kept = try keptFile
         let bytes = try [UInt8](Data(contentsOf: kept))
-        var frame = try XCTUnwrap(CellBufferArchive.decode(bytes.dropFirst(22)))
+        var frame = try Self.frame(inKept: bytes)
         _ = frame.write("STALE SHELF", x: 0, y: frame.height - 1, style: TextStyle())
         // The same key (the same build, options, library…), answers 0x1234, written after the real one.
         let otherAnswers: [UInt8] = [0x34, 0x12, 0, 0, 0, 0, 0, 0]
@@ -134,10 +141,8 @@ final class LastShelfEndToEndTests: EndToEndTestCase {
 
     /// The text of the frame kept for these answers (its file name's last part).
     private func keptFrameText(answers: String) throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: cacheFolder.path).filter { $0.hasPrefix("last-shelf-") && $0.hasSuffix(answers) }
-        let file = cacheFolder.appendingPathComponent(try XCTUnwrap(names.first, "a frame kept for \(answers)"))
-        let frame = try XCTUnwrap(CellBufferArchive.decode([UInt8](Data(contentsOf: file)).dropFirst(22)))
-        return frame.lines().joined(separator: "\n")
+        let file = cacheFolder.appendingPathComponent(try XCTUnwrap(try keptNames(answers: answers).first, "a frame kept for \(answers)"))
+        return try Self.frame(inKept: [UInt8](Data(contentsOf: file))).lines().joined(separator: "\n")
     }
 
     /// Outside tmux a start that waits for the terminal's answers sends its questions before the library is opened:

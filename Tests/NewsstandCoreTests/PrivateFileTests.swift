@@ -1,4 +1,5 @@
 import Foundation
+import NewsstandTestSupport
 import XCTest
 @testable import NewsstandCore
 
@@ -8,9 +9,7 @@ final class PrivateFileTests: XCTestCase {
     private var folder: URL!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("private-file-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
+        folder = try TestFiles.scratchFolder(for: self)
     }
 
     func testReplacesTheFileWholeAndPrivately() throws {

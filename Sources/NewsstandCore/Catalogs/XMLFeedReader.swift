@@ -79,9 +79,13 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
     @exclusivity(unchecked) private var baseTexts: [String?] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
-    @exclusivity(unchecked) private var captureDepth = 0
+    @exclusivity(unchecked) private var captureDepth = 0 {
+        didSet { updateTextSink() }
+    }
     /// The `captureDepth` of the `script` or `style` element being skipped inside a text construct, else 0.
-    @exclusivity(unchecked) private var skippedDepth = 0
+    @exclusivity(unchecked) private var skippedDepth = 0 {
+        didSet { updateTextSink() }
+    }
     /// The text of the text construct being read (the top frame), as UTF-8.
     private let text = TextBytes()
     @exclusivity(unchecked) private var textHighWater = 0
@@ -313,10 +317,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         if captureDepth > 0 {
             captureDepth += 1
             if info.isXHTMLBlock { appendSpace() }
-            if info.isScriptOrStyle && skippedDepth == 0 {
-                skippedDepth = captureDepth
-                collectText(false)
-            }
+            if info.isScriptOrStyle && skippedDepth == 0 { skippedDepth = captureDepth }
             return
         }
         let inheritedBaseIndex = stack.last?.baseIndex ?? 0
@@ -342,7 +343,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
             frame.kind = textKind(tag, info: info)
             captureDepth = 1
             text.removeAll(keepingCapacityUpTo: 64 << 10)
-            collectText(true)
         }
         if info.role == .guid { guidIsNotPermaLink = Self.isFalse(tag.attributeBytes(.isPermaLink)) }
         stack.append(frame)
@@ -475,10 +475,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
         return .plain
     }
 
-    /// Has the parser put character data into `text` (`on`), or drop it: only a text construct's text is ever read,
-    /// outside a `script` or `style` inside it; whitespace between elements is not kept.
-    private func collectText(_ on: Bool) {
-        parser.textSink = on ? Unmanaged.passUnretained(text) : nil
+    /// Has the parser put character data into `text` while inside a text construct and outside a `script` or `style`
+    /// in it, and drop it elsewhere: only a text construct's text is ever read; whitespace between elements is not kept.
+    private func updateTextSink() {
+        parser.textSink = captureDepth > 0 && skippedDepth == 0 ? Unmanaged.passUnretained(text) : nil
     }
 
     private func appendSpace() {
@@ -487,10 +487,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     override func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if captureDepth > 1 {
-            if captureDepth == skippedDepth {
-                skippedDepth = 0
-                collectText(true)
-            }
+            if captureDepth == skippedDepth { skippedDepth = 0 }
             captureDepth -= 1
             if info(localName: localName, namespaceURI: namespaceURI).isXHTMLBlock { appendSpace() }
             return
@@ -498,7 +495,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         let captured = captureDepth == 1
         captureDepth = 0
         skippedDepth = 0
-        collectText(false)
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
         defer {
