@@ -2,8 +2,8 @@ import CLibXML2
 import Foundation
 import NewsstandContent
 
-/// What `XMLPushParser` reports, in document order: subclasses override what they read. The
-/// pointers handed over are valid only during the call. Character data (text, CDATA, expanded
+/// What `XMLPushParser` reports, in document order, a piece of the document at a time: subclasses override what
+/// they read. The pointers handed over are valid only during the call. Character data (text, CDATA, expanded
 /// entities) is not reported: while the delegate wants it, it sets the parser's `textSink`.
 ///
 /// A class rather than a protocol: the parser calls it through an unmanaged reference, with no
@@ -198,9 +198,10 @@ enum XMLBytes {
 
 /// Namespace-aware streaming XML over libxml2's SAX2 push parser: bytes go in with `feed(_:)` in
 /// pieces of any size, as they arrive, and `finish()` ends the document; events go to the delegate
-/// as soon as libxml2 has read them. Memory stays flat whatever the document's size: libxml2 keeps
-/// only unparsed input (at most one piece of `maxPushBytes` beyond what it needs for the current
-/// construct), and nothing here keeps text.
+/// once libxml2 has read the piece they are in (kept meanwhile in an `XMLEventLog`), or earlier
+/// when the log is full. Memory stays flat whatever the document's size: libxml2 keeps only
+/// unparsed input (at most one piece of `maxPushBytes` beyond what it needs for the current
+/// construct), the log has a fixed size, and nothing here keeps text beyond it.
 ///
 /// Safety: no network (`XML_PARSE_NONET`), no DTD loading, no external entity ever loaded (neither
 /// general nor parameter: without `XML_PARSE_NOENT`, `DTDLOAD` or validation libxml2 skips them),
@@ -254,6 +255,8 @@ final class XMLPushParser {
     /// one): appended here, a piece costs no call into the delegate. Unmanaged: the delegate that sets it owns the
     /// buffer and keeps it while it is set.
     @exclusivity(unchecked) var textSink: Unmanaged<TextBytes>?
+    /// Events of the piece being parsed, handed to the delegate once it is parsed (see `XMLEventLog`).
+    private let events = XMLEventLog()
     @exclusivity(unchecked) var textSinkLimit = Int.max
 
     private static let initialised: Void = { newsstand_xmlInitParser() }()
@@ -376,15 +379,14 @@ final class XMLPushParser {
             guard let localName else { return }
             XMLPushParser.with(ctx) { parser in
                 guard !parser.stopped else { return }
-                let tag = XMLStartTag(localName: localName, namespaceURI: uri, attributes: attributes, attributeCount: Int(attributeCount))
-                parser.delegate._withUnsafeGuaranteedRef { $0.startElement(tag) }
+                parser.startElement(localName, namespaceURI: uri, attributes: attributes, attributeCount: Int(attributeCount))
             }
         }
         handler.endElementNs = { ctx, localName, _, uri in
             guard let localName else { return }
             XMLPushParser.with(ctx) { parser in
                 guard !parser.stopped else { return }
-                parser.delegate._withUnsafeGuaranteedRef { $0.endElement(localName: localName, namespaceURI: uri) }
+                parser.endElement(localName, namespaceURI: uri)
             }
         }
         handler.characters = { ctx, bytes, count in XMLPushParser.with(ctx) { $0.text(ctx, bytes, count) } }
@@ -439,14 +441,31 @@ final class XMLPushParser {
         let chars = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         newsstand_xmlParseChunk(context, chars, Int32(bytes.count), terminate ? 1 : 0)
         noteBuffered()
+        deliverEvents()
     }
 
-    /// Records libxml2's unparsed input (plus `adding` bytes about to be pushed) in the high-water mark.
-    private func noteBuffered(adding: Int = 0) {
-        guard let input = context?.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return }
-        highWaterBufferedBytes = max(highWaterBufferedBytes, end - base + adding)
+    // MARK: Events
+
+    /// A start tag: kept in `events`, or when it does not fit, after those kept; on its own when it is larger
+    /// than the log.
+    @inline(__always)
+    private func startElement(_ localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
+                              attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) {
+        if events.recordStart(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount) { return }
+        deliverEvents()
+        if events.recordStart(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount) { return }
+        let tag = XMLStartTag(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount)
+        delegate._withUnsafeGuaranteedRef { $0.startElement(tag) }
     }
 
+    @inline(__always)
+    private func endElement(_ localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
+        if events.recordEnd(localName: localName, namespaceURI: namespaceURI) { return }
+        deliverEvents()
+        _ = events.recordEnd(localName: localName, namespaceURI: namespaceURI)
+    }
+
+    /// Character data: counted against the entity expansion budget, then kept like a tag.
     @inline(__always)
     private func text(_ ctx: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32) {
         guard !stopped, let bytes, count > 0 else { return }
@@ -455,13 +474,47 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size; it was not read further")
             return
         }
+        if events.recordText(bytes, count: Int(count)) { return }
+        deliverEvents()
+        if events.recordText(bytes, count: Int(count)) { return }
+        deliverText(UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    /// Hands the kept events to the delegate in order, and empties the log.
+    private func deliverEvents() {
+        guard !events.isEmpty else { return }
+        delegate._withUnsafeGuaranteedRef { delegate in
+            while let event = events.next() {
+                switch event {
+                case let .start(localName, namespaceURI, attributes, attributeCount):
+                    delegate.startElement(XMLStartTag(localName: localName, namespaceURI: namespaceURI, attributes: attributes,
+                                                      attributeCount: attributeCount))
+                case let .end(localName, namespaceURI):
+                    delegate.endElement(localName: localName, namespaceURI: namespaceURI)
+                case let .text(bytes):
+                    deliverText(bytes)
+                }
+            }
+        }
+    }
+
+    /// Character data to the delegate's `textSink`, while it has one, up to `textSinkLimit`.
+    @inline(__always)
+    private func deliverText(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let sink = textSink else { return }
         let limit = textSinkLimit
         sink._withUnsafeGuaranteedRef { text in
             let room = limit - text.count
-            if room > 0 { text.append(UnsafeBufferPointer(start: bytes, count: min(Int(count), room))) }
+            if room > 0 { text.append(UnsafeBufferPointer(rebasing: bytes.prefix(room))) }
         }
     }
+
+    /// Records libxml2's unparsed input (plus `adding` bytes about to be pushed) in the high-water mark.
+    private func noteBuffered(adding: Int = 0) {
+        guard let input = context?.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return }
+        highWaterBufferedBytes = max(highWaterBufferedBytes, end - base + adding)
+    }
+
 
     /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
     /// parses an entity's content with a context of its own). Marking them not well-formed keeps
