@@ -97,20 +97,34 @@ final class XMLEventLogTests: XCTestCase {
         let piece = String(repeating: "x", count: 1000)
         var kept = 0
         while recordText(log, piece) { kept += 1 }
-        XCTAssertEqual(kept, XMLEventLog.capacityBytes / 1008, "each piece takes a header word and its bytes in whole words")
+        XCTAssertEqual(kept, XMLEventLog.capacityBytes / 1000)
         XCTAssertFalse(recordText(log, piece))
-        XCTAssertEqual(drain(log), Array(repeating: "\"\(piece)\"", count: kept))
+        XCTAssertFalse(recordStart(log, Self.link, attributes: [(Self.href, nil, piece)]), "nor a value that does not fit")
+        XCTAssertTrue(log.recordEnd(localName: Self.link, namespaceURI: nil), "an event with no bytes still fits")
+        XCTAssertEqual(drain(log), Array(repeating: "\"\(piece)\"", count: kept) + ["</link>"])
         XCTAssertTrue(recordText(log, piece), "read, the log takes events again")
         XCTAssertEqual(drain(log), ["\"\(piece)\""])
+
+        // So many events that the log has no room for one more, however small.
+        var events = 0
+        while log.recordEnd(localName: Self.item, namespaceURI: nil) { events += 1 }
+        XCTAssertEqual(events, XMLEventLog.recordCapacity)
+        XCTAssertFalse(recordText(log, "a"))
+        XCTAssertEqual(drain(log).count, events)
+        // So many attributes that their pointers do not fit.
+        let attributes = Array(repeating: (Self.rel, Optional<UnsafePointer<UInt8>>.none, "v"), count: XMLEventLog.pointerCapacity / 5 + 1)
+        XCTAssertFalse(recordStart(log, Self.link, attributes: attributes))
+        XCTAssertTrue(recordStart(log, Self.link, attributes: Array(attributes.dropLast())))
+        XCTAssertEqual(drain(log), ["<link" + String(repeating: " rel=v", count: attributes.count - 1) + ">"])
     }
 
     func testAnEventLargerThanTheLogIsNeverKept() {
         let log = XMLEventLog()
-        let huge = String(repeating: "y", count: XMLEventLog.capacityBytes)
+        let huge = String(repeating: "y", count: XMLEventLog.capacityBytes + 1)
         XCTAssertFalse(recordText(log, huge))
         XCTAssertFalse(recordStart(log, Self.link, attributes: [(Self.href, nil, huge)]))
         XCTAssertTrue(log.isEmpty)
-        XCTAssertTrue(recordText(log, String(huge.dropLast(16))), "the most one piece of text may be")
+        XCTAssertTrue(recordText(log, String(huge.dropLast())), "the most one piece of text may be")
     }
 
     // MARK: Through the reader

@@ -6,169 +6,141 @@
 /// libxml2 alone 2 thousand). libxml2 now runs through a piece with callbacks that only copy, then the reader
 /// runs through its events.
 ///
-/// A start tag keeps its name and namespace pointers (libxml2's dictionary keeps them for the parser's life) and a
-/// copy of each attribute's value; a piece of text keeps a copy of its bytes. The log has a fixed capacity: what
-/// does not fit waits until the log is delivered, and an event larger than the whole log is delivered on its own.
-/// One owner, one thread.
+/// Three buffers of fixed size, allocated once: the events; the attributes' pointers, in libxml2's own layout
+/// (five an attribute: local name, prefix, URI, value start, value end); and the bytes of attribute values and
+/// text. Names keep libxml2's pointers (its dictionary keeps them for the parser's life); values and text are
+/// copied, and a kept attribute's value pointers point at its copy (the buffers never move), so reading a tag
+/// back is a few loads. What does not fit waits until the log is delivered; an event larger than a whole buffer
+/// is delivered on its own. One owner, one thread.
 final class XMLEventLog {
     /// What `next` found.
     enum Event {
-        /// A start tag: `attributes` holds five pointers an attribute (local name, prefix, URI, value start, value
-        /// end), as libxml2 gives them; valid until the next call.
+        /// A start tag: `attributes` holds five pointers an attribute, as libxml2 gives them; valid until the log
+        /// is delivered.
         case start(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
                    attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int)
         case end(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?)
-        /// Character data, valid until the next call.
+        /// Character data, valid until the log is delivered.
         case text(UnsafeBufferPointer<UInt8>)
     }
 
-    private enum Kind: UInt64 {
-        case start = 1, end, text
+    private enum Kind: UInt8 {
+        case start, end, text
     }
 
-    /// The most bytes the log holds (about one piece of `XMLPushParser.maxPushBytes`' events).
-    static let capacityBytes = 96 << 10
-    /// Records, eight bytes a word: a header word (kind in the low byte, then a count), pointers as words, and
-    /// copied bytes padded to whole words.
-    private let words: UnsafeMutablePointer<UInt64>
-    private let capacity = XMLEventLog.capacityBytes / 8
-    /// Words written.
-    private var written = 0
-    /// Words read by `next`.
+    /// One event: where its attributes or text are in the other buffers (32 bytes).
+    private struct Record {
+        var localName: UnsafePointer<UInt8>?
+        var namespaceURI: UnsafePointer<UInt8>?
+        /// A start tag's first attribute pointer in `pointers`, or a text's first byte in `bytes`.
+        var start: Int32
+        /// A start tag's attributes, or a text's bytes.
+        var count: Int32
+        var kind: Kind
+    }
+
+    /// Events kept at once: a feed's entry gives thirty or so, so a few dozen entries go to the reader together
+    /// (enough for each side's code to stay in the cache while it runs), and the log stays small.
+    static let recordCapacity = 1 << 10
+    static let pointerCapacity = 2 << 10
+    /// The most copied bytes the log holds.
+    static let capacityBytes = 32 << 10
+    /// All the log's memory, for the reader's count of what it holds.
+    static let memoryBytes = capacityBytes + recordCapacity * MemoryLayout<Record>.stride
+        + pointerCapacity * MemoryLayout<UnsafePointer<UInt8>?>.stride
+
+    private let records = UnsafeMutablePointer<Record>.allocate(capacity: recordCapacity)
+    private let pointers = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: pointerCapacity)
+    private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacityBytes)
+    private var recordCount = 0, pointerCount = 0, byteCount = 0
+    /// Records read by `next`.
     private var read = 0
-    /// Where `next` puts a start tag's attribute pointers.
-    private var attributeScratch: UnsafeMutablePointer<UnsafePointer<UInt8>?>
-    private var attributeScratchCapacity = 40
-
-    init() {
-        words = .allocate(capacity: capacity)
-        attributeScratch = .allocate(capacity: attributeScratchCapacity)
-    }
 
     deinit {
-        words.deallocate()
-        attributeScratch.deallocate()
+        records.deallocate()
+        pointers.deallocate()
+        bytes.deallocate()
     }
 
-    var isEmpty: Bool { written == 0 }
-
-    /// Words that `byteCount` bytes take.
-    @inline(__always)
-    private static func wordsFor(bytes byteCount: Int) -> Int { (byteCount + 7) >> 3 }
-
-    @inline(__always)
-    private static func word(_ pointer: UnsafePointer<UInt8>?) -> UInt64 { UInt64(UInt(bitPattern: pointer)) }
-
-    @inline(__always)
-    private static func pointer(_ word: UInt64) -> UnsafePointer<UInt8>? { UnsafePointer(bitPattern: UInt(word)) }
+    var isEmpty: Bool { recordCount == 0 }
 
     /// Keeps a start tag (libxml2's five pointers an attribute); false when it does not fit now.
     @inline(__always)
     func recordStart(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
                      attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) -> Bool {
+        guard recordCount < Self.recordCapacity, pointerCount + 5 * attributeCount <= Self.pointerCapacity else { return false }
         var valueBytes = 0
         if let attributes {
             for index in 0..<attributeCount {
                 if let start = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] { valueBytes += end - start }
             }
         }
-        let needed = 3 + 4 * attributeCount + Self.wordsFor(bytes: valueBytes)
-        guard written + needed <= capacity else { return false }
-        let record = words + written
-        record[0] = Kind.start.rawValue | UInt64(attributeCount) << 8 | UInt64(needed) << 32
-        record[1] = Self.word(localName)
-        record[2] = Self.word(namespaceURI)
+        guard byteCount + valueBytes <= Self.capacityBytes else { return false }
+        records[recordCount] = Record(localName: localName, namespaceURI: namespaceURI, start: Int32(pointerCount), count: Int32(attributeCount), kind: .start)
+        recordCount += 1
         if let attributes {
-            let values = UnsafeMutableRawPointer(record + 3 + 4 * attributeCount).assumingMemoryBound(to: UInt8.self)
-            var offset = 0
+            // The same five pointers, the value's two now into its copy.
             for index in 0..<attributeCount {
-                let slot = record + 3 + 4 * index
-                slot[0] = Self.word(attributes[index * 5])
-                slot[1] = Self.word(attributes[index * 5 + 1])
-                slot[2] = Self.word(attributes[index * 5 + 2])
+                let from = attributes + index * 5, to = pointers + pointerCount + index * 5
+                to[0] = from[0]
+                to[1] = from[1]
+                to[2] = from[2]
+                let value = bytes + byteCount
                 var length = 0
-                if let start = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] {
+                if let start = from[3], let end = from[4] {
                     length = end - start
-                    if length > 0 { (values + offset).update(from: start, count: length) }
+                    if length > 0 { value.update(from: start, count: length) }
                 }
                 // A value without pointers (libxml2 always gives both) reads back as an empty one.
-                slot[3] = UInt64(length)
-                offset += length
+                to[3] = UnsafePointer(value)
+                to[4] = UnsafePointer(value + length)
+                byteCount += length
             }
+            pointerCount += 5 * attributeCount
         }
-        written += needed
         return true
     }
 
     /// Keeps an end tag; false when it does not fit now.
     @inline(__always)
     func recordEnd(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) -> Bool {
-        guard written + 3 <= capacity else { return false }
-        let record = words + written
-        record[0] = Kind.end.rawValue
-        record[1] = Self.word(localName)
-        record[2] = Self.word(namespaceURI)
-        written += 3
+        guard recordCount < Self.recordCapacity else { return false }
+        records[recordCount] = Record(localName: localName, namespaceURI: namespaceURI, start: 0, count: 0, kind: .end)
+        recordCount += 1
         return true
     }
 
     /// Keeps a piece of character data; false when it does not fit now.
     @inline(__always)
-    func recordText(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let needed = 1 + Self.wordsFor(bytes: count)
-        guard written + needed <= capacity else { return false }
-        let record = words + written
-        record[0] = Kind.text.rawValue | UInt64(count) << 8
-        UnsafeMutableRawPointer(record + 1).copyMemory(from: bytes, byteCount: count)
-        written += needed
+    func recordText(_ text: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard recordCount < Self.recordCapacity, byteCount + count <= Self.capacityBytes else { return false }
+        records[recordCount] = Record(localName: nil, namespaceURI: nil, start: Int32(byteCount), count: Int32(count), kind: .text)
+        recordCount += 1
+        (bytes + byteCount).update(from: text, count: count)
+        byteCount += count
         return true
     }
 
     /// The next event in the order they were kept, or nil (and the log empty again) when all were read.
     @inline(__always)
     func next() -> Event? {
-        guard read < written else {
+        guard read < recordCount else {
             read = 0
-            written = 0
+            recordCount = 0
+            pointerCount = 0
+            byteCount = 0
             return nil
         }
-        let record = words + read
-        let header = record[0]
-        switch header & 0xFF {
-        case Kind.start.rawValue:
-            let attributeCount = Int(truncatingIfNeeded: header >> 8 & 0xFF_FFFF)
-            read += Int(truncatingIfNeeded: header >> 32)
-            guard attributeCount > 0 else {
-                return .start(localName: Self.pointer(record[1])!, namespaceURI: Self.pointer(record[2]), attributes: nil, attributeCount: 0)
-            }
-            if attributeCount * 5 > attributeScratchCapacity { growScratch(to: attributeCount * 5) }
-            var value = UnsafeRawPointer(record + 3 + 4 * attributeCount).assumingMemoryBound(to: UInt8.self)
-            for index in 0..<attributeCount {
-                let slot = record + 3 + 4 * index
-                let target = attributeScratch + index * 5
-                target[0] = Self.pointer(slot[0])
-                target[1] = Self.pointer(slot[1])
-                target[2] = Self.pointer(slot[2])
-                let length = Int(truncatingIfNeeded: slot[3])
-                target[3] = value
-                target[4] = value + length
-                value += length
-            }
-            return .start(localName: Self.pointer(record[1])!, namespaceURI: Self.pointer(record[2]),
-                          attributes: attributeScratch, attributeCount: attributeCount)
-        case Kind.end.rawValue:
-            read += 3
-            return .end(localName: Self.pointer(record[1])!, namespaceURI: Self.pointer(record[2]))
-        default:
-            let count = Int(truncatingIfNeeded: header >> 8)
-            read += 1 + Self.wordsFor(bytes: count)
-            return .text(UnsafeBufferPointer(start: UnsafeRawPointer(record + 1).assumingMemoryBound(to: UInt8.self), count: count))
+        let record = records[read]
+        read += 1
+        switch record.kind {
+        case .start:
+            return .start(localName: record.localName!, namespaceURI: record.namespaceURI,
+                          attributes: record.count == 0 ? nil : pointers + Int(record.start), attributeCount: Int(record.count))
+        case .end:
+            return .end(localName: record.localName!, namespaceURI: record.namespaceURI)
+        case .text:
+            return .text(UnsafeBufferPointer(start: bytes + Int(record.start), count: Int(record.count)))
         }
-    }
-
-    private func growScratch(to needed: Int) {
-        attributeScratch.deallocate()
-        attributeScratchCapacity = needed
-        attributeScratch = .allocate(capacity: needed)
     }
 }

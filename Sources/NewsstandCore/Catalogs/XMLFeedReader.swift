@@ -155,7 +155,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     /// The most bytes held at once while reading: libxml2's unparsed input, the parser's log of its events (a fixed
     /// size) and the text being collected. It stays near `XMLPushParser.maxPushBytes` whatever the feed's size.
-    var bufferedBytesHighWater: Int { parser.highWaterBufferedBytes + XMLEventLog.capacityBytes + textHighWater }
+    var bufferedBytesHighWater: Int { parser.highWaterBufferedBytes + XMLEventLog.memoryBytes + textHighWater }
 
     /// Reads the next piece of the feed. Returns false once reading has stopped (libxml2 gave up on
     /// the XML, a limit was passed, or `finish` was called): the caller may stop fetching.
