@@ -110,12 +110,19 @@ final class XMLEventLog {
         return true
     }
 
-    /// Keeps a piece of character data; false when it does not fit now.
+    /// Keeps a piece of character data; false when it does not fit now. A piece right after another is added to it:
+    /// libxml2 gives text in many pieces (each entity reference is one), and the reader wants it whole.
     @inline(__always)
     func recordText(_ text: UnsafePointer<UInt8>, count: Int) -> Bool {
-        guard recordCount < Self.recordCapacity, byteCount + count <= Self.capacityBytes else { return false }
-        records[recordCount] = Record(localName: nil, namespaceURI: nil, start: Int32(byteCount), count: Int32(count), kind: .text)
-        recordCount += 1
+        guard byteCount + count <= Self.capacityBytes else { return false }
+        if recordCount > 0, records[recordCount - 1].kind == .text {
+            // Its bytes are the last ones kept: these follow them.
+            records[recordCount - 1].count += Int32(count)
+        } else {
+            guard recordCount < Self.recordCapacity else { return false }
+            records[recordCount] = Record(localName: nil, namespaceURI: nil, start: Int32(byteCount), count: Int32(count), kind: .text)
+            recordCount += 1
+        }
         (bytes + byteCount).update(from: text, count: count)
         byteCount += count
         return true
