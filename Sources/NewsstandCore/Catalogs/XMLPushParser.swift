@@ -255,9 +255,9 @@ final class XMLPushParser {
     /// one): appended here, a piece costs no call into the delegate. Unmanaged: the delegate that sets it owns the
     /// buffer and keeps it while it is set.
     @exclusivity(unchecked) var textSink: Unmanaged<TextBytes>?
+    @exclusivity(unchecked) var textSinkLimit = Int.max
     /// Events of the piece being parsed, handed to the delegate once it is parsed (see `XMLEventLog`).
     private let events = XMLEventLog()
-    @exclusivity(unchecked) var textSinkLimit = Int.max
 
     private static let initialised: Void = { newsstand_xmlInitParser() }()
 
@@ -462,6 +462,7 @@ final class XMLPushParser {
     private func endElement(_ localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
         if events.recordEnd(localName: localName, namespaceURI: namespaceURI) { return }
         deliverEvents()
+        // An end tag, which copies nothing, always fits an empty log.
         _ = events.recordEnd(localName: localName, namespaceURI: namespaceURI)
     }
 
@@ -514,7 +515,6 @@ final class XMLPushParser {
         guard let input = context?.pointee.input, let base = input.pointee.base, let end = input.pointee.end else { return }
         highWaterBufferedBytes = max(highWaterBufferedBytes, end - base + adding)
     }
-
 
     /// Stops libxml2 from the inside: the document's context, and the one that called (libxml2
     /// parses an entity's content with a context of its own). Marking them not well-formed keeps
