@@ -337,6 +337,43 @@ final class XMLFeedReaderTests: XCTestCase {
         XCTAssertEqual(decoded, 5 + RecentValues.slots * 2 + 1, "the oldest values were replaced")
     }
 
+    /// Items wait in a pool until the events of a piece are read, their page links unresolved, and an `xml:base` that
+    /// closed stays until then: each headline's link still resolves against its own item's base, when the pool fills
+    /// (64 items), when the parser's log fills, and at the end; its HTML is its own. Atom's alternate links too, with a
+    /// base on the link itself, and an issue's kind still follows a `news:` element that comes after its entry.
+    func testPooledItemsKeepTheirOwnBasesMarkupAndLinks() throws {
+        var rss = "<rss version=\"2.0\"><channel><title>T</title>"
+        for index in 0..<300 {
+            rss += "<item xml:base=\"https://example.com/items/\(index)/\"><title>Item \(index)</title>"
+                + "<link>page.html?n=\(index)</link><description>&lt;p&gt;Body \(index)&lt;/p&gt;</description></item>"
+        }
+        rss += "</channel></rss>"
+        let feed = try FeedParser.parse(Data(rss.utf8), url: base)
+        XCTAssertEqual(feed.headlines.count, 300)
+        for (index, headline) in feed.headlines.enumerated() {
+            XCTAssertEqual(headline.title, "Item \(index)")
+            XCTAssertEqual(headline.link?.absoluteString, "https://example.com/items/\(index)/page.html?n=\(index)")
+            XCTAssertEqual(headline.body, "<p>Body \(index)</p>")
+            if headline.title != "Item \(index)" { break }
+        }
+
+        var atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:news=\"http://itunes.apple.com/2011/Newsstand\"><title>A</title>"
+        for index in 0..<150 {
+            atom += "<entry><id>urn:a:\(index)</id><title>Entry \(index)</title>"
+                + "<link rel=\"alternate\" xml:base=\"https://example.org/\(index)/\" href=\"read\"/></entry>"
+        }
+        atom += "<news:end_date>2026-01-01T00:00:00Z</news:end_date></feed>"
+        let newsstand = try FeedParser.parse(Data(atom.utf8), url: base)
+        XCTAssertEqual(newsstand.format, .newsstandAtom)
+        XCTAssertEqual(newsstand.entries.map(\.name), (0..<150).map { "urn:a:\($0)" }, "a Newsstand feed's items are issues, known only at its end")
+
+        let plainAtom = atom.replacingOccurrences(of: "<news:end_date>2026-01-01T00:00:00Z</news:end_date>", with: "")
+            .replacingOccurrences(of: " xmlns:news=\"http://itunes.apple.com/2011/Newsstand\"", with: "")
+        let plain = try FeedParser.parse(Data(plainAtom.utf8), url: base)
+        XCTAssertEqual(plain.format, .atom)
+        XCTAssertEqual(plain.headlines.map { $0.link?.absoluteString }, (0..<150).map { "https://example.org/\($0)/read" })
+    }
+
     func testTextBytesGrowAndEmpty() {
         let text = TextBytes(capacity: 16)
         let piece = Array("0123456789".utf8)

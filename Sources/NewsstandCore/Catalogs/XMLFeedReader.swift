@@ -97,28 +97,17 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// of an optional struct through `item?.` copied the whole item).
     @exclusivity(unchecked) private var item = FeedDocument.Item()
     @exclusivity(unchecked) private var readingItem = false
-    /// The item's markup (`FeedDocument.Item.markup`) as bytes, valid while `hasMarkup`: made into a String only
-    /// for an item that needs it (a headline's article), not for every issue of a feed whose texts are HTML.
-    private let markup = TextBytes()
-    @exclusivity(unchecked) private var hasMarkup = false
-    /// An item's page links, kept as the parser's bytes with their base until the assembler needs them (when
-    /// the item is held or becomes a headline): an issue never uses them, and resolving each and making its
-    /// String was a tenth of reading a feed. The first `link` text (RSS), and the first `alternate` link that
-    /// is not a catalog's (Atom); only while items go to an assembler.
-    /// Each is kept in plain fields (a flag says whether it is there): an optional tuple of them was made and
-    /// destroyed whole for every item. The base is the index of one in `bases` (an enclosing element's, open
-    /// until the item ends), or for a link with an `xml:base` of its own a copy of it.
-    private let pendingLinkText = TextBytes(capacity: 64)
-    @exclusivity(unchecked) private var hasPendingLink = false
-    @exclusivity(unchecked) private var pendingLinkBase = 0
-    @exclusivity(unchecked) private var pendingLinkOwnBase: (url: URL, text: String?)?
-    private let pendingAlternateHref = TextBytes(capacity: 64)
-    @exclusivity(unchecked) private var hasPendingAlternate = false
-    @exclusivity(unchecked) private var pendingAlternateType: String?
-    @exclusivity(unchecked) private var pendingAlternateLength: String?
-    @exclusivity(unchecked) private var pendingAlternateTitle: String?
-    @exclusivity(unchecked) private var pendingAlternateBase = 0
-    @exclusivity(unchecked) private var pendingAlternateOwnBase: (url: URL, text: String?)?
+    /// What the reader keeps of the item being read beside it (its markup, its page links unresolved).
+    @exclusivity(unchecked) private var parts = ItemParts()
+    /// Items read and not yet handed to the assembler, with their parts: the first `pooledCount` of each. While a
+    /// piece's events are read, finished items wait here, and the assembler takes them all when the piece is read
+    /// (`didDeliverEvents`) or the pool is full. Reading an item and mapping it in turn, the reader's code and the
+    /// assembler's pushed each other out of the processor's instruction cache, as libxml2's and the reader's had
+    /// (see `XMLEventLog`). An item is moved in and out by swapping, its arrays' storage kept for the next.
+    @exclusivity(unchecked) private var pooledItems: [FeedDocument.Item] = []
+    @exclusivity(unchecked) private var pooledParts: [ItemParts] = []
+    @exclusivity(unchecked) private var pooledCount = 0
+    private static let poolLimit = 64
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
     @exclusivity(unchecked) private var htmlScratch2: [UInt8] = []
@@ -352,9 +341,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             // After an item ends its fields are already fresh; only an item opened inside an open one starts again.
             if readingItem { item = FeedDocument.Item() }
             readingItem = true
-            hasMarkup = false
-            hasPendingLink = false
-            hasPendingAlternate = false
+            parts.reset()
             item.about = tag.attribute("about", prefix: "rdf")
             acquisitionIndex = nil
         case .link:
@@ -379,16 +366,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
             }
             let rel = FeedText.trimmed(relValue ?? "alternate", newlines: false)
             let type = interned(tag, .type)
-            if assembler != nil, readingItem, parent == .item, !hasPendingAlternate, rel == "alternate",
+            if assembler != nil, readingItem, parent == .item, !parts.hasAlternate, rel == "alternate",
                !FeedParser.isCatalogType(type), !XMLBytes.hasAmpersand(href) {
-                pendingAlternateHref.removeAll(keepingCapacityUpTo: 4 << 10)
-                pendingAlternateHref.append(href)
-                hasPendingAlternate = true
-                pendingAlternateType = type
-                pendingAlternateLength = tag.attribute(.length)
-                pendingAlternateTitle = tag.attribute(.title)
-                pendingAlternateBase = baseIndex
-                pendingAlternateOwnBase = baseIndex == inheritedBaseIndex ? nil : (bases[baseIndex], baseTexts[baseIndex])
+                parts.alternateHref.removeAll(keepingCapacityUpTo: 4 << 10)
+                parts.alternateHref.append(href)
+                parts.hasAlternate = true
+                parts.alternateType = type
+                parts.alternateLength = tag.attribute(.length)
+                parts.alternateTitle = tag.attribute(.title)
+                parts.alternateBase = baseIndex
                 acquisitionIndex = nil
                 break
             }
@@ -497,12 +483,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
         skippedDepth = 0
         guard let frame = stack.popLast() else { return }
         if stack.isEmpty { rootClosed = true }
-        defer {
-            if frame.baseIndex > (stack.last?.baseIndex ?? 0) {
-                bases.removeLast()
-                baseTexts.removeLast()
-            }
-        }
+        // An `xml:base` that closes here stays in `bases` until the events are read (`didDeliverEvents`): pooled
+        // items' links may be resolved against it.
         guard captured || frame.info.role == .item else { return }
         textHighWater = max(textHighWater, text.count)
         let parent = stack.last?.info.role
@@ -514,21 +496,15 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if readingItem {
                 readingItem = false
                 document.itemCount += 1
-                if let assembler {
-                    // Read where it is, then emptied for the next item with its arrays' storage kept: an item
-                    // handed over by value was copied and destroyed twice.
-                    assembler.add(&item, markup: hasMarkup ? markup.bytes : nil, atomFamily: isAtomFamily, sawNewsstand: document.sawNewsstand,
-                                  completeLinks: { self.completeLinks(&$0) })
-                    item.clear()
-                    hasPendingLink = false
-                    hasPendingAlternate = false
+                if assembler != nil {
+                    pool()
                 } else {
                     var finished = FeedDocument.Item()
                     swap(&finished, &item)
-                    if hasMarkup { finished.markup = String(decoding: markup.bytes, as: UTF8.self) }
+                    if parts.hasMarkup { finished.markup = String(decoding: parts.markup.bytes, as: UTF8.self) }
                     document.items.append(finished)
                 }
-                hasMarkup = false
+                parts.reset()
             }
             acquisitionIndex = nil
         case .title:
@@ -539,16 +515,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
         case .link:
             guard !frame.hasHref else { break }
             if inItem, assembler != nil, item.link == nil {
-                if hasPendingLink {
-                    completeTextLink(&item)
+                if parts.hasLink {
+                    completeTextLink(&item, parts)
                     if item.link != nil { break }
                 }
-                pendingLinkText.removeAll(keepingCapacityUpTo: 4 << 10)
-                pendingLinkText.append(text.bytes)
-                hasPendingLink = true
-                pendingLinkBase = frame.baseIndex
-                // The link's own xml:base closes with it (below): kept aside.
-                pendingLinkOwnBase = frame.baseIndex == (stack.last?.baseIndex ?? 0) ? nil : (bases[frame.baseIndex], baseTexts[frame.baseIndex])
+                parts.linkText.removeAll(keepingCapacityUpTo: 4 << 10)
+                parts.linkText.append(text.bytes)
+                parts.hasLink = true
+                parts.linkBase = frame.baseIndex
                 break
             }
             guard let url = resolve(text: frame.baseIndex) else { break }
@@ -589,7 +563,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if inItem {
                 if item.summary == nil {
                     item.summary = readText(frame)
-                    if !hasMarkup { keepMarkup(frame) }
+                    if !parts.hasMarkup { keepMarkup(frame) }
                 } else if item.content == nil {
                     item.content = readText(frame)
                     keepMarkup(frame)
@@ -609,29 +583,69 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
+    // MARK: Pooled items
+
+    /// Moves the item just read, and its parts, into the pool (see `pooledItems`); the assembler takes the pool
+    /// when it is full.
+    private func pool() {
+        parts.sawNewsstand = document.sawNewsstand
+        if pooledCount == pooledItems.count {
+            pooledItems.append(FeedDocument.Item())
+            pooledParts.append(ItemParts())
+        }
+        // What comes back was emptied when the assembler took it.
+        swap(&item, &pooledItems[pooledCount])
+        swap(&parts, &pooledParts[pooledCount])
+        pooledCount += 1
+        if pooledCount == Self.poolLimit { assemblePooledItems() }
+    }
+
+    /// Hands the pooled items to the assembler in order, each read where it is and then emptied for the next
+    /// with its arrays' storage kept (an item handed over by value was copied and destroyed twice).
+    private func assemblePooledItems() {
+        guard let assembler else { return }
+        for index in 0..<pooledCount {
+            let itemParts = pooledParts[index]
+            assembler.add(&pooledItems[index], markup: itemParts.hasMarkup ? itemParts.markup.bytes : nil, atomFamily: isAtomFamily,
+                          sawNewsstand: itemParts.sawNewsstand, completeLinks: { self.completeLinks(&$0, itemParts) })
+            pooledItems[index].clear()
+            itemParts.reset()
+        }
+        pooledCount = 0
+    }
+
+    /// The events of a piece are read: the pooled items go to the assembler, and the bases of elements that closed
+    /// are let go (the open frames' bases are the first ones, up to the innermost's).
+    override func didDeliverEvents() {
+        assemblePooledItems()
+        let kept = (stack.last?.baseIndex ?? 0) + 1
+        if bases.count > kept {
+            bases.removeSubrange(kept...)
+            baseTexts.removeSubrange(kept...)
+        }
+    }
+
+    /// Puts an item's pending page links (see `ItemParts`) into `item` as reading them at once would have: the
+    /// `link` text as its link, the `alternate` link before the item's others (only the first alternate link is
+    /// ever read).
+    private func completeLinks(_ item: inout FeedDocument.Item, _ parts: ItemParts) {
+        completeTextLink(&item, parts)
+        if parts.hasAlternate,
+           let url = LazyURL.resolving(utf8: parts.alternateHref.bytes, base: bases[parts.alternateBase],
+                                       certainBaseText: baseTexts[parts.alternateBase]) {
+            // Only an `alternate` link is kept pending.
+            item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: parts.alternateType, length: parts.alternateLength,
+                                                title: parts.alternateTitle), at: 0)
+        }
+    }
+
+    private func completeTextLink(_ item: inout FeedDocument.Item, _ parts: ItemParts) {
+        if parts.hasLink, item.link == nil {
+            item.link = LazyURL.resolving(utf8: parts.linkText.bytes, base: bases[parts.linkBase], certainBaseText: baseTexts[parts.linkBase])
+        }
+    }
+
     // MARK: Helpers
-
-    /// Puts the pending page links (see `pendingLinkText`) into `item` as reading them at once would have:
-    /// the `link` text as its link, the `alternate` link before the item's others (only the first alternate
-    /// link is ever read).
-    private func completeLinks(_ item: inout FeedDocument.Item) {
-        completeTextLink(&item)
-        if hasPendingAlternate {
-            let base = pendingAlternateOwnBase ?? (bases[pendingAlternateBase], baseTexts[pendingAlternateBase])
-            if let url = LazyURL.resolving(utf8: pendingAlternateHref.bytes, base: base.url, certainBaseText: base.text) {
-                // Only an `alternate` link is kept pending.
-                item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: pendingAlternateType, length: pendingAlternateLength,
-                                                    title: pendingAlternateTitle), at: 0)
-            }
-        }
-    }
-
-    private func completeTextLink(_ item: inout FeedDocument.Item) {
-        if hasPendingLink, item.link == nil {
-            let base = pendingLinkOwnBase ?? (bases[pendingLinkBase], baseTexts[pendingLinkBase])
-            item.link = LazyURL.resolving(utf8: pendingLinkText.bytes, base: base.url, certainBaseText: base.text)
-        }
-    }
 
     /// `tag.attribute(local)`, the same String as last time when the value is one of the last few
     /// seen: a `rel`, a `type` or a `medium` takes a handful of values over thousands of elements,
@@ -682,9 +696,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// the markup kept before stays.
     private func keepMarkup(_ frame: Frame) {
         guard case .html = frame.kind, !text.isEmpty, text.count <= Self.markupLimit else { return }
-        markup.removeAll(keepingCapacityUpTo: 64 << 10)
-        markup.append(text.bytes)
-        hasMarkup = true
+        parts.markup.removeAll(keepingCapacityUpTo: 64 << 10)
+        parts.markup.append(text.bytes)
+        parts.hasMarkup = true
     }
 
     private func readText(_ frame: Frame) -> String {
@@ -748,5 +762,35 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private static func certainText(_ url: URL) -> String? {
         let text = url.absoluteString
         return CatalogParser.isCertainWebURL(text) ? text : nil
+    }
+
+    /// What the reader keeps of an item beside `FeedDocument.Item` until the assembler takes it. Its markup as
+    /// bytes, made into a String only for an item that needs it (a headline's article), not for every issue of a feed
+    /// whose texts are HTML. Its page links as the parser's bytes, with the index of their base in `bases`, until
+    /// the assembler needs them (when the item is held or becomes a headline): an issue never uses them, and
+    /// resolving each and making its String was a tenth of reading a feed; the first `link` text (RSS) and the
+    /// first `alternate` link that is not a catalog's (Atom), only while items go to an assembler. Each is in plain
+    /// fields with a flag that says whether it is there (an optional tuple of them was made and destroyed whole for
+    /// every item). And whether the feed had shown itself Newsstand's when the item ended.
+    private final class ItemParts {
+        let markup = TextBytes()
+        @exclusivity(unchecked) var hasMarkup = false
+        let linkText = TextBytes(capacity: 64)
+        @exclusivity(unchecked) var hasLink = false
+        @exclusivity(unchecked) var linkBase = 0
+        let alternateHref = TextBytes(capacity: 64)
+        @exclusivity(unchecked) var hasAlternate = false
+        @exclusivity(unchecked) var alternateType: String?
+        @exclusivity(unchecked) var alternateLength: String?
+        @exclusivity(unchecked) var alternateTitle: String?
+        @exclusivity(unchecked) var alternateBase = 0
+        @exclusivity(unchecked) var sawNewsstand = false
+
+        /// Nothing kept (the texts stay until they are written over: only read while their flag is set).
+        func reset() {
+            hasMarkup = false
+            hasLink = false
+            hasAlternate = false
+        }
     }
 }

@@ -12,6 +12,9 @@ import NewsstandContent
 class XMLPushParserDelegate {
     func startElement(_ tag: XMLStartTag) {}
     func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {}
+    /// After each run of events (a piece of the document, or as many as the parser's log held): what the delegate
+    /// put aside while reading them it may finish now.
+    func didDeliverEvents() {}
 }
 
 /// A start tag as libxml2 reports it: the local name, namespace and attributes as UTF-8 bytes.
@@ -496,6 +499,7 @@ final class XMLPushParser {
                     deliverText(bytes)
                 }
             }
+            delegate.didDeliverEvents()
         }
     }
 
