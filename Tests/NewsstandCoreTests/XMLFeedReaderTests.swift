@@ -374,6 +374,29 @@ final class XMLFeedReaderTests: XCTestCase {
         XCTAssertEqual(plain.headlines.map { $0.link?.absoluteString }, (0..<150).map { "https://example.org/\($0)/read" })
     }
 
+    /// Items with long articles do not pile up in the pool (it goes to the assembler whenever the parser's log has
+    /// been read): 200 items of 75 KB of HTML each are all read, each with its own, and the reader never holds more
+    /// than a few of them at once.
+    func testPooledMarkupStaysSmall() throws {
+        let paragraph = String(repeating: "&lt;p&gt;Tea, maps &amp;amp; the long way round.&lt;/p&gt;", count: 1_700)
+        var rss = "<rss version=\"2.0\"><channel><title>T</title>"
+        for index in 0..<200 {
+            rss += "<item><title>Item \(index)</title><link>https://example.com/\(index)</link>"
+                + "<description>&lt;h1&gt;\(index)&lt;/h1&gt;\(paragraph)</description></item>"
+        }
+        rss += "</channel></rss>"
+        let assembler = FeedAssembler(detected: .rss)
+        let reader = XMLFeedReader(feedURL: base, assembler: assembler)
+        reader.feed(Data(rss.utf8))
+        let feed = try assembler.finish(reader.finish())
+        XCTAssertEqual(feed.headlines.count, 200)
+        for (index, headline) in feed.headlines.enumerated() {
+            XCTAssertTrue(headline.body.hasPrefix("<h1>\(index)</h1><p>Tea"), "item \(index)")
+            XCTAssertEqual(headline.body.utf8.count, "<h1>\(index)</h1>".utf8.count + 1_700 * "<p>Tea, maps &amp; the long way round.</p>".utf8.count)
+        }
+        XCTAssertLessThan(reader.bufferedBytesHighWater, 1 << 20, "a few items' markup at most, not 64 of them (5 MB)")
+    }
+
     func testTextBytesGrowAndEmpty() {
         let text = TextBytes(capacity: 16)
         let piece = Array("0123456789".utf8)

@@ -107,6 +107,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var pooledItems: [FeedDocument.Item] = []
     @exclusivity(unchecked) private var pooledParts: [ItemParts] = []
     @exclusivity(unchecked) private var pooledCount = 0
+    /// The pooled items' markup, in bytes, and the most it was. It stays small without a limit of its own: the pool
+    /// goes to the assembler whenever the parser's log has been read, which is whenever its bytes are full, and a
+    /// text too large for the log is handed over only after the log (so a feed of long articles is mapped an item or
+    /// two at a time).
+    @exclusivity(unchecked) private var pooledMarkupBytes = 0
+    @exclusivity(unchecked) private var pooledMarkupHighWater = 0
     private static let poolLimit = 64
     /// Buffers `FeedText.html` works in, kept from one text to the next.
     @exclusivity(unchecked) private var htmlScratch: [UInt8] = []
@@ -143,8 +149,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     /// The most bytes held at once while reading: libxml2's unparsed input, the parser's log of its events (a fixed
-    /// size) and the text being collected. It stays near `XMLPushParser.maxPushBytes` whatever the feed's size.
-    var bufferedBytesHighWater: Int { parser.highWaterBufferedBytes + XMLEventLog.memoryBytes + textHighWater }
+    /// size), the text being collected and the markup of items waiting for the assembler. It stays near
+    /// `XMLPushParser.maxPushBytes` whatever the feed's size.
+    var bufferedBytesHighWater: Int {
+        parser.highWaterBufferedBytes + XMLEventLog.memoryBytes + textHighWater + pooledMarkupHighWater
+    }
 
     /// Reads the next piece of the feed. Returns false once reading has stopped (libxml2 gave up on
     /// the XML, a limit was passed, or `finish` was called): the caller may stop fetching.
@@ -589,6 +598,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// when it is full.
     private func pool() {
         parts.sawNewsstand = document.sawNewsstand
+        if parts.hasMarkup {
+            pooledMarkupBytes += parts.markup.count
+            pooledMarkupHighWater = max(pooledMarkupHighWater, pooledMarkupBytes)
+        }
         if pooledCount == pooledItems.count {
             pooledItems.append(FeedDocument.Item())
             pooledParts.append(ItemParts())
@@ -612,6 +625,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             itemParts.reset()
         }
         pooledCount = 0
+        pooledMarkupBytes = 0
     }
 
     /// The events of a piece are read: the pooled items go to the assembler, and the bases of elements that closed
