@@ -342,12 +342,10 @@ final class XMLFeedReaderTests: XCTestCase {
     /// (64 items), when the parser's log fills, and at the end; its HTML is its own. Atom's alternate links too, with a
     /// base on the link itself, and an issue's kind still follows a `news:` element that comes after its entry.
     func testPooledItemsKeepTheirOwnBasesMarkupAndLinks() throws {
-        var rss = "<rss version=\"2.0\"><channel><title>T</title>"
-        for index in 0..<300 {
-            rss += "<item xml:base=\"https://example.com/items/\(index)/\"><title>Item \(index)</title>"
+        let rss = "<rss version=\"2.0\"><channel><title>T</title>" + (0..<300).map { index in
+            "<item xml:base=\"https://example.com/items/\(index)/\"><title>Item \(index)</title>"
                 + "<link>page.html?n=\(index)</link><description>&lt;p&gt;Body \(index)&lt;/p&gt;</description></item>"
-        }
-        rss += "</channel></rss>"
+        }.joined() + "</channel></rss>"
         let feed = try FeedParser.parse(Data(rss.utf8), url: base)
         XCTAssertEqual(feed.headlines.count, 300)
         for (index, headline) in feed.headlines.enumerated() {
@@ -357,12 +355,11 @@ final class XMLFeedReaderTests: XCTestCase {
             if headline.title != "Item \(index)" { break }
         }
 
-        var atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:news=\"http://itunes.apple.com/2011/Newsstand\"><title>A</title>"
-        for index in 0..<150 {
-            atom += "<entry><id>urn:a:\(index)</id><title>Entry \(index)</title>"
-                + "<link rel=\"alternate\" xml:base=\"https://example.org/\(index)/\" href=\"read\"/></entry>"
-        }
-        atom += "<news:end_date>2026-01-01T00:00:00Z</news:end_date></feed>"
+        let atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:news=\"http://itunes.apple.com/2011/Newsstand\"><title>A</title>"
+            + (0..<150).map { index in
+                "<entry><id>urn:a:\(index)</id><title>Entry \(index)</title>"
+                    + "<link rel=\"alternate\" xml:base=\"https://example.org/\(index)/\" href=\"read\"/></entry>"
+            }.joined() + "<news:end_date>2026-01-01T00:00:00Z</news:end_date></feed>"
         let newsstand = try FeedParser.parse(Data(atom.utf8), url: base)
         XCTAssertEqual(newsstand.format, .newsstandAtom)
         XCTAssertEqual(newsstand.entries.map(\.name), (0..<150).map { "urn:a:\($0)" }, "a Newsstand feed's items are issues, known only at its end")
@@ -379,12 +376,10 @@ final class XMLFeedReaderTests: XCTestCase {
     /// than a few of them at once.
     func testPooledMarkupStaysSmall() throws {
         let paragraph = String(repeating: "&lt;p&gt;Tea, maps &amp;amp; the long way round.&lt;/p&gt;", count: 1_700)
-        var rss = "<rss version=\"2.0\"><channel><title>T</title>"
-        for index in 0..<200 {
-            rss += "<item><title>Item \(index)</title><link>https://example.com/\(index)</link>"
+        let rss = "<rss version=\"2.0\"><channel><title>T</title>" + (0..<200).map { index in
+            "<item><title>Item \(index)</title><link>https://example.com/\(index)</link>"
                 + "<description>&lt;h1&gt;\(index)&lt;/h1&gt;\(paragraph)</description></item>"
-        }
-        rss += "</channel></rss>"
+        }.joined() + "</channel></rss>"
         let assembler = FeedAssembler(detected: .rss)
         let reader = XMLFeedReader(feedURL: base, assembler: assembler)
         reader.feed(Data(rss.utf8))
