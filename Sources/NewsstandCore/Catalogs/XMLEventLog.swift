@@ -39,7 +39,7 @@ final class XMLEventLog {
         var kind: Kind
     }
 
-    /// Events kept at once: a feed's entry gives thirty or so, so a few dozen entries go to the reader together
+    /// Events kept at once: a feed's entry gives twenty or so, so some fifty entries go to the reader together
     /// (enough for each side's code to stay in the cache while it runs), and the log stays small.
     static let recordCapacity = 1 << 10
     static let pointerCapacity = 2 << 10
