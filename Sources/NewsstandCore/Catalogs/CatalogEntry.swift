@@ -114,7 +114,6 @@ public struct CatalogEntry: Sendable, Equatable {
         set { uniqueFields().contentLinks = newValue }
     }
 
-
     public var expectedSize: Int64? {
         get { fields.expectedSize }
         _modify { yield &uniqueFields().expectedSize }

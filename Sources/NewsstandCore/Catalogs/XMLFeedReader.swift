@@ -79,13 +79,9 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Each base's absolute string when it is a certain web URL (relative links against it resolve as text), else nil.
     @exclusivity(unchecked) private var baseTexts: [String?] = []
     /// Depth of markup nested inside a text construct (Atom xhtml content, stray tags in RSS text).
-    @exclusivity(unchecked) private var captureDepth = 0 {
-        didSet { updateTextSink() }
-    }
+    @exclusivity(unchecked) private var captureDepth = 0
     /// The `captureDepth` of the `script` or `style` element being skipped inside a text construct, else 0.
-    @exclusivity(unchecked) private var skippedDepth = 0 {
-        didSet { updateTextSink() }
-    }
+    @exclusivity(unchecked) private var skippedDepth = 0
     /// The text of the text construct being read (the top frame), as UTF-8.
     private let text = TextBytes()
     @exclusivity(unchecked) private var textHighWater = 0
@@ -145,7 +141,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         baseTexts = [Self.certainText(feedURL)]
         super.init()
         parser = XMLPushParser(delegate: self)
-        parser.textSinkLimit = Self.maxTextBytes
     }
 
     /// The most bytes held at once while reading: libxml2's unparsed input, the parser's log of its events (a fixed
@@ -470,10 +465,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
         return .plain
     }
 
-    /// Has the parser put character data into `text` while inside a text construct and outside a `script` or `style`
-    /// in it, and drop it elsewhere: only a text construct's text is ever read; whitespace between elements is not kept.
-    private func updateTextSink() {
-        parser.textSink = captureDepth > 0 && skippedDepth == 0 ? Unmanaged.passUnretained(text) : nil
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Only a text construct's text is ever read; whitespace between elements is not kept.
+        guard captureDepth > 0, skippedDepth == 0 else { return }
+        let room = Self.maxTextBytes - text.count
+        guard room > 0 else { return }
+        text.append(bytes.count <= room ? bytes : UnsafeBufferPointer(rebasing: bytes[..<room]))
     }
 
     private func appendSpace() {

@@ -4,7 +4,7 @@ import NewsstandContent
 
 /// What `XMLPushParser` reports, in document order, a piece of the document at a time: subclasses override what
 /// they read. The pointers handed over are valid only during the call. Character data (text, CDATA, expanded
-/// entities) is not reported: while the delegate wants it, it sets the parser's `textSink`.
+/// entities) in a row comes as one piece, unless it is larger than the parser's log.
 ///
 /// A class rather than a protocol: the parser calls it through an unmanaged reference, with no
 /// retain and release around each of the hundreds of thousands of calls a large feed makes (a
@@ -12,6 +12,7 @@ import NewsstandContent
 class XMLPushParserDelegate {
     func startElement(_ tag: XMLStartTag) {}
     func endElement(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {}
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
     /// After each run of events (a piece of the document, or as many as the parser's log held): what the delegate
     /// put aside while reading them it may finish now.
     func didDeliverEvents() {}
@@ -253,12 +254,6 @@ final class XMLPushParser {
     @exclusivity(unchecked) private var textBytes = 0
     /// The most input libxml2 held unparsed at once (for tests: memory stays flat).
     @exclusivity(unchecked) private(set) var highWaterBufferedBytes = 0
-    /// Where the parser appends character data while the delegate collects it, at most `textSinkLimit` bytes in
-    /// all (the rest is dropped); nil while it does not. Text comes in many small pieces (each entity reference is
-    /// one): appended here, a piece costs no call into the delegate. Unmanaged: the delegate that sets it owns the
-    /// buffer and keeps it while it is set.
-    @exclusivity(unchecked) var textSink: Unmanaged<TextBytes>?
-    @exclusivity(unchecked) var textSinkLimit = Int.max
     /// Events of the piece being parsed, handed to the delegate once it is parsed (see `XMLEventLog`).
     private let events = XMLEventLog()
 
@@ -449,24 +444,29 @@ final class XMLPushParser {
 
     // MARK: Events
 
-    /// A start tag: kept in `events`, or when it does not fit, after those kept; on its own when it is larger
-    /// than the log.
+    /// Keeps an event with `record`; when it does not fit, hands over those kept first and tries again. False when
+    /// it is larger than the log: the caller hands it over on its own.
+    @inline(__always)
+    private func keep(_ record: () -> Bool) -> Bool {
+        if record() { return true }
+        deliverEvents()
+        return record()
+    }
+
     @inline(__always)
     private func startElement(_ localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
                               attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) {
-        if events.recordStart(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount) { return }
-        deliverEvents()
-        if events.recordStart(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount) { return }
+        if keep({ events.recordStart(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount) }) {
+            return
+        }
         let tag = XMLStartTag(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount)
         delegate._withUnsafeGuaranteedRef { $0.startElement(tag) }
     }
 
+    /// An end tag, which copies nothing, always fits an empty log.
     @inline(__always)
     private func endElement(_ localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?) {
-        if events.recordEnd(localName: localName, namespaceURI: namespaceURI) { return }
-        deliverEvents()
-        // An end tag, which copies nothing, always fits an empty log.
-        _ = events.recordEnd(localName: localName, namespaceURI: namespaceURI)
+        _ = keep { events.recordEnd(localName: localName, namespaceURI: namespaceURI) }
     }
 
     /// Character data: counted against the entity expansion budget, then kept like a tag.
@@ -478,10 +478,8 @@ final class XMLPushParser {
             stop(ctx, because: "its entities expand to more than \(StrictXML.textAmplification) times its size; it was not read further")
             return
         }
-        if events.recordText(bytes, count: Int(count)) { return }
-        deliverEvents()
-        if events.recordText(bytes, count: Int(count)) { return }
-        deliverText(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        if keep({ events.recordText(bytes, count: Int(count)) }) { return }
+        delegate._withUnsafeGuaranteedRef { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) }
     }
 
     /// Hands the kept events to the delegate in order, and empties the log.
@@ -496,21 +494,10 @@ final class XMLPushParser {
                 case let .end(localName, namespaceURI):
                     delegate.endElement(localName: localName, namespaceURI: namespaceURI)
                 case let .text(bytes):
-                    deliverText(bytes)
+                    delegate.characters(bytes)
                 }
             }
             delegate.didDeliverEvents()
-        }
-    }
-
-    /// Character data to the delegate's `textSink`, while it has one, up to `textSinkLimit`.
-    @inline(__always)
-    private func deliverText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let sink = textSink else { return }
-        let limit = textSinkLimit
-        sink._withUnsafeGuaranteedRef { text in
-            let room = limit - text.count
-            if room > 0 { text.append(UnsafeBufferPointer(rebasing: bytes.prefix(room))) }
         }
     }
 
