@@ -89,19 +89,24 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// frame, so the one being read is the one that set this. Kept here, frames are pushed and popped as
     /// plain bytes; read from the attribute's bytes, no String made.)
     @exclusivity(unchecked) private var guidIsNotPermaLink = false
-    /// The item being read, valid while `readingItem` (kept, not optional: reading or setting a field
-    /// of an optional struct through `item?.` copied the whole item).
-    @exclusivity(unchecked) private var item = FeedDocument.Item()
+    /// The item being read, valid while `readingItem`: the pool's next slot, read in place (not optional: reading or
+    /// setting a field of an optional struct through `item?.` copied the whole item).
+    private var item: FeedDocument.Item {
+        _read { yield pooledItems[pooledCount] }
+        _modify { yield &pooledItems[pooledCount] }
+    }
     @exclusivity(unchecked) private var readingItem = false
     /// What the reader keeps of the item being read beside it (its markup, its page links unresolved).
-    @exclusivity(unchecked) private var parts = ItemParts()
-    /// Items read and not yet handed to the assembler, with their parts: the first `pooledCount` of each. While a
-    /// piece's events are read, finished items wait here, and the assembler takes them all when the piece is read
-    /// (`didDeliverEvents`) or the pool is full. Reading an item and mapping it in turn, the reader's code and the
-    /// assembler's pushed each other out of the processor's instruction cache, as libxml2's and the reader's had
-    /// (see `XMLEventLog`). An item is moved in and out by swapping, its arrays' storage kept for the next.
-    @exclusivity(unchecked) private var pooledItems: [FeedDocument.Item] = []
-    @exclusivity(unchecked) private var pooledParts: [ItemParts] = []
+    private var parts: ItemParts { pooledParts[pooledCount] }
+    /// Items read and not yet handed to the assembler, with their parts: the first `pooledCount` of each, and the
+    /// item being read after them. While a piece's events are read, finished items wait here, and the assembler
+    /// takes them all when the piece is read (`didDeliverEvents`) or the pool is full. Reading an item and mapping
+    /// it in turn, the reader's code and the assembler's pushed each other out of the processor's instruction cache,
+    /// as libxml2's and the reader's had (see `XMLEventLog`). Each item is read where it waits (moving it into an
+    /// array and back copied it twice), and emptied there for the next with its arrays' storage kept. Slots are
+    /// made as the pool first reaches them: as many as `pooledParts`.
+    private let pooledItems = UnsafeMutablePointer<FeedDocument.Item>.allocate(capacity: poolLimit)
+    @exclusivity(unchecked) private var pooledParts = [ItemParts()]
     @exclusivity(unchecked) private var pooledCount = 0
     /// The pooled items' markup, in bytes, and the most it was. It stays small without a limit of its own: the pool
     /// goes to the assembler whenever the parser's log has been read, which is whenever its bytes are full, and a
@@ -139,8 +144,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
         self.assembler = assembler
         bases = [feedURL]
         baseTexts = [Self.certainText(feedURL)]
+        pooledItems.initialize(to: FeedDocument.Item())
         super.init()
         parser = XMLPushParser(delegate: self)
+    }
+
+    deinit {
+        pooledItems.deinitialize(count: pooledParts.count)
+        pooledItems.deallocate()
     }
 
     /// The most bytes held at once while reading: libxml2's unparsed input, the parser's log of its events (a fixed
@@ -591,35 +602,38 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     // MARK: Pooled items
 
-    /// Moves the item just read, and its parts, into the pool (see `pooledItems`); the assembler takes the pool
-    /// when it is full.
+    /// Leaves the item just read, and its parts, in the pool (see `pooledItems`): the next is read in the slot after
+    /// it. The assembler takes the pool when it is full.
     private func pool() {
         parts.sawNewsstand = document.sawNewsstand
         if parts.hasMarkup {
             pooledMarkupBytes += parts.markup.count
             pooledMarkupHighWater = max(pooledMarkupHighWater, pooledMarkupBytes)
         }
-        if pooledCount == pooledItems.count {
-            pooledItems.append(FeedDocument.Item())
+        pooledCount += 1
+        if pooledCount == Self.poolLimit {
+            assemblePooledItems()
+        } else if pooledCount == pooledParts.count {
+            (pooledItems + pooledCount).initialize(to: FeedDocument.Item())
             pooledParts.append(ItemParts())
         }
-        // What comes back was emptied when the assembler took it.
-        swap(&item, &pooledItems[pooledCount])
-        swap(&parts, &pooledParts[pooledCount])
-        pooledCount += 1
-        if pooledCount == Self.poolLimit { assemblePooledItems() }
     }
 
     /// Hands the pooled items to the assembler in order, each read where it is and then emptied for the next
-    /// with its arrays' storage kept (an item handed over by value was copied and destroyed twice).
+    /// with its arrays' storage kept (an item handed over by value was copied and destroyed twice). An item still
+    /// being read moves to the first slot.
     private func assemblePooledItems() {
-        guard let assembler else { return }
+        guard let assembler, pooledCount > 0 else { return }
         for index in 0..<pooledCount {
             let itemParts = pooledParts[index]
             assembler.add(&pooledItems[index], markup: itemParts.hasMarkup ? itemParts.markup.bytes : nil, atomFamily: isAtomFamily,
                           sawNewsstand: itemParts.sawNewsstand, completeLinks: { self.completeLinks(&$0, itemParts) })
             pooledItems[index].clear()
             itemParts.reset()
+        }
+        if readingItem {
+            swap(&pooledItems[0], &pooledItems[pooledCount])
+            pooledParts.swapAt(0, pooledCount)
         }
         pooledCount = 0
         pooledMarkupBytes = 0
