@@ -76,11 +76,14 @@ struct LastShelfFile: Equatable {
 
     /// The file's contents, or nil when it is missing, too large, or not one this version wrote.
     static func read(from url: URL) -> LastShelfFile? {
-        guard let bytes = SettingsFileText.bytes(of: url, limit: limit), bytes.count >= magic.count + 18,
-              Array(bytes.prefix(magic.count)) == magic, bytes[magic.count] == version, bytes[magic.count + 9] <= 1,
-              let frame = CellBufferArchive.decode(bytes[(magic.count + 18)...]) else { return nil }
-        return LastShelfFile(key: uint64(bytes, at: magic.count + 1), isBeforeAnswers: bytes[magic.count + 9] == 1,
-                             answers: uint64(bytes, at: magic.count + 10), frame: frame)
+        guard let bytes = SettingsFileText.bytes(of: url, limit: limit) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = LittleEndianReader(buffer)
+            guard reader.take(magic.count).map(Array.init) == magic, reader.byte() == version, let key = reader.integer(UInt64.self),
+                  let beforeAnswers = reader.byte(), beforeAnswers <= 1, let answers = reader.integer(UInt64.self),
+                  let frame = CellBufferArchive.decode(reader.rest) else { return nil }
+            return LastShelfFile(key: key, isBeforeAnswers: beforeAnswers == 1, answers: answers, frame: frame)
+        }
     }
 
     /// Replaces the file whole (a new file renamed over the old), readable by the user only; false when it cannot.
@@ -88,9 +91,9 @@ struct LastShelfFile: Equatable {
     func write(to url: URL) -> Bool {
         guard let archive = CellBufferArchive.encode(frame) else { return false }
         var bytes = Self.magic + [Self.version]
-        Self.append(key, to: &bytes)
+        bytes.append(littleEndian: key)
         bytes.append(isBeforeAnswers ? 1 : 0)
-        Self.append(answers, to: &bytes)
+        bytes.append(littleEndian: answers)
         bytes += archive
         do {
             try PrivateFile.replace(url, with: bytes, durable: false)
@@ -103,13 +106,5 @@ struct LastShelfFile: Equatable {
     /// Removes the file: what it shows may no longer be so, and nothing newer replaces it.
     static func remove(at url: URL) {
         unlink(url.path)
-    }
-
-    private static func uint64(_ bytes: [UInt8], at offset: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }

@@ -33,14 +33,14 @@ public enum CellBufferArchive {
             }
             let symbol = Array(cell.symbol.utf8)
             guard symbol.count <= maxSymbolBytes else { return nil }
-            append(index, to: &body)
+            body.append(littleEndian: index)
             body.append(UInt8(symbol.count))
             body += symbol
         }
         var bytes = magic + [version]
-        append(UInt16(buffer.width), to: &bytes)
-        append(UInt16(buffer.height), to: &bytes)
-        append(UInt16(styles.count), to: &bytes)
+        bytes.append(littleEndian: UInt16(buffer.width))
+        bytes.append(littleEndian: UInt16(buffer.height))
+        bytes.append(littleEndian: UInt16(styles.count))
         for style in styles {
             append(style.foreground, to: &bytes)
             append(style.background, to: &bytes)
@@ -50,25 +50,24 @@ public enum CellBufferArchive {
     }
 
     public static func decode(_ bytes: ArraySlice<UInt8>) -> CellBuffer? {
-        bytes.withUnsafeBufferPointer { decode(Reader(bytes: $0)) }
+        bytes.withUnsafeBufferPointer { decode($0) }
     }
 
-    /// Read through a buffer pointer: a frame is thousands of cells, read at start on the way to the first frame.
-    private static func decode(_ reader: Reader) -> CellBuffer? {
-        var reader = reader
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> CellBuffer? {
+        var reader = LittleEndianReader(bytes)
         guard reader.take(magic.count).map(Array.init) == magic, reader.byte() == version,
-              let width = reader.uint16().map(Int.init), let height = reader.uint16().map(Int.init),
-              width <= maxSide, height <= maxSide, let styleCount = reader.uint16() else { return nil }
+              let width = reader.integer(UInt16.self).map(Int.init), let height = reader.integer(UInt16.self).map(Int.init),
+              width <= maxSide, height <= maxSide, let styleCount = reader.integer(UInt16.self) else { return nil }
         var styles: [TextStyle] = []
         styles.reserveCapacity(Int(styleCount))
         for _ in 0..<styleCount {
-            guard let foreground = reader.color(), let background = reader.color(), let attributes = reader.byte() else { return nil }
+            guard let foreground = color(&reader), let background = color(&reader), let attributes = reader.byte() else { return nil }
             styles.append(TextStyle(foreground: foreground, background: background, attributes: TextAttributes(rawValue: attributes)))
         }
         var cells: [Cell] = []
         cells.reserveCapacity(width * height)
         for _ in 0..<(width * height) {
-            guard let index = reader.uint16().map(Int.init), index < styles.count, let length = reader.byte().map(Int.init),
+            guard let index = reader.integer(UInt16.self).map(Int.init), index < styles.count, let length = reader.byte().map(Int.init),
                   length <= maxSymbolBytes, let symbolBytes = reader.take(length), let symbol = symbol(symbolBytes) else { return nil }
             cells.append(Cell(symbol: symbol, style: styles[index]))
         }
@@ -94,11 +93,6 @@ public enum CellBufferArchive {
         !symbol.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }
     }
 
-    private static func append(_ value: UInt16, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(value & 0xFF))
-        bytes.append(UInt8(value >> 8))
-    }
-
     private static func append(_ color: TerminalColor, to bytes: inout [UInt8]) {
         switch color {
         case .default: bytes += [0, 0, 0, 0]
@@ -108,39 +102,15 @@ public enum CellBufferArchive {
         }
     }
 
-    /// Reads the archive's fields in order; every read past the end gives nil.
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var position = 0
-
-        var isAtEnd: Bool { position == bytes.count }
-
-        mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
-            guard count >= 0, bytes.count - position >= count else { return nil }
-            defer { position += count }
-            return UnsafeBufferPointer(rebasing: bytes[position..<(position + count)])
-        }
-
-        mutating func byte() -> UInt8? {
-            guard position < bytes.count else { return nil }
-            defer { position += 1 }
-            return bytes[position]
-        }
-
-        mutating func uint16() -> UInt16? {
-            guard let pair = take(2) else { return nil }
-            return UInt16(pair[0]) | UInt16(pair[1]) << 8
-        }
-
-        mutating func color() -> TerminalColor? {
-            guard let field = take(4) else { return nil }
-            switch field[0] {
-            case 0: return .default
-            case 1: return .basic(field[1])
-            case 2: return .indexed(field[1])
-            case 3: return .rgb(field[1], field[2], field[3])
-            default: return nil
-            }
+    /// A colour as `append` writes it: a kind and three values.
+    private static func color(_ reader: inout LittleEndianReader) -> TerminalColor? {
+        guard let field = reader.take(4) else { return nil }
+        switch field[0] {
+        case 0: return .default
+        case 1: return .basic(field[1])
+        case 2: return .indexed(field[1])
+        case 3: return .rgb(field[1], field[2], field[3])
+        default: return nil
         }
     }
 }
