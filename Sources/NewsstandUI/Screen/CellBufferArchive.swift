@@ -53,6 +53,7 @@ public enum CellBufferArchive {
         bytes.withUnsafeBufferPointer { decode($0) }
     }
 
+    /// The frame these bytes hold, read in place (the last-shelf file's bytes after its header), or nil.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> CellBuffer? {
         var reader = LittleEndianReader(bytes)
         guard reader.take(magic.count).map(Array.init) == magic, reader.byte() == version,
