@@ -520,8 +520,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
                     swap(&finished, &item)
                     if parts.hasMarkup { finished.markup = String(decoding: parts.markup.bytes, as: UTF8.self) }
                     document.items.append(finished)
+                    parts.reset()
                 }
-                parts.reset()
             }
             acquisitionIndex = nil
         case .title:
@@ -542,7 +542,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 parts.linkBase = frame.baseIndex
                 break
             }
-            guard let url = resolve(text: frame.baseIndex) else { break }
+            guard let url = resolve(utf8: text.bytes, base: frame.baseIndex) else { break }
             if inItem { if item.link == nil { item.link = url } } else if inFeed { document.link = document.link ?? url.url }
         case .guid, .id:
             let value = trimmedText
@@ -594,7 +594,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
                 keepMarkup(frame)
             }
         case .url:
-            if parent == .image, !readingItem, document.image == nil { document.image = resolve(text: frame.baseIndex)?.url }
+            if parent == .image, !readingItem, document.image == nil { document.image = resolve(utf8: text.bytes, base: frame.baseIndex)?.url }
         default:
             break
         }
@@ -656,8 +656,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func completeLinks(_ item: inout FeedDocument.Item, _ parts: ItemParts) {
         completeTextLink(&item, parts)
         if parts.hasAlternate,
-           let url = LazyURL.resolving(utf8: parts.alternateHref.bytes, base: bases[parts.alternateBase],
-                                       certainBaseText: baseTexts[parts.alternateBase]) {
+           let url = resolve(utf8: parts.alternateHref.bytes, base: parts.alternateBase) {
             // Only an `alternate` link is kept pending.
             item.links.insert(FeedDocument.Link(url: url, rel: "alternate", type: parts.alternateType, length: parts.alternateLength,
                                                 title: parts.alternateTitle), at: 0)
@@ -666,7 +665,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     private func completeTextLink(_ item: inout FeedDocument.Item, _ parts: ItemParts) {
         if parts.hasLink, item.link == nil {
-            item.link = LazyURL.resolving(utf8: parts.linkText.bytes, base: bases[parts.linkBase], certainBaseText: baseTexts[parts.linkBase])
+            item.link = resolve(utf8: parts.linkText.bytes, base: parts.linkBase)
         }
     }
 
@@ -745,8 +744,6 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
-    /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
-    /// is read only for a link that needs it.
     /// A feed-level OPDS link: search (template or OpenSearch description), facet, start.
     private func catalogLink(rel: String, type: String?, url: LazyURL, tag: XMLStartTag) {
         switch rel {
@@ -767,6 +764,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
+    /// The link `text` gives against `bases[base]`, parsed only when used (see `LazyURL`). The base
+    /// is read only for a link that needs it.
     private func resolve(_ text: String, base: Int) -> LazyURL? {
         LazyURL(text, base: bases[base], certainBaseText: baseTexts[base])
     }
@@ -776,12 +775,12 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func resolve(attribute bytes: UnsafeBufferPointer<UInt8>?, base: Int) -> LazyURL? {
         guard let bytes else { return nil }
         if XMLBytes.hasAmpersand(bytes) { return resolve(XMLBytes.attributeValue(bytes), base: base) }
-        return LazyURL.resolving(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
+        return resolve(utf8: bytes, base: base)
     }
 
-    /// `resolve` of the collected text.
-    private func resolve(text base: Int) -> LazyURL? {
-        LazyURL.resolving(utf8: text.bytes, base: bases[base], certainBaseText: baseTexts[base])
+    /// `resolve` of UTF-8 that needs no decoding (the collected text, a pending link's bytes).
+    private func resolve(utf8 bytes: UnsafeBufferPointer<UInt8>, base: Int) -> LazyURL? {
+        LazyURL.resolving(utf8: bytes, base: bases[base], certainBaseText: baseTexts[base])
     }
 
     private static func certainText(_ url: URL) -> String? {
