@@ -34,4 +34,16 @@ final class LittleEndianBytesTests: XCTestCase {
             XCTAssertEqual(reader.take(0)?.count, 0)
         }
     }
+
+    func testAnExpectedHeaderIsReadOnlyWhenItIsThere() {
+        let bytes: [UInt8] = Array("NSLS".utf8) + [1]
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = LittleEndianReader(buffer)
+            XCTAssertFalse(reader.expect(Array("NSCB".utf8)), "another magic")
+            XCTAssertFalse(reader.expect(bytes + [0]), "more than there is")
+            XCTAssertTrue(reader.expect(Array("NSLS".utf8)))
+            XCTAssertEqual(reader.byte(), 1, "a refused header took nothing; an accepted one took only itself")
+            XCTAssertTrue(reader.isAtEnd)
+        }
+    }
 }

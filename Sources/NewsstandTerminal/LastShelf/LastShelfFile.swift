@@ -79,7 +79,7 @@ struct LastShelfFile: Equatable {
         guard let bytes = SettingsFileText.bytes(of: url, limit: limit) else { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
             var reader = LittleEndianReader(buffer)
-            guard reader.take(magic.count).map(Array.init) == magic, reader.byte() == version, let key = reader.integer(UInt64.self),
+            guard reader.expect(magic), reader.byte() == version, let key = reader.integer(UInt64.self),
                   let beforeAnswers = reader.byte(), beforeAnswers <= 1, let answers = reader.integer(UInt64.self),
                   let frame = CellBufferArchive.decode(reader.rest) else { return nil }
             return LastShelfFile(key: key, isBeforeAnswers: beforeAnswers == 1, answers: answers, frame: frame)

@@ -56,7 +56,7 @@ public enum CellBufferArchive {
     /// The frame these bytes hold, read in place (the last-shelf file's bytes after its header), or nil.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> CellBuffer? {
         var reader = LittleEndianReader(bytes)
-        guard reader.take(magic.count).map(Array.init) == magic, reader.byte() == version,
+        guard reader.expect(magic), reader.byte() == version,
               let width = reader.integer(UInt16.self).map(Int.init), let height = reader.integer(UInt16.self).map(Int.init),
               width <= maxSide, height <= maxSide, let styleCount = reader.integer(UInt16.self) else { return nil }
         var styles: [TextStyle] = []

@@ -27,6 +27,14 @@ public struct LittleEndianReader {
         return UnsafeBufferPointer(rebasing: bytes[position..<(position + count)])
     }
 
+    /// Reads past `expected` (a file's magic) when the next bytes are exactly those; false, and nothing read, when not.
+    public mutating func expect(_ expected: [UInt8]) -> Bool {
+        guard bytes.count - position >= expected.count,
+              bytes[position..<(position + expected.count)].elementsEqual(expected) else { return false }
+        position += expected.count
+        return true
+    }
+
     public mutating func byte() -> UInt8? {
         guard position < bytes.count else { return nil }
         defer { position += 1 }
