@@ -109,6 +109,66 @@ final class FeedAssemblerTests: XCTestCase {
         XCTAssertEqual("\(catalog)", wholeDocument(opds, url: base))
     }
 
+    /// Reads `data` through a reader and an assembler as `FeedParser.parse` does, in pieces of `piece` bytes; the
+    /// feed's description and how many items the fast lane read whole.
+    private func streamedThroughTheLane(_ data: Data, piece: Int = 64 << 10) throws -> (feed: String, whole: Int) {
+        let format = try XCTUnwrap(FeedParser.detectFormat(data))
+        let assembler = FeedAssembler(detected: format)
+        let reader = XMLFeedReader(feedURL: base, assembler: assembler)
+        for start in stride(from: 0, to: data.count, by: piece) {
+            data[start..<min(start + piece, data.count)].withUnsafeBytes { _ = reader.feed($0) }
+        }
+        return ("\(try assembler.finish(reader.finish()))", reader.itemsReadWhole)
+    }
+
+    /// The common issue item is read whole from the parser's log (the fast lane), anything else event by event; the
+    /// feed is the same either way, whatever the mix of items and however the bytes come.
+    func testCommonIssueItemsReadWholeGiveWhatReadingEventByEventGives() throws {
+        let rss = Data("""
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <channel xml:base="https://example.com/issues/"><title>Mixed</title><pubDate>Mon, 03 Feb 2025 10:00:00 GMT</pubDate>
+              <item><guid isPermaLink="false">a</guid><title>A &amp; <b>bold</b></title><pubDate>Mon, 06 Jan 2025 10:00:00 GMT</pubDate>
+                <description>&lt;p&gt;Tea &amp;amp; maps&lt;/p&gt;</description><link>https://example.com/a</link><category>x</category>
+                <!-- a comment --><enclosure url="a.epub" length="12" type="application/epub+zip"/><media:thumbnail url="../covers/a.jpg"/></item>
+              <item><guid>b</guid><title>Two files</title><enclosure url="b.epub" type="application/epub+zip"/><enclosure url="b.pdf" type="application/pdf"/></item>
+              <item><guid>c</guid><title>Audio</title><description>An episode</description><enclosure url="c.mp3" type="audio/mpeg"/></item>
+              <item><guid>  </guid><dc:title>Alternate title</dc:title><dc:date>2025-01-09T00:00:00Z</dc:date><enclosure url="d.cbz"/></item>
+              <item><guid>a</guid><title>Again</title><enclosure url="a2.epub" type="application/epub+zip"/></item>
+              <item><title>Nested</title><author><name>N</name></author><guid>e</guid><enclosure url="e.epub" type="application/epub+zip"/></item>
+              <item><title>Own base</title><guid>f</guid><enclosure xml:base="https://other.org/" url="f.epub" type="application/epub+zip"/></item>
+              <item><title>Picture</title><guid>g</guid><enclosure url="g.jpg" type="image/jpeg"/></item>
+              <item><title>Untitled</title><description></description><description>Second</description><guid>h</guid><enclosure url="h.epub"/></item>
+              <item><description>Only a summary</description></item>
+            </channel></rss>
+            """.utf8)
+        let atom = Data("""
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.com/issues/"><title>Atom</title>
+              <entry><id>urn:1</id><title type="html">One &lt;b&gt;bold&lt;/b&gt;</title><updated>2025-01-01T10:00:00Z</updated>
+                <summary>Plain</summary><link rel="alternate" href="1"/><link rel="enclosure" type="application/epub+zip" length="9" href="1.epub"/></entry>
+              <entry><id>urn:2</id><title>Cover link</title><link rel="http://opds-spec.org/image" href="2.jpg"/><link rel="enclosure" href="2.epub"/></entry>
+              <entry><id>urn:3</id><title>Markup</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">x</div></content><link rel="enclosure" href="3.epub"/></entry>
+              <entry><id>urn:4</id><published>2025-01-04T00:00:00Z</published><updated>2025-01-05T00:00:00Z</updated><content>Body</content><link rel="enclosure" href="4.epub"/></entry>
+              <entry><id>urn:5</id><title>Catalog</title><link rel="alternate" type="application/atom+xml;profile=opds-catalog" href="5.xml"/><link rel="enclosure" href="5.epub"/></entry>
+              <entry><id>urn:6</id><title>Post</title><link href="https://example.com/post"/></entry>
+            </feed>
+            """.utf8)
+        for (name, data, lane) in [("RSS", rss, 3), ("Atom", atom, 2)] {
+            let expected = wholeDocument(data, url: base)
+            XCTAssertNotEqual(expected, "error", name)
+            for piece in [7, 100, 64 << 10] {
+                let (feed, whole) = try streamedThroughTheLane(data, piece: piece)
+                XCTAssertEqual(feed, expected, "\(name) in pieces of \(piece)")
+                if piece == 64 << 10 { XCTAssertEqual(whole, lane, "\(name): items the lane read whole") }
+            }
+        }
+        let feed = try FeedParser.parse(rss, url: base)
+        XCTAssertEqual(feed.entries.first?.title, "A & bold")
+        XCTAssertEqual(feed.entries.first?.summary, "Tea & maps")
+        XCTAssertEqual(feed.entries.first?.coverURLText, "https://example.com/covers/a.jpg")
+        XCTAssertEqual(feed.entries.first?.contentLengths, [12])
+        XCTAssertTrue(feed.problems.contains("issue 'a' is listed twice; the first is kept"), "\(feed.problems)")
+    }
+
     func testALongFeedsItemsAreNotHeld() throws {
         for atom in [false, true] {
             var data = Data((atom ? "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Long</title>"
@@ -133,6 +193,9 @@ final class FeedAssemblerTests: XCTestCase {
             let feed = try assembler.finish(read)
             XCTAssertEqual(feed.entries.count, 3_000)
             XCTAssertEqual(feed.entries.last?.contentURLTexts, ["https://e.com/2999.epub"])
+            // Pieces of 4 KB cut items in two: those are read event by event, the rest whole.
+            XCTAssertGreaterThan(reader.itemsReadWhole, 2_000)
+            XCTAssertLessThan(reader.itemsReadWhole, 3_000)
         }
     }
 

@@ -140,9 +140,8 @@ final class FeedAssembler {
     private func place(_ item: inout FeedDocument.Item, markup: UnsafeBufferPointer<UInt8>? = nil, format: FeedFormat?,
                        completeLinks: (inout FeedDocument.Item) -> Void = { _ in }) {
         defer { position += 1 }
-        let title = item.title.take().flatMap { $0.isEmpty ? nil : $0 } ?? item.alternateTitle.take().flatMap { $0.isEmpty ? nil : $0 }
-        let summary = item.summary.take().flatMap { $0.isEmpty ? nil : $0 } ?? item.content.take().flatMap { $0.isEmpty ? nil : $0 }
-            ?? item.alternateSummary.take() ?? ""
+        let (title, summary) = Self.titleAndSummary(title: item.title.take(), alternateTitle: item.alternateTitle.take(), summary: item.summary.take(),
+                                                    content: item.content.take(), alternateSummary: item.alternateSummary.take())
         let date = item.published ?? item.updated ?? item.issued ?? item.created
         // Files that are not issues (a podcast's audio, a video) are never queued: with no issue file
         // beside them, the item is a headline that names its file.
@@ -164,58 +163,10 @@ final class FeedAssembler {
         }
 
         if !assets.isEmpty || (format == .newsstandAtom && media == nil) {
-            let rawName = item.id.take() ?? item.about ?? assets.first?.url.absoluteString ?? ""
-            let name = FeedParser.issueName(rawName)
-            guard !name.isEmpty else {
-                problems.append("item #\(position + 1) has no id and no content URL")
-                return
-            }
-            guard seen.insert(name) else {
-                problems.append("issue '\(name)' is listed twice; the first is kept")
-                return
-            }
-            let ownDate = date ?? item.endDate
-            let cover = FeedParser.cover(item, assets: assets)
-            var types: [String] = []
-            var allTyped = true
-            for index in assets.indices where assets[index].type == nil {
-                allTyped = false
-                break
-            }
-            if allTyped {
-                // Most entries have the types the one before had: that array is shared, not made again.
-                var same = lastTypes.count == assets.count
-                if same {
-                    for index in assets.indices where lastTypes[index] != assets[index].type {
-                        same = false
-                        break
-                    }
-                }
-                if same {
-                    types = lastTypes
-                } else {
-                    types.reserveCapacity(assets.count)
-                    for asset in assets { types.append(asset.type!) }
-                    lastTypes = types
-                }
-            }
-            // The first link apart (see `CatalogEntry`): an array only for the rest, when there are any.
-            let moreLinks = assets.count > 1 ? assets[1...].map(\.url) : []
-            if ownDate == nil { undated.append(entries.count) }
-            if cover == nil { uncovered.append(entries.count) }
-            // Made in one initialiser, its optional parts worked out first.
-            let acquisitions = item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : []
-            var anyLength = false
-            for index in assets.indices where assets[index].length != nil {
-                anyLength = true
-                break
-            }
-            let contentLengths = anyLength ? lengths() : []
-            // Made in the call (a local `entry` appended was retained for the array and released again).
-            entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
-                                        summary: summary, coverLink: cover, firstContentLink: assets.first?.url, moreContentLinks: moreLinks,
-                                        contentTypes: types, acquisitions: acquisitions, contentLengths: contentLengths,
-                                        pageStream: item.pageStream.take()))
+            appendIssue(rawName: item.id.take() ?? item.about ?? assets.first?.url.absoluteString ?? "", title: title, summary: summary,
+                        date: date ?? item.endDate, cover: FeedParser.cover(item, assets: assets),
+                        acquisitions: item.hasLink(rel: FeedParser.isAcquisition) ? AcquisitionLink.all(in: item.links) : [],
+                        pageStream: item.pageStream.take())
         } else if let link = FeedParser.navigationLink(item) {
             var navigationLink = NavigationLink(title: title ?? link.title.map(FeedText.plain) ?? link.url.absoluteString,
                                                 url: link.url.url, summary: summary)
@@ -233,6 +184,96 @@ final class FeedAssembler {
                                           mediaURL: media?.url.url, mediaKind: media?.kind, body: item.markup ?? markup.map { String(decoding: $0, as: UTF8.self) } ?? ""))
             }
         }
+    }
+
+    /// An issue onto the feed, its `contentAssets` in `assets`: unless its name is empty or taken, an entry. The cover,
+    /// the acquisitions and the sizes are worked out only for an entry.
+    private func appendIssue(rawName: String, title: String?, summary: String, date ownDate: Date?, cover: @autoclosure () -> LazyURL?,
+                             acquisitions: @autoclosure () -> [AcquisitionLink], pageStream: CatalogPageStream?) {
+        let name = FeedParser.issueName(rawName)
+        guard !name.isEmpty else {
+            problems.append("item #\(position + 1) has no id and no content URL")
+            return
+        }
+        guard seen.insert(name) else {
+            problems.append("issue '\(name)' is listed twice; the first is kept")
+            return
+        }
+        let cover = cover()
+        var types: [String] = []
+        var allTyped = true
+        for index in assets.indices where assets[index].type == nil {
+            allTyped = false
+            break
+        }
+        if allTyped {
+            // Most entries have the types the one before had: that array is shared, not made again.
+            var same = lastTypes.count == assets.count
+            if same {
+                for index in assets.indices where lastTypes[index] != assets[index].type {
+                    same = false
+                    break
+                }
+            }
+            if same {
+                types = lastTypes
+            } else {
+                types.reserveCapacity(assets.count)
+                for asset in assets { types.append(asset.type!) }
+                lastTypes = types
+            }
+        }
+        // The first link apart (see `CatalogEntry`): an array only for the rest, when there are any.
+        let moreLinks = assets.count > 1 ? assets[1...].map(\.url) : []
+        if ownDate == nil { undated.append(entries.count) }
+        if cover == nil { uncovered.append(entries.count) }
+        var anyLength = false
+        for index in assets.indices where assets[index].length != nil {
+            anyLength = true
+            break
+        }
+        let contentLengths = anyLength ? lengths() : []
+        // Made in the call (a local `entry` appended was retained for the array and released again).
+        entries.append(CatalogEntry(name: name, title: title ?? name, date: ownDate ?? Date(timeIntervalSince1970: 0),
+                                    summary: summary, coverLink: cover, firstContentLink: assets.first?.url, moreContentLinks: moreLinks,
+                                    contentTypes: types, acquisitions: acquisitions(), contentLengths: contentLengths,
+                                    pageStream: pageStream))
+    }
+
+    // MARK: Issues read whole
+
+    /// Whether an item whose one content file is `url` of `type`, and that has nothing else `add` would weigh, can be
+    /// mapped at once by `addIssue` (the reader's fast lane): no items are held for the feed's format, and the file is
+    /// one an issue is made of, not a podcast's audio or video (whose item is a headline).
+    func takesIssue(url: LazyURL, type: String?) -> Bool {
+        guard held.isEmpty else { return false }
+        // Most files have the type the last one judged readable had.
+        if lastKindByType == .readable, lastKindType != nil, lastKindType == type { return true }
+        assets.popAll()
+        assets.append(FeedParser.Asset(url: url, type: type))
+        return !isOther(at: 0)
+    }
+
+    /// An issue item the reader read whole, with one content file (`takesIssue` said yes for it), mapped as `add` maps
+    /// it (the same title, summary, date and name rules).
+    func addIssue(id: String?, about: String?, title: String?, alternateTitle: String?, summary: String?, content: String?,
+                  alternateSummary: String?, published: Date?, updated: Date?, issued: Date?, created: Date?, endDate: Date?,
+                  url: LazyURL, type: String?, length: String?, cover: LazyURL?) {
+        defer { position += 1 }
+        let (title, summary) = Self.titleAndSummary(title: title, alternateTitle: alternateTitle, summary: summary, content: content,
+                                                    alternateSummary: alternateSummary)
+        assets.popAll()
+        assets.append(FeedParser.Asset(url: url, type: type, length: length))
+        appendIssue(rawName: id ?? about ?? url.absoluteString, title: title, summary: summary,
+                    date: published ?? updated ?? issued ?? created ?? endDate, cover: cover, acquisitions: [], pageStream: nil)
+    }
+
+    /// An item's title (its own, else its alternate one; an empty one is none) and summary (its own, else its content,
+    /// else its alternate summary, else empty).
+    private static func titleAndSummary(title: String?, alternateTitle: String?, summary: String?, content: String?,
+                                        alternateSummary: String?) -> (title: String?, summary: String) {
+        (title.flatMap { $0.isEmpty ? nil : $0 } ?? alternateTitle.flatMap { $0.isEmpty ? nil : $0 },
+         summary.flatMap { $0.isEmpty ? nil : $0 } ?? content.flatMap { $0.isEmpty ? nil : $0 } ?? alternateSummary ?? "")
     }
 
     /// The feed, once `document` (the reader's, without its items if they came here) is read to its end.

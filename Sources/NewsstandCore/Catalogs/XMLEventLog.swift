@@ -138,8 +138,25 @@ final class XMLEventLog {
             byteCount = 0
             return nil
         }
-        let record = records[read]
         read += 1
+        return event(at: read - 1)
+    }
+
+    /// The event `offset` places after the next one `next` gives (0: that one), or nil past the last kept: a reader
+    /// may look ahead at the events still to come, and take those it read itself with `skip`.
+    @inline(__always)
+    func peek(_ offset: Int) -> Event? {
+        read + offset < recordCount ? event(at: read + offset) : nil
+    }
+
+    /// Passes over the next `count` events (read with `peek`).
+    func skip(_ count: Int) {
+        read = min(read + count, recordCount)
+    }
+
+    @inline(__always)
+    private func event(at index: Int) -> Event {
+        let record = records[index]
         switch record.kind {
         case .start:
             return .start(localName: record.localName!, namespaceURI: record.namespaceURI,

@@ -137,6 +137,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private static let recentSlots = 1 << recentSlotBits
     /// The root is Atom's `feed` or `entry`: text constructs say their type.
     @exclusivity(unchecked) private var isAtomFamily = false
+    /// The last link type `isCatalogType` judged, and what it is.
+    @exclusivity(unchecked) private var lastCheckedType: String?
+    @exclusivity(unchecked) private var lastTypeIsCatalog = false
+    /// Items the fast lane read whole (`readIssueWhole`), for tests.
+    @exclusivity(unchecked) private(set) var itemsReadWhole = 0
     private var parser: XMLPushParser!
 
     init(feedURL: URL, assembler: FeedAssembler? = nil) {
@@ -322,6 +327,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
             captureDepth += 1
             if info.isXHTMLBlock { appendSpace() }
             if info.isScriptOrStyle && skippedDepth == 0 { skippedDepth = captureDepth }
+            return
+        }
+        if info.role == .item, !readingItem, let assembler, let upcoming, let parentFrame = stack.last,
+           readIssueWhole(tag, baseIndex: parentFrame.baseIndex, assembler: assembler, events: upcoming) {
             return
         }
         let inheritedBaseIndex = stack.last?.baseIndex ?? 0
@@ -600,6 +609,142 @@ final class XMLFeedReader: XMLPushParserDelegate {
         }
     }
 
+    // MARK: Issues read whole
+
+    /// The fast lane: reads the item that `tag` opens straight from the events after it in the parser's log, when it
+    /// is the common issue item, and hands it to the assembler at once. Such an item ends in the log, and has only
+    /// childless children: texts (title, summary, content, id, guid, dates), one content file (an RSS `enclosure` or
+    /// an Atom `link rel="enclosure"`), thumbnails, page links (`rel="alternate"`, or RSS `link` text, which an issue
+    /// never uses) and elements nothing reads. Reading it so takes no frames and no `FeedDocument.Item`, pools
+    /// nothing and makes only what its entry keeps. Anything else (another element or link, an `xml:base`, a nested
+    /// element, a second file, a file that is no issue's, items held for the feed's format) and the lane returns
+    /// false having taken no event (the items waiting in the pool may have been mapped, in order): the item is read
+    /// event by event, as every item was before. What each element gives is what `endElement` and `FeedAssembler`
+    /// make of it; `FeedAssemblerTests` compares the two readings.
+    private func readIssueWhole(_ tag: XMLStartTag, baseIndex: Int, assembler: FeedAssembler, events: XMLEventLog) -> Bool {
+        guard tag.xmlBase == nil else { return false }
+        var id: String?
+        var title: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?, alternateTitle: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
+        var summary: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?, content: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
+        var alternateSummary: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
+        var published: Date?, updated: Date?, issued: Date?, created: Date?, endDate: Date?
+        // The content file: its link, type and size, and whether it is an RSS `enclosure` (kept in plain variables: an
+        // optional tuple of them was destroyed through the runtime's generic tuple code).
+        var fileURL: LazyURL?, fileType: String?, fileLength: String?, fileIsEnclosure = false
+        var files = 0
+        var thumbnail: LazyURL?
+        var longestText = 0
+        // The child open (its role and how its text reads), and its text.
+        var child: (info: ElementInfo, kind: TextKind)?
+        var childText = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        var offset = 0
+        while true {
+            guard let event = events.peek(offset) else { return false }
+            offset += 1
+            switch event {
+            case let .start(localName, namespaceURI, attributes, attributeCount):
+                guard child == nil else { return false }
+                let info = info(localName: localName, namespaceURI: namespaceURI)
+                let childTag = XMLStartTag(localName: localName, namespaceURI: namespaceURI, attributes: attributes, attributeCount: attributeCount)
+                guard !info.marksNewsstand, !info.marksOPDS, childTag.xmlBase == nil else { return false }
+                var kind = TextKind.plain
+                switch info.role {
+                case .title, .alternateTitle, .summary, .alternateSummary, .content:
+                    kind = textKind(childTag, info: info)
+                    if case .base64 = kind { return false }
+                case .id, .guid, .issued, .published, .updated, .created, .expired, .endDate, .other:
+                    break
+                case .link:
+                    guard let href = childTag.attributeBytes(.href) else { break }
+                    // Its rel from the bytes: `alternate` (also when there is none) or `enclosure`, with spaces or tabs
+                    // around it at most, as `startElement` trims it.
+                    var isEnclosure = false
+                    if let rel = childTag.attributeBytes(.rel) {
+                        let (range, plainEnds) = FeedText.trimmedRange(rel, newlines: false)
+                        let trimmed = UnsafeBufferPointer(rebasing: rel[range])
+                        isEnclosure = Self.spells(trimmed, "enclosure")
+                        guard plainEnds, isEnclosure || Self.spells(trimmed, "alternate") else { return false }
+                    }
+                    let type = interned(childTag, .type)
+                    guard !isCatalogType(type) else { return false }
+                    guard isEnclosure, let url = resolve(attribute: href, base: baseIndex) else { break }
+                    files += 1
+                    (fileURL, fileType, fileLength, fileIsEnclosure) = (url, type, childTag.attribute(.length), false)
+                case .enclosure:
+                    guard let url = resolve(attribute: childTag.attributeBytes(.url) ?? childTag.attributeBytes(.href), base: baseIndex) else { break }
+                    files += 1
+                    (fileURL, fileType, fileLength, fileIsEnclosure) = (url, interned(childTag, .type), childTag.attribute(.length), true)
+                case .mediaThumbnail:
+                    if thumbnail == nil, let url = resolve(attribute: childTag.attributeBytes(.url), base: baseIndex) { thumbnail = url }
+                default:
+                    return false
+                }
+                child = (info, kind)
+                childText = UnsafeBufferPointer(start: nil, count: 0)
+            case let .text(bytes):
+                // Text between the children is not read.
+                if child != nil { childText = bytes }
+            case .end:
+                guard let (info, kind) = child else {
+                    // The item's own end.
+                    return finishIssue()
+                }
+                child = nil
+                longestText = max(longestText, childText.count)
+                switch info.role {
+                case .title: if title == nil { title = (childText, kind) }
+                case .alternateTitle: if alternateTitle == nil { alternateTitle = (childText, kind) }
+                case .summary:
+                    if summary == nil { summary = (childText, kind) } else if content == nil { content = (childText, kind) }
+                case .alternateSummary: if alternateSummary == nil { alternateSummary = (childText, kind) }
+                case .content: if content == nil { content = (childText, kind) }
+                case .id, .guid:
+                    if id == nil, case let value = Self.trimmed(childText), !value.isEmpty { id = value }
+                case .issued: if let date = FlexibleDateParser.parse(utf8: childText) { issued = date }
+                case .published: if let date = FlexibleDateParser.parse(utf8: childText) { published = date }
+                case .updated: if let date = FlexibleDateParser.parse(utf8: childText) { updated = date }
+                case .created: if let date = FlexibleDateParser.parse(utf8: childText) { created = date }
+                case .endDate: if let date = FlexibleDateParser.parse(utf8: childText) { endDate = date }
+                default: break
+                }
+            }
+        }
+
+        func finishIssue() -> Bool {
+            guard files == 1, let fileURL else { return false }
+            // Items before it that wait in the pool are mapped first, in order.
+            if pooledCount > 0 { assemblePooledItems() }
+            guard assembler.takesIssue(url: fileURL, type: fileType) else { return false }
+            // `FeedParser.cover` for what such an item can have: a thumbnail, else a picture enclosure.
+            let cover = thumbnail ?? (fileIsEnclosure && (fileType ?? "").lowercased().hasPrefix("image/") ? fileURL : nil)
+            assembler.addIssue(id: id, about: tag.attribute("about", prefix: "rdf"),
+                               title: title.map { readText($0.bytes, kind: $0.kind) },
+                               alternateTitle: alternateTitle.map { readText($0.bytes, kind: $0.kind) },
+                               summary: summary.map { readText($0.bytes, kind: $0.kind) },
+                               content: content.map { readText($0.bytes, kind: $0.kind) },
+                               alternateSummary: alternateSummary.map { readText($0.bytes, kind: $0.kind) },
+                               published: published, updated: updated, issued: issued, created: created, endDate: endDate,
+                               url: fileURL, type: fileType, length: fileLength, cover: cover)
+            events.skip(offset)
+            itemsReadWhole += 1
+            document.itemCount += 1
+            acquisitionIndex = nil
+            textHighWater = max(textHighWater, longestText)
+            return true
+        }
+    }
+
+    /// `FeedParser.isCatalogType(type)`, the answer for the last type kept: a feed's links have a handful of types,
+    /// each the same String each time (`interned`).
+    private func isCatalogType(_ type: String?) -> Bool {
+        guard let type else { return false }
+        if type != lastCheckedType {
+            lastCheckedType = type
+            lastTypeIsCatalog = FeedParser.isCatalogType(type)
+        }
+        return lastTypeIsCatalog
+    }
+
     // MARK: Pooled items
 
     /// Leaves the item just read, and its parts, in the pool (see `pooledItems`): the next is read in the slot after
@@ -695,16 +840,14 @@ final class XMLFeedReader: XMLPushParserDelegate {
             && bytes[3] | 0x20 == UInt8(ascii: "s") && bytes[4] | 0x20 == UInt8(ascii: "e")
     }
 
-    /// The collected text, decoded once (libxml2 gives UTF-8 whatever the feed's encoding).
-    private var rawText: String { String(decoding: text.bytes, as: UTF8.self) }
-
-    /// `FeedText.trimmed(rawText)`, trimmed on the bytes when its ends are ASCII: one String made, the value
+    /// The collected text trimmed (`FeedText.trimmed`), trimmed on the bytes when its ends are ASCII: one String made, the value
     /// (the untrimmed one was made, then retained as the result and released, for every id).
-    private var trimmedText: String {
-        let bytes = text.bytes
+    private var trimmedText: String { Self.trimmed(text.bytes) }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         let (range, plainEnds) = FeedText.trimmedRange(bytes)
         if range.isEmpty { return "" }
-        guard plainEnds else { return FeedText.trimmed(rawText) }
+        guard plainEnds else { return FeedText.trimmed(String(decoding: bytes, as: UTF8.self)) }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
@@ -726,17 +869,22 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     private func readText(_ frame: Frame) -> String {
-        switch frame.kind {
-        case .plain, .xhtml: return TextSanitizer.singleLine(utf8: text.bytes)
+        readText(text.bytes, kind: frame.kind)
+    }
+
+    /// `bytes`, the text of a text construct of `kind`, as one line.
+    private func readText(_ bytes: UnsafeBufferPointer<UInt8>, kind: TextKind) -> String {
+        switch kind {
+        case .plain, .xhtml: return TextSanitizer.singleLine(utf8: bytes)
         case .html:
             defer {
                 // A huge text's buffers are not kept for the small ones after it.
                 if htmlScratch.capacity > 64 << 10 { htmlScratch = [] }
                 if htmlScratch2.capacity > 64 << 10 { htmlScratch2 = [] }
             }
-            return FeedText.html(utf8: text.bytes, scratch: &htmlScratch, &htmlScratch2)
+            return FeedText.html(utf8: bytes, scratch: &htmlScratch, &htmlScratch2)
         case .base64(let html):
-            let raw = rawText
+            let raw = String(decoding: bytes, as: UTF8.self)
             let compact = raw.filter { !$0.isWhitespace }
             guard let data = Data(base64Encoded: compact) else { return FeedText.plain(raw) }
             let decoded = String(decoding: data, as: UTF8.self)

@@ -16,6 +16,10 @@ class XMLPushParserDelegate {
     /// After each run of events (a piece of the document, or as many as the parser's log held): what the delegate
     /// put aside while reading them it may finish now.
     func didDeliverEvents() {}
+    /// The events after the one being handed over, while they come from the parser's log (empty when an event too
+    /// large for the log is handed over on its own): a delegate may read ahead with `peek` and take what it read
+    /// with `skip`. Set by the parser.
+    final var upcoming: XMLEventLog?
 }
 
 /// A start tag as libxml2 reports it: the local name, namespace and attributes as UTF-8 bytes.
@@ -39,8 +43,8 @@ struct XMLStartTag {
         case href, rel, type, length, title, url, medium, fileSize, src, size, mode, isPermaLink
     }
 
-    fileprivate init(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
-                     attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) {
+    init(localName: UnsafePointer<UInt8>, namespaceURI: UnsafePointer<UInt8>?,
+         attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, attributeCount: Int) {
         self.localName = localName
         self.namespaceURI = namespaceURI
         self.attributes = attributes
@@ -262,6 +266,7 @@ final class XMLPushParser {
     init(delegate: XMLPushParserDelegate) {
         _ = Self.initialised
         self.delegate = Unmanaged.passUnretained(delegate)
+        delegate.upcoming = events
     }
 
     deinit {
