@@ -152,7 +152,23 @@ final class FeedAssemblerTests: XCTestCase {
               <entry><id>urn:6</id><title>Post</title><link href="https://example.com/post"/></entry>
             </feed>
             """.utf8)
-        for (name, data, lane) in [("RSS", rss, 3), ("Atom", atom, 2)] {
+        let rdf = Data("""
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+                xmlns:enc="http://purl.oclc.org/net/rss_2.0/enc#"><channel rdf:about="https://example.com/"><title>RDF</title></channel>
+              <item rdf:about="https://example.com/one"><title>One</title><enclosure url="https://example.com/one.epub" type="application/epub+zip"/></item>
+              <item xml:base="https://other.org/" rdf:about="https://example.com/two"><title>Two</title><enclosure url="two.epub" type="application/epub+zip"/></item>
+            </rdf:RDF>
+            """.utf8)
+        let podcast = Data("""
+            <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Cast</title>
+              <item><title>Episode</title><itunes:summary>Said</itunes:summary><itunes:duration>10:00</itunes:duration>
+                <enclosure url="https://e.com/1.epub" type="application/epub+zip"/></item>
+              <item><title>Art</title><itunes:image href="https://e.com/2.jpg"/><enclosure url="https://e.com/2.epub" type="application/epub+zip"/></item>
+              <item><title>Newsstand</title><news:end_date xmlns:news="http://itunes.apple.com/2011/newsstand">2025-02-01</news:end_date>
+                <enclosure url="https://e.com/3.epub" type="application/epub+zip"/></item>
+            </channel></rss>
+            """.utf8)
+        for (name, data, lane) in [("RSS", rss, 3), ("Atom", atom, 2), ("RDF", rdf, 1), ("podcast", podcast, 1)] {
             let expected = wholeDocument(data, url: base)
             XCTAssertNotEqual(expected, "error", name)
             for piece in [7, 100, 64 << 10] {
