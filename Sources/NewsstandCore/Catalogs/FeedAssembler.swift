@@ -26,7 +26,7 @@ final class FeedAssembler {
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
     @exclusivity(unchecked) private var undated: [Int] = []
     @exclusivity(unchecked) private var uncovered: [Int] = []
-    /// The last asset type `kind(of:)` judged, and what it tells (nil: none yet). Two fields, not an optional
+    /// The last asset type `kind(url:type:)` judged, and what it tells (nil: none yet). Two fields, not an optional
     /// tuple: reading the tuple copied both, a retain and a release for every asset.
     @exclusivity(unchecked) private var lastKindType: String?
     @exclusivity(unchecked) private var lastKindByType: ContentKind?
@@ -96,26 +96,26 @@ final class FeedAssembler {
         }
     }
 
-    /// `ContentKind.of(type:link:)` for an asset. What its type alone tells is kept for the next asset
-    /// with the same type (a feed's enclosures nearly all have one).
-    private func kind(of asset: FeedParser.Asset) -> ContentKind {
+    /// `ContentKind.of(type:link:)` for a file of `type` at `url`. What its type alone tells is kept for the next
+    /// file with the same type (a feed's enclosures nearly all have one).
+    private func kind(url: LazyURL, type: String?) -> ContentKind {
         let byType: ContentKind
-        if lastKindByType != nil, lastKindType == asset.type {
+        if lastKindByType != nil, lastKindType == type {
             byType = lastKindByType!
         } else {
-            byType = ContentKind.of(type: asset.type)
-            lastKindType = asset.type
+            byType = ContentKind.of(type: type)
+            lastKindType = type
             lastKindByType = byType
         }
-        return byType == .unknown ? ContentKind.of(fileName: asset.url.absoluteString) : byType
+        return byType == .unknown ? ContentKind.of(fileName: url.absoluteString) : byType
     }
 
-    /// Whether `assets[index]` is a file that is not an issue, read where it is: most assets' type says
-    /// they are readable, which the last type judged tells without copying the asset (each of its
-    /// references retained and released again).
-    private func isOther(at index: Int) -> Bool {
-        if lastKindByType == .readable, lastKindType != nil, lastKindType == assets[index].type { return false }
-        return kind(of: assets[index]).isOther
+    /// Whether the file of `type` at `url` is not an issue's (a podcast's audio, a video). Its parts are borrowed, not
+    /// copied out of an asset (each of its references retained and released again); most files' type says they are
+    /// readable, which the last type judged tells at once.
+    private func isOther(url: LazyURL, type: String?) -> Bool {
+        if lastKindByType == .readable, lastKindType != nil, lastKindType == type { return false }
+        return kind(url: url, type: type).isOther
     }
 
     /// The sizes of `assets` (a length that is no positive number is nil). Most entries give the sizes the one
@@ -150,13 +150,13 @@ final class FeedAssembler {
         // Assets are read in place below (`allSatisfy`, `zip` and `contains(where:)` copied each, retaining and
         // releasing its references: a fifth of the reference counting of reading a feed).
         var anyOther = false
-        for index in assets.indices where isOther(at: index) {
+        for index in assets.indices where isOther(url: assets[index].url, type: assets[index].type) {
             anyOther = true
             break
         }
         if anyOther {
             assets.removeAll { asset in
-                guard case .other(let kind) = self.kind(of: asset) else { return false }
+                guard case .other(let kind) = self.kind(url: asset.url, type: asset.type) else { return false }
                 if media == nil { media = (asset.url, kind) }
                 return true
             }
@@ -246,12 +246,7 @@ final class FeedAssembler {
     /// mapped at once by `addIssue` (the reader's fast lane): no items are held for the feed's format, and the file is
     /// one an issue is made of, not a podcast's audio or video (whose item is a headline).
     func takesIssue(url: LazyURL, type: String?) -> Bool {
-        guard held.isEmpty else { return false }
-        // Most files have the type the last one judged readable had.
-        if lastKindByType == .readable, lastKindType != nil, lastKindType == type { return true }
-        assets.popAll()
-        assets.append(FeedParser.Asset(url: url, type: type))
-        return !isOther(at: 0)
+        held.isEmpty && !isOther(url: url, type: type)
     }
 
     /// An issue item the reader read whole, with one content file (`takesIssue` said yes for it), mapped as `add` maps

@@ -391,7 +391,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             let rel = FeedText.trimmed(relValue ?? "alternate", newlines: false)
             let type = interned(tag, .type)
             if assembler != nil, readingItem, parent == .item, !parts.hasAlternate, rel == "alternate",
-               !FeedParser.isCatalogType(type), !XMLBytes.hasAmpersand(href) {
+               !isCatalogType(type), !XMLBytes.hasAmpersand(href) {
                 parts.alternateHref.removeAll(keepingCapacityUpTo: 4 << 10)
                 parts.alternateHref.append(href)
                 parts.hasAlternate = true
@@ -713,7 +713,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
         func finishIssue() -> Bool {
             guard files == 1, let fileURL else { return false }
             // Items before it that wait in the pool are mapped first, in order.
-            if pooledCount > 0 { assemblePooledItems() }
+            assemblePooledItems()
             guard assembler.takesIssue(url: fileURL, type: fileType) else { return false }
             // `FeedParser.cover` for what such an item can have: a thumbnail, else a picture enclosure.
             let cover = thumbnail ?? (fileIsEnclosure && (fileType ?? "").lowercased().hasPrefix("image/") ? fileURL : nil)
@@ -735,7 +735,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     }
 
     /// `FeedParser.isCatalogType(type)`, the answer for the last type kept: a feed's links have a handful of types,
-    /// each the same String each time (`interned`).
+    /// each the same String each time (`interned`). For every link of an item, in the fast lane and out of it.
     private func isCatalogType(_ type: String?) -> Bool {
         guard let type else { return false }
         if type != lastCheckedType {
