@@ -12,7 +12,7 @@ import Foundation
 /// the temporary it was built in went (`Date` and `URL` are resilient, so the entry could not be moved in
 /// registers: it was copied), an atomic operation each and a third of the reference counting of reading a
 /// feed. Now making one is one allocation, and copying or moving it one reference.
-public struct CatalogEntry: Sendable, Equatable {
+public struct CatalogEntry: Sendable, Equatable, CustomStringConvertible {
     /// The fields. Changed only through `uniqueFields()`, when no other entry holds them: shared ones are
     /// only read, from any thread (hence `@unchecked Sendable`), and no access overlaps another (so the
     /// dynamic exclusivity checks, which every access to a class's field pays, are off).
@@ -176,6 +176,15 @@ public struct CatalogEntry: Sendable, Equatable {
         guard let first = fields.firstContentLink else { return "" }
         let more = fields.moreContentLinks
         return more.isEmpty ? first.absoluteString : contentURLTexts.joined(separator: "\n")
+    }
+
+    /// Every field, as a struct holding them inline would print them (what tests compare feeds by).
+    public var description: String {
+        "CatalogEntry(name: \(String(reflecting: name)), title: \(String(reflecting: title)), date: \(date), "
+            + "summary: \(String(reflecting: summary)), coverURL: \(String(describing: coverURLText)), contentURLs: \(contentURLTexts), "
+            + "expectedSize: \(String(describing: expectedSize)), expectedSHA256: \(String(describing: expectedSHA256)), "
+            + "contentTypes: \(contentTypes), acquisitions: \(acquisitions), contentLengths: \(contentLengths), "
+            + "pageStream: \(String(describing: pageStream)))"
     }
 
     public static func == (lhs: CatalogEntry, rhs: CatalogEntry) -> Bool {
