@@ -185,6 +185,34 @@ final class FeedAssemblerTests: XCTestCase {
         XCTAssertTrue(feed.problems.contains("issue 'a' is listed twice; the first is kept"), "\(feed.problems)")
     }
 
+    /// The lane's issues wait, their texts as bytes, until the log is read or `laneIssueLimit` wait (short items: a
+    /// log holds hundreds); items read event by event among them still come in document order.
+    func testIssuesTheLaneReadWaitAndKeepTheirPlaceAmongTheOthers() throws {
+        var rss = "<rss version=\"2.0\"><channel><title>Short</title>"
+        var laneShaped = 0
+        for index in 0..<1_000 {
+            switch index % 9 {
+            case 4:
+                // Two files: read event by event.
+                rss += "<item><guid>i\(index)</guid><enclosure url=\"https://e.com/\(index).epub\"/><enclosure url=\"https://e.com/\(index).pdf\"/></item>"
+            case 7:
+                rss += "<item xml:base=\"https://other.example/\"><title>B &amp; \(index)</title><enclosure url=\"\(index).epub\"/></item>"
+            default:
+                laneShaped += 1
+                rss += "<item><title>T&lt;b&gt;\(index)</title><enclosure url=\"https://e.com/\(index).epub\"/></item>"
+            }
+        }
+        let data = Data((rss + "</channel></rss>").utf8)
+        let expected = wholeDocument(data, url: base)
+        XCTAssertTrue(expected.contains("https://other.example/7.epub"), expected)
+        for piece in [1_000, 64 << 10] {
+            let (feed, whole) = try streamedThroughTheLane(data, piece: piece)
+            XCTAssertEqual(feed, expected, "in pieces of \(piece)")
+            XCTAssertGreaterThan(whole, laneShaped * 3 / 4, "in pieces of \(piece)")
+            XCTAssertLessThanOrEqual(whole, laneShaped)
+        }
+    }
+
     func testALongFeedsItemsAreNotHeld() throws {
         for atom in [false, true] {
             var data = Data((atom ? "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Long</title>"

@@ -142,6 +142,11 @@ final class XMLFeedReader: XMLPushParserDelegate {
     @exclusivity(unchecked) private var lastTypeIsCatalog = false
     /// Items the fast lane read whole (`readIssueWhole`), for tests.
     @exclusivity(unchecked) private(set) var itemsReadWhole = 0
+    /// Issues the fast lane read and the assembler has not yet had, in order (`makeLaneIssues`): the first
+    /// `laneIssueCount`. Their texts are still bytes in the parser's log.
+    private let laneIssues = UnsafeMutablePointer<LaneIssue>.allocate(capacity: laneIssueLimit)
+    @exclusivity(unchecked) private var laneIssueCount = 0
+    private static let laneIssueLimit = 64
     private var parser: XMLPushParser!
 
     init(feedURL: URL, assembler: FeedAssembler? = nil) {
@@ -157,6 +162,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     deinit {
         pooledItems.deinitialize(count: pooledParts.count)
         pooledItems.deallocate()
+        laneIssues.deinitialize(count: laneIssueCount)
+        laneIssues.deallocate()
     }
 
     /// The most bytes held at once while reading: libxml2's unparsed input, the parser's log of its events (a fixed
@@ -712,19 +719,17 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
         func finishIssue() -> Bool {
             guard files == 1, let fileURL else { return false }
-            // Items before it that wait in the pool are mapped first, in order.
-            assemblePooledItems()
+            // Items before it that wait in the pool are mapped first (after the lane's own before them), in order.
+            if pooledCount > 0 { assemblePooledItems() }
             guard assembler.takesIssue(url: fileURL, type: fileType) else { return false }
             // `FeedParser.cover` for what such an item can have: a thumbnail, else a picture enclosure.
             let cover = thumbnail ?? (fileIsEnclosure && (fileType ?? "").lowercased().hasPrefix("image/") ? fileURL : nil)
-            assembler.addIssue(id: id, about: tag.attribute("about", prefix: "rdf"),
-                               title: title.map { readText($0.bytes, kind: $0.kind) },
-                               alternateTitle: alternateTitle.map { readText($0.bytes, kind: $0.kind) },
-                               summary: summary.map { readText($0.bytes, kind: $0.kind) },
-                               content: content.map { readText($0.bytes, kind: $0.kind) },
-                               alternateSummary: alternateSummary.map { readText($0.bytes, kind: $0.kind) },
-                               published: published, updated: updated, issued: issued, created: created, endDate: endDate,
-                               url: fileURL, type: fileType, length: fileLength, cover: cover)
+            (laneIssues + laneIssueCount).initialize(to: LaneIssue(
+                id: id, about: tag.attribute("about", prefix: "rdf"), title: title, alternateTitle: alternateTitle, summary: summary,
+                content: content, alternateSummary: alternateSummary, published: published, updated: updated, issued: issued,
+                created: created, endDate: endDate, url: fileURL, type: fileType, length: fileLength, cover: cover))
+            laneIssueCount += 1
+            if laneIssueCount == Self.laneIssueLimit { makeLaneIssues() }
             events.skip(offset)
             itemsReadWhole += 1
             document.itemCount += 1
@@ -732,6 +737,50 @@ final class XMLFeedReader: XMLPushParserDelegate {
             textHighWater = max(textHighWater, longestText)
             return true
         }
+    }
+
+    /// An issue the fast lane read, until the assembler has it: its texts as the bytes in the parser's log and how
+    /// they read (made into strings by `makeLaneIssues`), the rest as the assembler takes it.
+    private struct LaneIssue {
+        typealias Text = (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)
+        var id: String?
+        var about: String?
+        var title: Text?, alternateTitle: Text?, summary: Text?, content: Text?, alternateSummary: Text?
+        var published: Date?, updated: Date?, issued: Date?, created: Date?, endDate: Date?
+        var url: LazyURL
+        var type: String?
+        var length: String?
+        var cover: LazyURL?
+        /// The title and summary made, between the phases of `makeLaneIssues`.
+        var titleText: String? = nil
+        var summaryText: String? = nil
+    }
+
+    /// Hands the issues the fast lane read to the assembler, in order, in phases: every title made, then every summary,
+    /// then each issue mapped. Made an issue at a time, the code of each step (texts, HTML, names, entries) took turns
+    /// in the processor's instruction cache and pushed the others out, as libxml2's and the reader's had (see
+    /// `XMLEventLog`); a phase runs its code over some fifty issues at once. The texts' bytes are in the parser's log,
+    /// which keeps them until `didDeliverEvents` returns: the issues are made by then (or when `laneIssueLimit` wait).
+    private func makeLaneIssues() {
+        guard laneIssueCount > 0, let assembler else { return }
+        for index in 0..<laneIssueCount {
+            if let title = laneIssues[index].title { laneIssues[index].titleText = readText(title.bytes, kind: title.kind) }
+        }
+        for index in 0..<laneIssueCount {
+            if let summary = laneIssues[index].summary { laneIssues[index].summaryText = readText(summary.bytes, kind: summary.kind) }
+        }
+        for index in 0..<laneIssueCount {
+            // Moved out, not copied: each string goes on to its entry without a retain and a release.
+            let issue = (laneIssues + index).move()
+            assembler.addIssue(id: issue.id, about: issue.about, title: issue.titleText,
+                               alternateTitle: issue.alternateTitle.map { readText($0.bytes, kind: $0.kind) },
+                               summary: issue.summaryText,
+                               content: issue.content.map { readText($0.bytes, kind: $0.kind) },
+                               alternateSummary: issue.alternateSummary.map { readText($0.bytes, kind: $0.kind) },
+                               published: issue.published, updated: issue.updated, issued: issue.issued, created: issue.created,
+                               endDate: issue.endDate, url: issue.url, type: issue.type, length: issue.length, cover: issue.cover)
+        }
+        laneIssueCount = 0
     }
 
     /// `FeedParser.isCatalogType(type)`, the answer for the last type kept: a feed's links have a handful of types,
@@ -766,8 +815,10 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
     /// Hands the pooled items to the assembler in order, each read where it is and then emptied for the next
     /// with its arrays' storage kept (an item handed over by value was copied and destroyed twice). An item still
-    /// being read moves to the first slot.
+    /// being read moves to the first slot. The fast lane's issues waiting go first: an item is pooled only after them
+    /// (the lane maps the pool before it takes an item).
     private func assemblePooledItems() {
+        makeLaneIssues()
         guard let assembler, pooledCount > 0 else { return }
         for index in 0..<pooledCount {
             let itemParts = pooledParts[index]

@@ -18,7 +18,8 @@ class XMLPushParserDelegate {
     func didDeliverEvents() {}
     /// The events after the one being handed over, while they come from the parser's log (empty when an event too
     /// large for the log is handed over on its own): a delegate may read ahead with `peek` and take what it read
-    /// with `skip`. Set by the parser.
+    /// with `skip`. What it reads there stays valid until its `didDeliverEvents` returns: the log is filled again
+    /// only after. Set by the parser.
     final var upcoming: XMLEventLog?
 }
 
