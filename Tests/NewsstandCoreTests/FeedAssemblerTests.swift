@@ -75,6 +75,34 @@ final class FeedAssemblerTests: XCTestCase {
         XCTAssertEqual("\(podcast)", wholeDocument(rss, url: base))
     }
 
+    func testAnIssueNamedTwiceIsTakenOutAtTheEndAndTheFirstKeepsTheFeedsDateAndImage() throws {
+        // Names are checked once the feed is read (`RepeatedNames`): a later issue of the same name goes then, and
+        // the first, undated and without a cover, still takes the feed's date and image.
+        var items = ""
+        for index in 0..<300 {
+            let name = index % 100 == 99 ? "issue-\(index - 50)" : "issue-\(index)"
+            let date = index == 0 ? "" : "<pubDate>Mon, 06 Jan 2025 10:00:00 GMT</pubDate>"
+            items += "<item><guid>\(name)</guid><title>T\(index)</title>\(date)"
+                + "<enclosure url=\"https://e.com/\(index).epub\" type=\"application/epub+zip\"/></item>\n"
+        }
+        let rss = Data("""
+            <rss version="2.0"><channel><title>T</title><pubDate>Sat, 01 Mar 2025 00:00:00 GMT</pubDate>
+            <item><guid>issue-0</guid><title>Again</title><enclosure url="https://e.com/again.epub" type="application/epub+zip"/></item>
+            \(items)<image><url>https://e.com/feed.png</url></image></channel></rss>
+            """.utf8)
+        let feed = try FeedParser.parse(rss, url: base)
+        XCTAssertEqual(feed.entries.count, 297, "301 issues, four of them named before")
+        XCTAssertEqual(Set(feed.entries.map(\.name)).count, feed.entries.count)
+        XCTAssertEqual(feed.entries[0].title, "Again", "the first of two issues with one name is kept")
+        XCTAssertEqual(feed.entries[0].date, Date(timeIntervalSince1970: 1_740_787_200), "the feed's date")
+        XCTAssertEqual(feed.entries[0].coverURLText, "https://e.com/feed.png", "the feed's image")
+        XCTAssertEqual(feed.entries[1].name, "issue-1")
+        XCTAssertEqual(feed.entries.first { $0.name == "issue-49" }?.title, "T49")
+        XCTAssertEqual(feed.problems, ["issue 'issue-0' is listed twice; the first is kept", "issue 'issue-49' is listed twice; the first is kept",
+                                       "issue 'issue-149' is listed twice; the first is kept", "issue 'issue-249' is listed twice; the first is kept"])
+        XCTAssertEqual("\(feed)", wholeDocument(rss, url: base))
+    }
+
     func testItemsWaitWhileTheFormatMayStillChange() throws {
         // A Newsstand element in the second entry makes the first (no content) an issue, not a headline.
         let late = Data("""

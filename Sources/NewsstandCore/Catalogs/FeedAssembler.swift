@@ -20,7 +20,8 @@ final class FeedAssembler {
     @exclusivity(unchecked) private var headlines: [Headline] = []
     @exclusivity(unchecked) private var navigation: [NavigationLink] = []
     @exclusivity(unchecked) private var problems: [String] = []
-    @exclusivity(unchecked) private var seen = StringSet()
+    /// The hash of each entry's name, in order: a name an earlier entry has is found at the end (`RepeatedNames`).
+    @exclusivity(unchecked) private var nameHashes: [Int] = []
     /// Items mapped or held so far (for "item #N" in problems).
     @exclusivity(unchecked) private var position = 0
     /// Entries that take the feed's date, and that take the feed's image, once it is read.
@@ -186,8 +187,9 @@ final class FeedAssembler {
         }
     }
 
-    /// An issue onto the feed, its `contentAssets` in `assets`: unless its name is empty or taken, an entry. The cover,
-    /// the acquisitions and the sizes are worked out only for an entry.
+    /// An issue onto the feed, its `contentAssets` in `assets`: unless its name is empty, an entry (taken out again in
+    /// `finish` when an earlier entry has its name). The cover, the acquisitions and the sizes are worked out only for
+    /// an entry.
     private func appendIssue(rawName: String, title: String?, summary: String, date ownDate: Date?, cover: @autoclosure () -> LazyURL?,
                              acquisitions: @autoclosure () -> [AcquisitionLink], pageStream: CatalogPageStream?) {
         let name = FeedParser.issueName(rawName)
@@ -195,10 +197,7 @@ final class FeedAssembler {
             problems.append("item #\(position + 1) has no id and no content URL")
             return
         }
-        guard seen.insert(name) else {
-            problems.append("issue '\(name)' is listed twice; the first is kept")
-            return
-        }
+        nameHashes.append(name.hashValue)
         let cover = cover()
         var types: [String] = []
         var allTyped = true
@@ -283,12 +282,22 @@ final class FeedAssembler {
         }
         undated = []
         uncovered = []
+        dropRepeatedNames()
         var feed = Feed(format: format, title: document.title.flatMap { $0.isEmpty ? nil : $0 }, entries: entries,
                         headlines: headlines, navigation: navigation, nextPage: document.nextPage, problems: problems)
         feed.search = document.search
         feed.facets = document.facets
         feed.start = document.start
         return feed
+    }
+
+    /// Takes out each entry whose name an earlier one has, saying so (after the problems found while reading).
+    private func dropRepeatedNames() {
+        let repeated = RepeatedNames.laterPositions(hashes: nameHashes) { entries[$0].name }
+        nameHashes = []
+        guard !repeated.isEmpty else { return }
+        for index in repeated { problems.append("issue '\(entries[index].name)' is listed twice; the first is kept") }
+        entries.removeSubranges(RangeSet(repeated, within: entries))
     }
 
     /// `finish` with the reader's problem; throws when nothing usable was read.
