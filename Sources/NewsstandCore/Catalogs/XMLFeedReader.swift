@@ -146,7 +146,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// `laneIssueCount`. Their texts are still bytes in the parser's log.
     private let laneIssues = UnsafeMutablePointer<LaneIssue>.allocate(capacity: laneIssueLimit)
     @exclusivity(unchecked) private var laneIssueCount = 0
-    private static let laneIssueLimit = 64
+    private static let laneIssueLimit = 128
     private var parser: XMLPushParser!
 
     init(feedURL: URL, assembler: FeedAssembler? = nil) {
@@ -759,7 +759,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// Hands the issues the fast lane read to the assembler, in order, in phases: every title made, then every summary,
     /// then each issue mapped. Made an issue at a time, the code of each step (texts, HTML, names, entries) took turns
     /// in the processor's instruction cache and pushed the others out, as libxml2's and the reader's had (see
-    /// `XMLEventLog`); a phase runs its code over some fifty issues at once. The texts' bytes are in the parser's log,
+    /// `XMLEventLog`); a phase runs its code over some hundred issues at once. The texts' bytes are in the parser's log,
     /// which keeps them until `didDeliverEvents` returns: the issues are made by then (or when `laneIssueLimit` wait).
     private func makeLaneIssues() {
         guard laneIssueCount > 0, let assembler else { return }
