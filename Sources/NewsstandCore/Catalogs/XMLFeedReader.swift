@@ -719,7 +719,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
 
         func finishIssue() -> Bool {
             guard files == 1, let fileURL else { return false }
-            // Items before it that wait in the pool are mapped first (after the lane's own before them), in order.
+            // Items before it waiting in the pool are mapped first, in order (the lane's issues before those first of all).
             if pooledCount > 0 { assemblePooledItems() }
             guard assembler.takesIssue(url: fileURL, type: fileType) else { return false }
             // `FeedParser.cover` for what such an item can have: a thumbnail, else a picture enclosure.
