@@ -265,7 +265,12 @@ public enum FeedParser {
     }
 
     private static func isImage(_ content: FeedDocument.MediaContent) -> Bool {
-        content.medium?.lowercased() == "image" || (content.type ?? "").lowercased().hasPrefix("image/")
+        content.medium?.lowercased() == "image" || isPictureType(content.type)
+    }
+
+    /// Whether a file's MIME type (any case) is a picture's: an enclosure of one is a cover.
+    static func isPictureType(_ type: String?) -> Bool {
+        (type ?? "").lowercased().hasPrefix("image/")
     }
 
     /// The acquisition link to download: open access and plain acquisition before sample, then borrow,
@@ -317,7 +322,7 @@ public enum FeedParser {
         if let image = item.itunesImage { return image }
         if let image = item.mediaContents.first(where: isImage), !assets.contains(where: { $0.url == image.url }) { return image.url }
         if let thumbnail = item.thumbnails.first { return thumbnail }
-        return item.enclosures.first { ($0.type ?? "").lowercased().hasPrefix("image/") }?.url
+        return item.enclosures.first { isPictureType($0.type) }?.url
     }
 
     private static let coverRels = ["http://opds-spec.org/image", "http://opds-spec.org/cover", "x-stanza-cover-image",

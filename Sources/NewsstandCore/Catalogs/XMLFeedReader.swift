@@ -631,9 +631,8 @@ final class XMLFeedReader: XMLPushParserDelegate {
     private func readIssueWhole(_ tag: XMLStartTag, baseIndex: Int, assembler: FeedAssembler, events: XMLEventLog) -> Bool {
         guard tag.xmlBase == nil else { return false }
         var id: String?
-        var title: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?, alternateTitle: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
-        var summary: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?, content: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
-        var alternateSummary: (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)?
+        var title: LaneIssue.Text?, alternateTitle: LaneIssue.Text?, summary: LaneIssue.Text?, content: LaneIssue.Text?
+        var alternateSummary: LaneIssue.Text?
         var published: Date?, updated: Date?, issued: Date?, created: Date?, endDate: Date?
         // The content file: its link, type and size, and whether it is an RSS `enclosure` (kept in plain variables: an
         // optional tuple of them was destroyed through the runtime's generic tuple code).
@@ -723,7 +722,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
             if pooledCount > 0 { assemblePooledItems() }
             guard assembler.takesIssue(url: fileURL, type: fileType) else { return false }
             // `FeedParser.cover` for what such an item can have: a thumbnail, else a picture enclosure.
-            let cover = thumbnail ?? (fileIsEnclosure && (fileType ?? "").lowercased().hasPrefix("image/") ? fileURL : nil)
+            let cover = thumbnail ?? (fileIsEnclosure && FeedParser.isPictureType(fileType) ? fileURL : nil)
             (laneIssues + laneIssueCount).initialize(to: LaneIssue(
                 id: id, about: tag.attribute("about", prefix: "rdf"), title: title, alternateTitle: alternateTitle, summary: summary,
                 content: content, alternateSummary: alternateSummary, published: published, updated: updated, issued: issued,
@@ -742,6 +741,7 @@ final class XMLFeedReader: XMLPushParserDelegate {
     /// An issue the fast lane read, until the assembler has it: its texts as the bytes in the parser's log and how
     /// they read (made into strings by `makeLaneIssues`), the rest as the assembler takes it.
     private struct LaneIssue {
+        /// A text construct's bytes in the parser's log, and how they read.
         typealias Text = (bytes: UnsafeBufferPointer<UInt8>, kind: TextKind)
         var id: String?
         var about: String?
