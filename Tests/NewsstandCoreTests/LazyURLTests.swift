@@ -83,11 +83,15 @@ final class LazyURLTests: XCTestCase {
     func testRelativeLinksResolvedAsTextAreFoundationsResolution() {
         let bases = ["https://example.com/feeds/feed.xml", "https://example.com", "https://example.com/", "http://e.com:8080/a/b/c?q=1#f",
                      "https://example.com/a/b/", "https://example.com/a?x=1", "https://example.com/a/b/c.xml#top", "http://e.com/%7Euser/f.xml",
-                     "https://example.com/a/../b/./c.xml", "https://example.com/a//b/feed"]
+                     "https://example.com/a/../b/./c.xml", "https://example.com/a//b/feed", "https://example.com/a/b/../c/",
+                     "https://example.com/a/./", "https://example.com/a/..b/.c/x", "https://example.com/a/b/..", "https://example.com/issues/"]
         let references = ["x.epub", "issues/1.epub", "/root/x.epub", "../up.epub", "../../../../x", "./a/./b/../c", ".", "..", "./", "../",
                           "?page=2", "#frag", "?q#f", "a?b=c&d=e#g", "a/b/", "/", "/a/../b", "a/..", "a/.", "%41b.epub", "a%2Fb",
                           "a:b", "./a:b", "x#a#b", "//cdn.example.net/x", "a b", "mailto:x@e.com", "é.epub", "/%zz", "..a", ".a/..b/.c",
-                          "a//b", "~user/x", "a;b=c/d", "!$&'()*+,;=@"]
+                          "a//b", "~user/x", "a;b=c/d", "!$&'()*+,;=@",
+                          // Leading dot segments, which step up the base's directory as they are read.
+                          "../covers/5.jpg", "../../x", "./../x", ".././x", "../a/../b", "../.", "../..", "..?q", ".#f", "../?q#f",
+                          "..//x", "./.", "...", ".../x", "..x/y", "../.a", "../..b/c", "./../../a/./b/../c"]
         var resolvedAsText = 0
         for baseText in bases {
             let base = URL(string: baseText)!
