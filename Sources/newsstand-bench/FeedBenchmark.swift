@@ -69,7 +69,7 @@ struct FeedBenchmark {
             let floor = Statistics(floorTimes)
             // Each parse over the floor's run right after it. A shared VM switches between speeds up to 2× apart within
             // milliseconds; each of two medians then falls in the slow speed or the fast one at random (one build's ratio of
-            // medians went from 1.74× to 2.15× in runs whose pairs gave 1.86–1.98×), while a pair's two runs are
+            // medians went from 1.70× to 2.15× in runs whose pairs gave 1.78–1.98×), while a pair's two runs are
             // milliseconds apart and the median of the pairs sets aside the few a switch falls in. So the ratio of
             // medians is shown, not judged.
             let pairRatio = Statistics(zip(times, floorTimes).map { $0 / $1 }).median
