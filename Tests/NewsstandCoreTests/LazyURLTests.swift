@@ -89,7 +89,7 @@ final class LazyURLTests: XCTestCase {
                           "?page=2", "#frag", "?q#f", "a?b=c&d=e#g", "a/b/", "/", "/a/../b", "a/..", "a/.", "%41b.epub", "a%2Fb",
                           "a:b", "./a:b", "x#a#b", "//cdn.example.net/x", "a b", "mailto:x@e.com", "é.epub", "/%zz", "..a", ".a/..b/.c",
                           "a//b", "~user/x", "a;b=c/d", "!$&'()*+,;=@",
-                          // Leading dot segments, which step up the base's directory as they are read.
+                          // Leading dot segments, removed from the merged path with any others (RFC 3986 5.2.4).
                           "../covers/5.jpg", "../../x", "./../x", ".././x", "../a/../b", "../.", "../..", "..?q", ".#f", "../?q#f",
                           "..//x", "./.", "...", ".../x", "..x/y", "../.a", "../..b/c", "./../../a/./b/../c"]
         var resolvedAsText = 0
