@@ -112,10 +112,11 @@ final class FeedAssembler {
     }
 
     /// Whether the file of `type` at `url` is not an issue's (a podcast's audio, a video). Its parts are borrowed, not
-    /// copied out of an asset (each of its references retained and released again); `kind` answers most files from
-    /// the last type it judged.
+    /// copied out of an asset (each of its references retained and released again); most files' type says they are
+    /// readable, which the last type judged tells at once.
     private func isOther(url: LazyURL, type: String?) -> Bool {
-        kind(url: url, type: type).isOther
+        if lastKindByType == .readable, lastKindType != nil, lastKindType == type { return false }
+        return kind(url: url, type: type).isOther
     }
 
     /// The sizes of `assets` (a length that is no positive number is nil). Most entries give the sizes the one
