@@ -113,7 +113,9 @@ final class FeedAssembler {
 
     /// Whether the file of `type` at `url` is not an issue's (a podcast's audio, a video). Its parts are borrowed, not
     /// copied out of an asset (each of its references retained and released again); most files' type says they are
-    /// readable, which the last type judged tells at once.
+    /// readable, which the last type judged tells at once. (`kind` would answer the same from its cache; without this
+    /// early return the feeds benchmark measured RSS 2% slower, from where the code then sat: kept until a change
+    /// moves this code anyway.)
     private func isOther(url: LazyURL, type: String?) -> Bool {
         if lastKindByType == .readable, lastKindType != nil, lastKindType == type { return false }
         return kind(url: url, type: type).isOther
